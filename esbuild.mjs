@@ -1,0 +1,41 @@
+// Bundles the three targets: the extension host entry, the CLI and the webview.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions[]} */
+const targets = [
+  {
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...common, ...t })));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t })));
+}

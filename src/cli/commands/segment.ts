@@ -1,0 +1,57 @@
+import { parseArgs } from 'node:util';
+import { FORMATS, TextModel, type Format, type Sentence } from '../../core/text/index.js';
+import { CliError, printJson, type Command } from '../command.js';
+import { readDocument } from '../read-document.js';
+
+/** `corpus-lens segment`: every sentence of a document, or the sentence at given cursor offsets. */
+export const segmentCommand: Command = {
+  summary: 'print the sentences of a LaTeX/Markdown/text file, or the sentence at --at offsets (JSON)',
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { format: { type: 'string' }, at: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) {
+      process.stdout.write('Usage: corpus-lens segment --format latex|markdown|text [--at N[,N…]] [FILE]\n');
+      return 0;
+    }
+    const format = parseFormat(values.format, positionals[0]);
+    if (positionals.length > 1) throw new CliError('segment takes at most one FILE');
+    const text = await readDocument(positionals[0]);
+    const model = new TextModel(text, format);
+    if (values.at === undefined) {
+      printJson(model.sentences().map(shape));
+      return 0;
+    }
+    const offsets = parseOffsets(values.at, text.length);
+    const found = offsets.map((o) => model.sentenceAt(o));
+    printJson(offsets.length === 1 ? shapeOrNull(found[0]) : found.map(shapeOrNull));
+    return 0;
+  },
+};
+
+function parseFormat(value: string | undefined, file: string | undefined): Format {
+  const guessed = value ?? (file?.endsWith('.tex') ? 'latex' : file && /\.(md|markdown|qmd|rmd)$/i.test(file) ? 'markdown' : undefined);
+  if (!guessed) throw new CliError(`--format is required (one of: ${FORMATS.join(', ')})`);
+  if (!FORMATS.includes(guessed as Format)) throw new CliError(`unknown format '${guessed}' (expected one of: ${FORMATS.join(', ')})`);
+  return guessed as Format;
+}
+
+function parseOffsets(value: string, length: number): number[] {
+  return value.split(',').map((part) => {
+    const n = Number(part.trim());
+    if (part.trim() === '' || !Number.isInteger(n)) throw new CliError(`--at: '${part}' is not an integer offset`);
+    if (n < 0 || n > length) throw new CliError(`--at: offset ${n} is out of range (the document has ${length} UTF-16 code units)`);
+    return n;
+  });
+}
+
+function shape(s: Sentence) {
+  return { start: s.start, end: s.end, text: s.text, clean: s.clean, section: s.section };
+}
+
+function shapeOrNull(s: Sentence | null) {
+  return s ? shape(s) : null;
+}
+
