@@ -4,6 +4,10 @@ import * as esbuild from 'esbuild';
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+// PGlite finds its WASM and data files next to its own module (import.meta.url), so it stays a real package
+// in node_modules (shipped in the .vsix, see .vscodeignore) instead of being bundled.
+const nodeExternals = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-pgvector'];
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -12,7 +16,7 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
+    external: ['vscode', ...nodeExternals],
   },
   {
     entryPoints: ['src/cli/main.ts'],
@@ -21,6 +25,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    external: nodeExternals,
   },
   {
     entryPoints: ['webview/main.ts'],

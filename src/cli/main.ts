@@ -1,9 +1,18 @@
 // The `corpus-lens` command line: a thin face over src/core. Each subcommand lives in its own module.
 import { CliError, type Command } from './command.js';
 import { segmentCommand } from './commands/segment.js';
+import { schemaCommand } from './commands/schema.js';
+import { importCommand } from './commands/import.js';
+import { queryCommand } from './commands/query.js';
+import { ingestCommand } from './commands/ingest.js';
 
 const commands: Record<string, Command> = {
   segment: segmentCommand,
+  schema: schemaCommand,
+  import: importCommand,
+  query: queryCommand,
+  ingest: ingestCommand,
+  review: { summary: 'generate a cited related-work section (without an LLM: an evidence outline)', run: async (a) => (await import('./commands/review.js')).reviewCommand.run(a) },
 };
 
 function usage(): string {

@@ -1,41 +1,80 @@
-// The VS Code face. For now it shows the sentence under the cursor and its section in the status bar;
-// the results panel, hover and commands arrive with the extension issue.
+// The composition root: wires the lookup loop to the panel, hover, diagnostics, status bar and commands.
+// Nothing heavy happens here: the corpus (PGlite's WASM) opens on the first lookup.
 import * as vscode from 'vscode';
-import { TextModel, type Format } from '../core/text/index.js';
+import { CorpusService } from './corpus.js';
+import { isPaperDocument } from './documents.js';
+import { Lookups } from './lookup.js';
+import { ResultsPanel, RESULTS_VIEW_ID } from './panel.js';
+import { SimilarHover } from './hover.js';
+import { OriginalityGuard } from './originality.js';
+import { StatusBar } from './status.js';
+import { Secrets } from './secrets.js';
+import { readSettings } from './settings.js';
+import { registerCommands } from './commands.js';
 
-const FORMAT_BY_LANGUAGE: Record<string, Format> = { latex: 'latex', markdown: 'markdown', quarto: 'markdown', rmd: 'markdown' };
+const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 
-export function activate(context: vscode.ExtensionContext): void {
-  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
-  status.name = 'Corpus Lens';
-  const models = new WeakMap<vscode.TextDocument, { version: number; model: TextModel }>();
+export interface CorpusLensApi {
+  panel: ResultsPanel;
+  lookups: Lookups;
+  corpus: CorpusService;
+}
 
-  const modelOf = (doc: vscode.TextDocument, format: Format): TextModel => {
-    const cached = models.get(doc);
-    if (cached && cached.version === doc.version) return cached.model;
-    const model = new TextModel(doc.getText(), format);
-    models.set(doc, { version: doc.version, model });
-    return model;
-  };
+export function activate(context: vscode.ExtensionContext): CorpusLensApi {
+  const log = vscode.window.createOutputChannel('Corpus Lens', { log: true });
+  const secrets = new Secrets(context.secrets);
+  const corpus = new CorpusService(context, secrets, log);
+  const lookups = new Lookups(corpus, log);
+  const guard = new OriginalityGuard();
+  const status = new StatusBar();
+  let lastPaperEditor = vscode.window.activeTextEditor && isPaperDocument(vscode.window.activeTextEditor.document) ? vscode.window.activeTextEditor : undefined;
 
-  const update = (editor: vscode.TextEditor | undefined) => {
-    const format = editor && FORMAT_BY_LANGUAGE[editor.document.languageId];
-    if (!editor || !format) {
-      status.hide();
-      return;
-    }
-    const sentence = modelOf(editor.document, format).sentenceAt(editor.document.offsetAt(editor.selection.active));
-    status.text = sentence ? `$(book) ${sentence.section ?? 'no section'}` : '$(book) not in prose';
-    status.tooltip = sentence ? sentence.clean : 'Corpus Lens: the cursor is not in a prose sentence';
-    status.show();
+  const commands = registerCommands({ context, log, secrets, corpus, lookups, lastPaperEditor: () => lastPaperEditor });
+  const panel = new ResultsPanel(context, commands.panelActions);
+  commands.attachPanel(panel);
+
+  lookups.onDidLookup((event) => {
+    panel.show(event);
+    status.show(event);
+    if (event.kind === 'results') guard.check(event.document, event.result);
+  });
+
+  panel.onDidShow(() => {
+    const editor = vscode.window.activeTextEditor ?? lastPaperEditor;
+    if (editor && isPaperDocument(editor.document) && readSettings(editor.document.uri).trigger === 'auto') void lookups.lookupAtCursor(editor);
+  });
+
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (editor: vscode.TextEditor) => {
+    clearTimeout(timer);
+    const settings = readSettings(editor.document.uri);
+    if (settings.trigger !== 'auto' || !panel.visible) return;
+    timer = setTimeout(() => void lookups.lookupAtCursor(editor), settings.debounceMs);
   };
 
   context.subscriptions.push(
-    status,
-    vscode.window.onDidChangeTextEditorSelection((e) => update(e.textEditor)),
-    vscode.window.onDidChangeActiveTextEditor(update),
+    log, corpus, lookups, guard, status, panel,
+    { dispose: () => clearTimeout(timer) },
+    vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.languages.registerHoverProvider(PAPER_SELECTOR, new SimilarHover(lookups)),
+    vscode.languages.registerCodeActionsProvider(PAPER_SELECTOR, guard, { providedCodeActionKinds: OriginalityGuard.providedCodeActionKinds }),
+    vscode.window.onDidChangeTextEditorSelection((e) => {
+      if (!isPaperDocument(e.textEditor.document)) return;
+      lastPaperEditor = e.textEditor;
+      schedule(e.textEditor);
+    }),
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor && isPaperDocument(editor.document)) lastPaperEditor = editor;
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('corpusLens.corpus') || e.affectsConfiguration('corpusLens.embedding')) {
+        void corpus.drop();
+        lookups.clear();
+      } else if (e.affectsConfiguration('corpusLens.results')) lookups.clear();
+    }),
   );
-  update(vscode.window.activeTextEditor);
+  log.info('Corpus Lens activated');
+  return { panel, lookups, corpus };
 }
 
 export function deactivate(): void {}

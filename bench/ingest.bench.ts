@@ -1,0 +1,99 @@
+// Readers only (no embedding, no store): PDF pages/s, LaTeX and arXiv-HTML sentences/s, BibTeX entries/s.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readArxivHtmlText, readLatexProject, readPdfBytes } from '../src/core/ingest/index.ts';
+import { readBibtexText } from '../src/core/bib/index.ts';
+import { generateLatexPaper } from './generate-paper.ts';
+
+const root = join(__dirname, '..');
+const fixtures = join(root, 'test', 'fixtures', 'ingest');
+const shared = process.env.CORPUS_LENS_EVAL_DIR ?? join(root, '..', 'shared', 'eval');
+
+async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t0 = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
+}
+
+/** Best of n runs (after one warm-up), the usual way to read throughput on a shared machine. */
+async function best<T>(n: number, fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  await fn();
+  let out: { ms: number; value: T } | undefined;
+  for (let i = 0; i < n; i++) {
+    const r = await timed(fn);
+    if (!out || r.ms < out.ms) out = r;
+  }
+  return out!;
+}
+
+export async function run(): Promise<void> {
+  console.log('## Ingest readers (reading only: no embedding, no store)');
+  const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-bench-'));
+  try {
+    // PDF: the two-column fixture compiled with pdflatex.
+    let havePdflatex = true;
+    try {
+      execFileSync('pdflatex', ['--version'], { stdio: 'ignore' });
+    } catch {
+      havePdflatex = false;
+    }
+    if (havePdflatex) {
+      // A longer paper: the two-column fixture's body ten times over.
+      const tex = readFileSync(join(fixtures, 'twocol.tex'), 'utf8');
+      const body = tex.slice(tex.indexOf('\\section{Introduction}'), tex.indexOf('\\section*{Acknowledgements}'));
+      writeFileSync(join(dir, 'long.tex'), tex.replace(body, body.repeat(10)));
+      for (const name of ['twocol', 'onecol', 'long']) {
+        const src = name === 'long' ? join(dir, 'long.tex') : join(fixtures, `${name}.tex`);
+        execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, src], { cwd: dir, stdio: 'ignore' });
+        const data = new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
+        const first = await timed(() => readPdfBytes(data, null));
+        const r = await best(name === 'long' ? 2 : 5, () => readPdfBytes(data, null));
+        const pages = Math.max(...r.value.papers[0].sentences.map((s) => s.page ?? 0));
+        const sentences = r.value.papers[0].sentences.length;
+        console.log(
+          `PDF (${name}, ${pages} pages, ${sentences} sentences): ${((pages / r.ms) * 1000).toFixed(1)} pages/s, ${((sentences / r.ms) * 1000).toFixed(0)} sentences/s` +
+            ` (${r.ms.toFixed(0)} ms per file; first read incl. loading PDF.js ${first.ms.toFixed(0)} ms)`,
+        );
+      }
+    } else console.log('PDF: skipped (pdflatex not installed)');
+
+    // LaTeX: the SciPy 1.0 project when the shared material is there, and a generated 20,000-line paper.
+    const scipy = join(shared, 'latex', 'scipy-1.0-paper', 'paper.tex');
+    if (existsSync(scipy)) {
+      const r = await best(3, () => readLatexProject(scipy));
+      const n = r.value.papers[0].sentences.length;
+      console.log(`LaTeX project (SciPy 1.0, 7 files, ${n} sentences): ${((n / r.ms) * 1000).toFixed(0)} sentences/s (${r.ms.toFixed(0)} ms)`);
+    }
+    const big = join(dir, 'big.tex');
+    writeFileSync(big, generateLatexPaper(20_000, 7));
+    const g = await best(3, () => readLatexProject(big));
+    const gn = g.value.papers[0].sentences.length;
+    console.log(`LaTeX (generated 20,000-line paper, ${gn} sentences): ${((gn / g.ms) * 1000).toFixed(0)} sentences/s (${g.ms.toFixed(0)} ms)`);
+
+    // arXiv HTML: the fixture page with its sections repeated 200 times.
+    const page = readFileSync(join(fixtures, 'arxiv-2503.12436.html'), 'utf8');
+    const sections = page.slice(page.indexOf('<section id="S1"'), page.indexOf('<section id="bib"'));
+    const html = page.replace(sections, sections.repeat(200));
+    const h = await best(3, () => readArxivHtmlText(html, null));
+    const hn = h.value.papers[0].sentences.length;
+    console.log(`arXiv HTML (${(html.length / 1e6).toFixed(1)} MB, ${hn} sentences): ${((hn / h.ms) * 1000).toFixed(0)} sentences/s (${h.ms.toFixed(0)} ms)`);
+
+    // BibTeX: the SciPy bibliography.
+    const bibPath = join(shared, 'bibtex', 'scipy-1.0-references.bib');
+    if (existsSync(bibPath)) {
+      const text = readFileSync(bibPath, 'utf8');
+      await readBibtexText('@misc{warm, title={Loads the parser}}', null);
+      const cold = await timed(() => readBibtexText(text, null));
+      const n = cold.value.index.size;
+      const warm = await timed(() => readBibtexText(text + '\n@misc{added2024, title={One New Entry}}\n', null));
+      console.log(
+        `BibTeX (SciPy references, ${n} entries): ${((n / cold.ms) * 1000).toFixed(0)} entries/s first read (${cold.ms.toFixed(0)} ms);` +
+          ` re-read with one entry added (the Cite action's case): ${warm.ms.toFixed(1)} ms`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,312 @@
+// Store benchmark (embedded PGlite + pgvector), synthetic clustered 384-d vectors, k = 25:
+// bulk load sentences/s (binary COPY, embedding excluded), HNSW build, lookup latency p50/p95 for exact scans and
+// HNSW (ef_search 40 / 100) including context and paper, recall@25 of HNSW vs exact, the one-round-trip match vs
+// the seed's 1 + 3k round trips, the query vector as binary vs text parameter, open time of the persisted corpus,
+// and the RSS a fresh process adds to open it and serve lookups (measured in a child process, as the extension
+// host would). Scales: 10k and 100k sentences; BENCH_SCALE=small runs 5k only (a smoke run, ~1 min).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPGliteStore } from '../src/core/store/pglite.js';
+import { vectorText } from '../src/core/store/rows.js';
+import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import type { PaperInput } from '../src/core/store/types.js';
+import { fmt, median, percentile } from './stats.js';
+
+const D = 384;
+const K = 25;
+const SENTENCES_PER_SECTION = 10;
+const SECTIONS = 5;
+
+/** Deterministic PRNG (mulberry32) and a normal sample. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const u = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(u() + 1e-12)) * Math.cos(2 * Math.PI * u());
+  return { u, normal };
+}
+
+function normalise(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n) || 1;
+  for (let i = 0; i < v.length; i++) v[i] /= n;
+  return v;
+}
+
+/** Clustered data: N/200 topic centres; a sentence = its paper's topic centre + noise. */
+class Synthetic {
+  readonly centres: Float32Array[];
+  private r = rng(42);
+  constructor(readonly n: number) {
+    const c = Math.max(8, Math.round(n / 200));
+    this.centres = Array.from({ length: c }, () => normalise(Float32Array.from({ length: D }, () => this.r.normal())));
+  }
+  vectorNear(centre: Float32Array, noise: number): Float32Array {
+    const v = new Float32Array(D);
+    for (let i = 0; i < D; i++) v[i] = centre[i] + (noise / Math.sqrt(D)) * this.r.normal();
+    return normalise(v);
+  }
+  *papers(batch: number): Generator<PaperInput[]> {
+    const perPaper = SENTENCES_PER_SECTION * SECTIONS;
+    let out: PaperInput[] = [];
+    for (let p = 0; p * perPaper < this.n; p++) {
+      const centre = this.centres[Math.floor(this.r.u() * this.centres.length)];
+      const sentences: PaperInput['sentences'] = [];
+      for (let g = 0; g < perPaper && p * perPaper + g < this.n; g++) {
+        sentences.push({
+          sectionTitle: `Section ${Math.floor(g / SENTENCES_PER_SECTION)}`,
+          sectionNumber: String(Math.floor(g / SENTENCES_PER_SECTION) + 1),
+          sectionIndex: Math.floor(g / SENTENCES_PER_SECTION),
+          sentenceIndex: g % SENTENCES_PER_SECTION,
+          globalIndex: g,
+          text: `paper ${p} sentence ${g} topic words w${Math.floor(this.r.u() * 5000)} w${Math.floor(this.r.u() * 5000)}`,
+          embedding: this.vectorNear(centre, 1.0),
+        });
+      }
+      out.push({ id: `paper-${p}`, title: `Paper ${p}`, authors: ['A. Author'], year: 2000 + (p % 25), venue: 'Synth', sentences });
+      if (out.length >= batch) {
+        yield out;
+        out = [];
+      }
+    }
+    if (out.length) yield out;
+  }
+  queries(q: number): Float32Array[] {
+    return Array.from({ length: q }, () => this.vectorNear(this.centres[Math.floor(this.r.u() * this.centres.length)], 1.2));
+  }
+}
+
+function dirSizeMb(dir: string): number {
+  let total = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else total += statSync(p).size;
+    }
+  };
+  walk(dir);
+  return total / 1e6;
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+async function lookups(store: SqlCorpusStore, queries: Float32Array[]): Promise<{ ms: number[]; ids: number[][] }> {
+  const ms: number[] = [];
+  const ids: number[][] = [];
+  for (const q of queries) {
+    const t0 = performance.now();
+    const hits = await store.matchVector(q, { count: K });
+    ms.push(performance.now() - t0);
+    ids.push(hits.map((h) => h.sentence.id));
+  }
+  return { ms, ids };
+}
+
+function recall(approx: number[][], exact: number[][]): number {
+  let hit = 0;
+  let total = 0;
+  approx.forEach((a, i) => {
+    const truth = new Set(exact[i]);
+    total += truth.size;
+    for (const id of a) if (truth.has(id)) hit++;
+  });
+  return total ? hit / total : NaN;
+}
+
+/** The seed's pattern: one search, then for each hit the target (offset), next and previous: 1 + 3k statements. */
+async function seedPattern(store: SqlCorpusStore, q: Float32Array): Promise<number> {
+  const d = store.driver;
+  const top = await d.query(`SELECT id FROM sentences ORDER BY embedding <=> $1::vector LIMIT ${K}`, [vectorText(q)]);
+  let trips = 1;
+  for (const r of top.rows) {
+    const cur = await d.query('SELECT * FROM sentences WHERE id = $1', [r.id]);
+    const s = cur.rows[0];
+    for (const delta of [1, -1]) {
+      await d.query('SELECT * FROM sentences WHERE paper_id = $1 AND section_title = $2 AND sentence_index = $3', [
+        s.paper_id,
+        s.section_title,
+        Number(s.sentence_index) + delta,
+      ]);
+    }
+    trips += 3;
+  }
+  return trips;
+}
+
+async function timeEach(queries: Float32Array[], fn: (q: Float32Array) => Promise<unknown>): Promise<number[]> {
+  const ms: number[] = [];
+  for (const q of queries) {
+    const t0 = performance.now();
+    await fn(q);
+    ms.push(performance.now() - t0);
+  }
+  return ms;
+}
+
+const p = (ms: number[]) => `p50 ${fmt(median(ms))}  p95 ${fmt(percentile(ms, 95))}`;
+
+async function benchScale(n: number): Promise<void> {
+  console.log(`\n## ${n.toLocaleString('en')} sentences × ${D}-d (clustered synthetic), k = ${K}`);
+  const root = mkdtempSync(join(tmpdir(), 'corpus-lens-bench-'));
+  const dir = join(root, 'corpus');
+  const rss0 = process.memoryUsage().rss;
+  try {
+    const t0 = performance.now();
+    const store = await openPGliteStore(dir);
+    await store.init({ model: 'bench-synthetic', dimensions: D });
+    console.log(`create corpus (initdb + schema): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const data = new Synthetic(n);
+    await store.dropSearchIndexes();
+    let loadMs = 0;
+    let genMs = 0;
+    let rows = 0;
+    let tg = performance.now();
+    for (const batch of data.papers(40)) {
+      genMs += performance.now() - tg;
+      const tl = performance.now();
+      const r = await store.writePapers(batch);
+      loadMs += performance.now() - tl;
+      rows += r.sentences;
+      tg = performance.now();
+    }
+    const rssLoad = process.memoryUsage().rss; // in-process figure; the clean one is the fresh child process below
+    console.log(
+      `bulk load (binary COPY, grouped transactions, HNSW/GIN deferred): ${rows} rows in ${(loadMs / 1000).toFixed(1)} s = ` +
+        `${Math.round(rows / (loadMs / 1000)).toLocaleString('en')} sentences/s (vector generation ${(genMs / 1000).toFixed(1)} s excluded)`,
+    );
+    const tb = performance.now();
+    await store.createSearchIndexes();
+    const buildS = (performance.now() - tb) / 1000;
+    console.log(`HNSW (m 16, ef_construction 64) + full-text index build: ${buildS.toFixed(1)} s`);
+
+    const nq = n >= 50_000 ? 60 : 150;
+    const queries = data.queries(nq);
+    // Exact: the same function with index scans disabled (a sequential scan + sort).
+    await store.driver.exec('SET enable_indexscan = off');
+    await lookups(store, queries.slice(0, 3));
+    const exact = await lookups(store, queries);
+    await store.driver.exec('SET enable_indexscan = on');
+    console.log(`exact scan, match + context + paper:   ${p(exact.ms)}   (baseline)`);
+    for (const ef of [40, 100]) {
+      await store.driver.exec(`ALTER FUNCTION match_sentences SET hnsw.ef_search = ${ef}`);
+      await lookups(store, queries.slice(0, 3));
+      const h = await lookups(store, queries);
+      console.log(
+        `HNSW ef_search ${String(ef).padEnd(3)} match + context + paper: ${p(h.ms)}   ` +
+          `${(median(exact.ms) / median(h.ms)).toFixed(1)}× faster, recall@${K} ${recall(h.ids, exact.ids).toFixed(3)}`,
+      );
+    }
+    await store.driver.exec('ALTER FUNCTION match_sentences SET hnsw.ef_search = 100');
+
+    // Filtered lookups (iterative scan keeps k rows).
+    const filt = await timeEach(queries.slice(0, 40), (q) => store.matchVector(q, { count: K, yearMin: 2020 }));
+    console.log(`HNSW ef 100 with a year filter (iterative scan):  ${p(filt)}`);
+
+    // One round trip vs the seed's 1 + 3k.
+    const sub = queries.slice(0, 30);
+    const one = await timeEach(sub, (q) => store.matchVector(q, { count: K }));
+    let trips = 0;
+    const seed = await timeEach(sub, async (q) => (trips = await seedPattern(store, q)));
+    console.log(
+      `one statement (match + context + paper): ${p(one)}  vs seed's 1 + 3k (${trips} statements, no paper): ${p(seed)}  ` +
+        `→ ${(median(seed) / median(one)).toFixed(1)}× faster`,
+    );
+
+    // The query vector as a binary protocol parameter (what the store does) vs a text parameter (db.query),
+    // interleaved so that both see the same machine load.
+    const bin: number[] = [];
+    const txt: number[] = [];
+    for (const q of sub) {
+      let t = performance.now();
+      await store.driver.lookup('SELECT * FROM match_sentences($1, NULL, $2)', q, [K]);
+      bin.push(performance.now() - t);
+      t = performance.now();
+      await store.driver.query('SELECT * FROM match_sentences($1::vector, NULL, $2)', [vectorText(q), K]);
+      txt.push(performance.now() - t);
+    }
+    console.log(`query vector as binary parameter: ${p(bin)}  vs text parameter: ${p(txt)}  → ${(median(txt) - median(bin)).toFixed(2)} ms saved per lookup`);
+
+    // Sizes, and halfvec (16-bit floats) as an expression HNSW index over the same column.
+    const size = async (rel: string) =>
+      Number((await store.driver.query(`SELECT pg_total_relation_size('${rel}') AS b`)).rows[0].b);
+    const hnswBytes = await size('sentences_embedding_hnsw');
+    const tableBytes = Number((await store.driver.query(`SELECT pg_table_size('sentences') AS b`)).rows[0].b);
+    if (n > 10_000) {
+      console.log(`sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)} (halfvec measured at ≤ 10k only: its expression-index build is ~10× slower here)`);
+    } else {
+    const th = performance.now();
+    await store.driver.exec(`SET maintenance_work_mem = '256MB';
+      CREATE INDEX sentences_embedding_hnsw_half ON sentences USING hnsw ((embedding::halfvec(${D})) halfvec_cosine_ops)`);
+    const halfBuild = (performance.now() - th) / 1000;
+    const halfBytes = await size('sentences_embedding_hnsw_half');
+    await store.driver.exec('SET hnsw.ef_search = 100');
+    const half = { ms: [] as number[], ids: [] as number[][] };
+    for (const q of queries) {
+      const t = performance.now();
+      const r = await store.driver.lookup(`SELECT id FROM sentences ORDER BY embedding::halfvec(${D}) <=> $1::halfvec(${D}) LIMIT ${K}`, q, []);
+      half.ms.push(performance.now() - t);
+      half.ids.push(r.map((x) => Number(x.id)));
+    }
+    console.log(
+      `sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)}; halfvec HNSW index ${mb(halfBytes)} ` +
+        `(${(hnswBytes / halfBytes).toFixed(1)}× smaller, build ${halfBuild.toFixed(1)} s), top-${K} ids only: ${p(half.ms)}, recall@${K} ${recall(half.ids, exact.ids).toFixed(3)}`,
+    );
+    await store.driver.exec('DROP INDEX sentences_embedding_hnsw_half');
+    }
+
+    await store.close();
+    console.log(`data dir: ${dirSizeMb(dir).toFixed(0)} MB (pg_wal ${dirSizeMb(join(dir, 'pg_wal')).toFixed(0)} MB); RSS of this process after load: +${mb(rssLoad - rss0)}`);
+
+    // A fresh process opens the persisted corpus and serves lookups: open time, first lookup, RSS it adds.
+    const out = execFileSync(process.execPath, ['--import', 'tsx', __filename], {
+      env: { ...process.env, STORE_BENCH_CHILD: dir, STORE_BENCH_N: String(n) },
+      encoding: 'utf8',
+    });
+    console.log(out.trim());
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Child: open the persisted corpus, 50 lookups; print open time, first lookup, p50, RSS added. */
+async function child(dir: string, n: number): Promise<void> {
+  const data = new Synthetic(n);
+  const queries = data.queries(51);
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const store = await openPGliteStore(dir);
+  await store.meta();
+  const openMs = performance.now() - t0;
+  const t1 = performance.now();
+  await store.matchVector(queries[0], { count: K });
+  const firstMs = performance.now() - t1;
+  const ms = await timeEach(queries.slice(1), (q) => store.matchVector(q, { count: K }));
+  const rss = process.memoryUsage().rss;
+  console.log(
+    `fresh process: open persisted corpus ${fmt(openMs)}, first lookup ${fmt(firstMs)}, then ${p(ms)}; ` +
+      `RSS added ${mb(rss - rss0)} (total ${mb(rss)})`,
+  );
+  await store.close();
+}
+
+export async function run(): Promise<void> {
+  const scales = process.env.BENCH_SCALE === 'small' ? [5_000] : [10_000, 100_000];
+  console.log('# store.bench: embedded PGlite + pgvector');
+  for (const n of scales) await benchScale(n);
+}
+
+if (process.env.STORE_BENCH_CHILD) {
+  child(process.env.STORE_BENCH_CHILD, Number(process.env.STORE_BENCH_N)).catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

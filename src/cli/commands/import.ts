@@ -1,0 +1,157 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { Embedder } from '../../core/embed/types.js';
+import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../../core/store/index.js';
+import { CliError, type Command } from '../command.js';
+
+/** Embedder flags shared by `import` and `query`. */
+export interface EmbedderFlags {
+  embedder?: string;
+  model?: string;
+  /** The corpus's recorded model, used to pick the embedder when no --embedder is given (query). */
+  corpus?: CorpusMeta | null;
+}
+
+export interface StoreDeps {
+  /** Builds the embedder (tests inject a deterministic one). */
+  makeEmbedder?: (flags: EmbedderFlags) => Promise<Embedder>;
+  env?: NodeJS.ProcessEnv;
+  /** Where output goes (default process.stdout / process.stderr); tests capture it. */
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+}
+
+export function outputs(deps: StoreDeps) {
+  return {
+    out: deps.stdout ?? ((t: string) => void process.stdout.write(t)),
+    err: deps.stderr ?? ((t: string) => void process.stderr.write(t)),
+  };
+}
+
+/**
+ * The embedder for the flags: `--embedder offline|openai`, `--model`, OPENAI_BASE_URL, OPENAI_API_KEY. Without
+ * --embedder, a corpus built with `openai:<model>[@dims]` is queried with that model, anything else offline.
+ */
+export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
+  const { createEmbedder } = await import('../../core/embed/index.js');
+  let provider = flags.embedder;
+  let model = flags.model;
+  let dimensions: number | undefined;
+  const recorded = flags.corpus?.model;
+  if (!provider && recorded?.startsWith('openai:')) {
+    provider = 'openai';
+    const m = /^openai:(.*?)(?:@(\d+))?$/.exec(recorded)!;
+    model ??= m[1];
+    if (m[2]) dimensions = Number(m[2]);
+  }
+  provider ??= 'offline';
+  if (provider !== 'offline' && provider !== 'openai') {
+    throw new CliError(`--embedder must be offline or openai (got '${provider}')`);
+  }
+  if (provider === 'offline' && !model && flags.corpus?.dimensions) dimensions = flags.corpus.dimensions;
+  try {
+    return createEmbedder({
+      provider,
+      model,
+      dimensions,
+      baseURL: provider === 'openai' ? env.OPENAI_BASE_URL || undefined : undefined,
+      apiKey: provider === 'openai' ? env.OPENAI_API_KEY || undefined : undefined,
+    });
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message.split('\n')[0] : String(err));
+  }
+}
+
+/** Opens --db (directory, postgres:// URL or supabase:<url> with SUPABASE_KEY) with --schema. */
+export async function openDb(db: string | undefined, schema: string | undefined, env: NodeJS.ProcessEnv, model?: string): Promise<CorpusStore> {
+  if (!db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)');
+  if (schema !== undefined && schema !== 'corpusLens' && schema !== 'corpusStudio') {
+    throw new CliError(`--schema must be corpusLens or corpusStudio (got '${schema}')`);
+  }
+  const { openStore } = await import('../../core/store/index.js');
+  const options: OpenStoreOptions = {
+    schema: schema as OpenStoreOptions['schema'],
+    supabaseKey: env.SUPABASE_KEY,
+    corpusModel: model,
+  };
+  return openStore(db, options);
+}
+
+const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|openai] [--model M]
+  DB: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)
+  Rows without an embedding are embedded; rows already in the corpus are skipped. Prints a JSON summary.
+  Bad lines are reported with their line numbers (the good ones are imported; exit code 1).`;
+
+export function createImportCommand(deps: StoreDeps = {}): Command {
+  return {
+    summary: 'import CorpusStudio-style Document/Source JSONL rows into a corpus (embeds rows without embeddings)',
+    async run(args) {
+      const env = deps.env ?? process.env;
+      const { out, err } = outputs(deps);
+      const { values, positionals } = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          db: { type: 'string' },
+          documents: { type: 'string' },
+          sources: { type: 'string' },
+          embedder: { type: 'string' },
+          model: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+      if (values.help) {
+        out(USAGE + '\n');
+        return 0;
+      }
+      if (positionals.length) throw new CliError(`import takes no positional arguments (got '${positionals[0]}')`);
+      if (!values.documents) throw new CliError('--documents Document.jsonl is required');
+      const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers } = await import(
+        '../../core/store/seedRows.js'
+      );
+      const read = async (file: string) => {
+        try {
+          return await readFile(file, 'utf8');
+        } catch (err) {
+          throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        }
+      };
+      const docs = parseJsonl(await read(values.documents), values.documents, documentRow);
+      const srcs = values.sources ? parseJsonl(await read(values.sources), values.sources, sourceRow) : { rows: [], errors: [] };
+      const errors = [...srcs.errors, ...docs.errors];
+      const flags = { embedder: values.embedder, model: values.model };
+      const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))(flags);
+      const store = await openDb(values.db, undefined, env);
+      try {
+        const result = await importPapers(store, embedder, papersFromRows(docs.rows, srcs.rows), {
+          documentsFile: values.documents,
+        });
+        errors.push(...result.errors);
+        for (const e of errors) err(`corpus-lens: ${e.file}:${e.line}: ${e.message}\n`);
+        writeJson(out, {
+          papers: result.papers,
+          sentences: result.sentences,
+          skipped: result.skipped,
+          embedded: result.embedded,
+          badLines: errors.length,
+          model: embedder.model,
+        });
+      } finally {
+        await store.close();
+      }
+      if (errors.length) {
+        const first = errors[0];
+        throw new CliError(
+          `${errors.length} bad line${errors.length > 1 ? 's' : ''} not imported (first: ${first.file}:${first.line}: ${first.message})`,
+        );
+      }
+      return 0;
+    },
+  };
+}
+
+export const importCommand = createImportCommand();
+
+export function writeJson(out: (text: string) => void, value: unknown): void {
+  out(JSON.stringify(value) + '\n');
+}

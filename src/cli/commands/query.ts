@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import type { Hit } from '../../core/store/types.js';
+import { CliError, type Command } from '../command.js';
+import { embedderFromFlags, openDb, outputs, writeJson, type StoreDeps } from './import.js';
+
+const USAGE = `Usage: corpus-lens query --db DB [--k 25] [--offset N] [--threshold T] [--mode vector|keyword|hybrid]
+                         [--year-min Y] [--year-max Y] [--paper ID]… [--rrf-k 60] [--schema corpusStudio]
+                         [--embedder offline|openai] [--model M] (TEXT | --queries FILE.jsonl)
+  Prints a JSON array of hits {similarity, sentence, previous, next, paper}; with --queries (one {"id","text"}
+  a line) one JSON line {"id","hits"} per query.`;
+
+function intFlag(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min} (got '${v}')`);
+  return n;
+}
+
+/** The CLI's hit shape (the black-box contract). */
+function shape(h: Hit) {
+  return { similarity: h.similarity, sentence: h.sentence, previous: h.previous, next: h.next, paper: h.paper };
+}
+
+export function createQueryCommand(deps: StoreDeps = {}): Command {
+  return {
+    summary: 'find corpus sentences similar to TEXT, with previous/next sentence and paper (JSON)',
+    async run(args) {
+      const env = deps.env ?? process.env;
+      const { out } = outputs(deps);
+      const { values, positionals } = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          db: { type: 'string' },
+          k: { type: 'string' },
+          offset: { type: 'string' },
+          threshold: { type: 'string' },
+          mode: { type: 'string' },
+          queries: { type: 'string' },
+          'year-min': { type: 'string' },
+          'year-max': { type: 'string' },
+          paper: { type: 'string', multiple: true },
+          'rrf-k': { type: 'string' },
+          schema: { type: 'string' },
+          embedder: { type: 'string' },
+          model: { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+      if (values.help) {
+        out(USAGE + '\n');
+        return 0;
+      }
+      const mode = values.mode ?? 'vector';
+      if (mode !== 'vector' && mode !== 'keyword' && mode !== 'hybrid') {
+        throw new CliError(`--mode must be vector, keyword or hybrid (got '${mode}')`);
+      }
+      let threshold: number | undefined;
+      if (values.threshold !== undefined) {
+        threshold = Number(values.threshold);
+        if (values.threshold.trim() === '' || !Number.isFinite(threshold) || threshold < -1 || threshold > 1) {
+          throw new CliError(`--threshold must be a number in [-1, 1] (got '${values.threshold}')`);
+        }
+      }
+      const k = intFlag('k', values.k, 1) ?? 25;
+      const offset = values.offset === undefined ? 0 : Number(values.offset);
+      if (!Number.isInteger(offset)) throw new CliError(`--offset must be an integer (got '${values.offset}')`);
+      const options = {
+        k,
+        offset,
+        threshold,
+        years:
+          values['year-min'] !== undefined || values['year-max'] !== undefined
+            ? { min: intFlag('year-min', values['year-min'], 0), max: intFlag('year-max', values['year-max'], 0) }
+            : undefined,
+        paperIds: values.paper,
+        rrfK: intFlag('rrf-k', values['rrf-k'], 1),
+      };
+
+      let queries: { id: unknown; text: string }[] | null = null;
+      if (values.queries) {
+        if (positionals.length) throw new CliError('give either TEXT or --queries FILE, not both');
+        let raw: string;
+        try {
+          raw = await readFile(values.queries, 'utf8');
+        } catch (err) {
+          throw new CliError(`cannot read ${values.queries}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        }
+        queries = [];
+        for (const [i, line] of raw.split(/\r?\n/).entries()) {
+          if (!line.trim()) continue;
+          let o: { id?: unknown; text?: unknown };
+          try {
+            o = JSON.parse(line);
+          } catch {
+            throw new CliError(`${values.queries}:${i + 1}: not valid JSON`);
+          }
+          if (typeof o?.text !== 'string') throw new CliError(`${values.queries}:${i + 1}: "text" must be a string`);
+          queries.push({ id: o.id ?? null, text: o.text });
+        }
+      } else if (!positionals.length) {
+        throw new CliError('give the query TEXT (or --queries FILE.jsonl)');
+      }
+
+      const store = await openDb(values.db, values.schema, env);
+      try {
+        const { search } = await import('../../core/retrieve/index.js');
+        const meta = await store.meta();
+        if (!meta) throw new CliError(`the corpus at ${values.db} is empty (run corpus-lens import first)`);
+        const embedder =
+          mode === 'keyword'
+            ? null
+            : await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
+                embedder: values.embedder,
+                model: values.model,
+                corpus: meta,
+              });
+        if (!queries) {
+          const hits = await search(store, embedder, positionals.join(' '), mode, options);
+          writeJson(out, hits.map(shape));
+          return 0;
+        }
+        if (embedder && queries.length) await embedder.embed(queries.map((q) => q.text)); // one batch; cached after
+        for (const q of queries) {
+          const hits = await search(store, embedder, q.text, mode, options);
+          writeJson(out, { id: q.id, hits: hits.map(shape) });
+        }
+        return 0;
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}
+
+export const queryCommand = createQueryCommand();

@@ -1,0 +1,35 @@
+// Each BibTeX entry with an abstract becomes an abstract-only paper (one section "Abstract").
+import { sentences } from '../text/index.js';
+import { buildPaper, PaperAssembler, sha256Hex } from '../ingest/paper.js';
+import type { ReadResult } from '../ingest/types.js';
+import { BibIndex, parseBibtex } from './parse.js';
+
+/**
+ * Read a .bib text: abstract-only papers for the entries that have an abstract, and a BibIndex of all entries (for
+ * other readers to match). Malformed entries are in `errors`, one by one.
+ */
+export async function readBibtexText(
+  text: string,
+  file: string | null = null,
+  contentHash: string = sha256Hex(text),
+): Promise<ReadResult & { index: BibIndex }> {
+  const { records, errors } = await parseBibtex(text, file);
+  const index = new BibIndex(records);
+  const papers = [];
+  for (const r of records) {
+    if (!r.abstract) continue;
+    const asm = new PaperAssembler();
+    asm.section('Abstract', null, 1);
+    for (const s of sentences(r.abstract, 'text')) asm.sentence(s.clean);
+    const assembled = asm.finish();
+    if (!assembled.sentences.length) continue;
+    papers.push(
+      buildPaper(
+        { title: r.title, authors: r.authors, year: r.year, venue: r.venue, doi: r.doi, arxivId: r.arxivId, url: r.url, abstract: r.abstract, bibtex: r.bibtex, citationKey: r.key || null },
+        assembled,
+        { path: file, contentHash },
+      ),
+    );
+  }
+  return { papers, errors, index };
+}

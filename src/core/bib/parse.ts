@@ -1,0 +1,193 @@
+// BibTeX/BibLaTeX: parsed with @retorquere/bibtex-parser (the parser behind Better BibTeX). Entries become BibRecords;
+// a BibIndex matches them to papers by DOI, arXiv id or normalised title.
+import type { Creator, Entry, Library } from '@retorquere/bibtex-parser';
+import { normaliseArxivId, normaliseDoi, normaliseTitle, parseYear } from '../ingest/paper.js';
+
+/** One BibTeX entry, reduced to what papers need. */
+export interface BibRecord {
+  key: string;
+  type: string;
+  title: string | null;
+  /** Display names, 'First Last' (or the literal name). */
+  authors: string[];
+  year: number | null;
+  venue: string | null;
+  doi: string | null;
+  arxivId: string | null;
+  url: string | null;
+  abstract: string | null;
+  /** The entry's source text as written in the file. */
+  bibtex: string;
+  /** Where it came from. */
+  file: string | null;
+}
+
+export interface BibParseResult {
+  records: BibRecord[];
+  /** Malformed entries, one by one (the rest of the file is still read). */
+  errors: Array<{ file: string; reason: string }>;
+}
+
+type BibModule = typeof import('@retorquere/bibtex-parser');
+let modulePromise: Promise<BibModule> | undefined;
+/** The parser ships as ESM (its CommonJS build requires an ESM-only dependency): load it with import(). */
+export function loadBibtexParser(): Promise<BibModule> {
+  modulePromise ??= import('@retorquere/bibtex-parser');
+  return modulePromise;
+}
+
+const PARSE_OPTIONS = { sentenceCase: false as const, caseProtection: false as const };
+
+/** Strip the HTML-ish markup the parser puts in for \emph, \textbf, case protection …, and collapse spaces. */
+export function stripMarkup(value: string): string {
+  return value
+    .replace(/<\/?(?:i|b|em|strong|sup|sub|sc|span|nc|ncx|code|pre|br)\b[^>]*>/gi, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function creatorName(c: Creator): string {
+  if (c.name) return c.name;
+  return [c.firstName, c.prefix, c.lastName, c.suffix].filter(Boolean).join(' ');
+}
+
+function field(entry: Entry, name: string): string | null {
+  const v = (entry.fields as Record<string, unknown>)[name];
+  if (typeof v === 'string') return stripMarkup(v) || null;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return stripMarkup(v.join(', ')) || null;
+  return null;
+}
+
+export function entryToRecord(entry: Entry, file: string | null): BibRecord {
+  const creators = entry.fields.author ?? entry.fields.editor ?? [];
+  const eprintType = (field(entry, 'archiveprefix') ?? field(entry, 'eprinttype') ?? '').toLowerCase();
+  const url = field(entry, 'url');
+  const eprint = field(entry, 'eprint');
+  const arxivId =
+    normaliseArxivId(eprintType === 'arxiv' ? eprint : null) ??
+    (url && /arxiv\.org/i.test(url) ? normaliseArxivId(url) : null) ??
+    (field(entry, 'journal')?.match(/arxiv/i) ? normaliseArxivId(field(entry, 'journal')!.replace(/^.*?arxiv:?\s*/i, '')) : null);
+  return {
+    key: entry.key,
+    type: entry.type.toLowerCase(),
+    title: field(entry, 'title'),
+    authors: creators.map(creatorName).map(stripMarkup).filter(Boolean),
+    year: parseYear(field(entry, 'year') ?? field(entry, 'date')),
+    venue: field(entry, 'journal') ?? field(entry, 'journaltitle') ?? field(entry, 'booktitle') ?? field(entry, 'series') ?? null,
+    doi: normaliseDoi(field(entry, 'doi')) ?? (url && /doi\.org/i.test(url) ? normaliseDoi(url) : null),
+    arxivId,
+    url,
+    abstract: field(entry, 'abstract'),
+    bibtex: entry.input.trim(),
+    file,
+  };
+}
+
+/** Split a .bib text into its `@type{…}` chunks (an `@` that starts a line and opens an entry). */
+function chunks(text: string): string[] {
+  const starts: number[] = [];
+  const re = /^[ \t]*@[a-zA-Z][\w:.-]*[ \t]*[{(]/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) starts.push(m.index);
+  return starts.map((s, i) => text.slice(s, starts[i + 1] ?? text.length));
+}
+
+function describe(e: { error: string; input?: string }): string {
+  const head = (e.input ?? '').trim().split('\n')[0].slice(0, 80);
+  return head ? `${e.error} (in ${JSON.stringify(head)})` : e.error;
+}
+
+type Parsed = Pick<Library, 'entries' | 'errors'>;
+/**
+ * Parsed entries by (@string definitions, entry text). The parser costs milliseconds per entry, and the same .bib is
+ * read again and again (every Cite reads the project's .bib; a re-run re-reads the folder's): unchanged entries
+ * are parsed once.
+ */
+const cache = new Map<string, Parsed>();
+const CACHE_LIMIT = 20_000;
+
+function parseChunk(parse: BibModule['parse'], chunk: string, strings: string): Parsed {
+  const key = `${strings.length}:${strings}\u0000${chunk}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let out: Parsed;
+  try {
+    const lib = parse(chunk, strings ? { ...PARSE_OPTIONS, strings } : PARSE_OPTIONS);
+    out = { entries: lib.entries, errors: lib.errors };
+  } catch (err) {
+    out = { entries: [], errors: [{ error: err instanceof Error ? err.message : String(err), input: chunk }] };
+  }
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, out);
+  return out;
+}
+
+/** Parse a .bib text. Never throws for bad input: malformed entries are reported one by one. */
+export async function parseBibtex(text: string, file: string | null = null): Promise<BibParseResult> {
+  const { parse } = await loadBibtexParser();
+  const name = file ?? '<bibtex>';
+  const errors: BibParseResult['errors'] = [];
+  const parts = chunks(text);
+  let libs: Parsed[];
+  if (!parts.length || parts.some((p) => /^\s*@preamble\b/i.test(p) || (!/^\s*@comment\b/i.test(p) && /\bcrossref\s*=/i.test(p)))) {
+    // Crossref inheritance and @preamble macros need the whole file at once.
+    try {
+      libs = [parse(text, PARSE_OPTIONS)];
+    } catch (err) {
+      libs = [{ entries: [], errors: [{ error: err instanceof Error ? err.message : String(err) }] }];
+    }
+  } else {
+    // Entry by entry (each cached), with the file's @string definitions.
+    const strings = parts.filter((p) => /^\s*@string\b/i.test(p)).join('\n');
+    libs = parts.filter((p) => !/^\s*@(string|preamble|comment)\b/i.test(p)).map((p) => parseChunk(parse, p, strings));
+  }
+  const records: BibRecord[] = [];
+  for (const lib of libs) {
+    for (const e of lib.errors) errors.push({ file: name, reason: describe(e) });
+    for (const entry of lib.entries) {
+      try {
+        records.push(entryToRecord(entry, file));
+      } catch (err) {
+        errors.push({ file: name, reason: `entry ${entry.key || '(no key)'}: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    }
+  }
+  return { records, errors };
+}
+
+/** BibTeX metadata that readers match papers against (by DOI, arXiv id, then normalised title). */
+export class BibIndex {
+  private readonly byDoi = new Map<string, BibRecord>();
+  private readonly byArxiv = new Map<string, BibRecord>();
+  private readonly byTitle = new Map<string, BibRecord>();
+  readonly records: BibRecord[] = [];
+
+  constructor(records: Iterable<BibRecord> = []) {
+    for (const r of records) this.add(r);
+  }
+
+  static async fromBibtex(text: string, file: string | null = null): Promise<{ index: BibIndex; errors: BibParseResult['errors'] }> {
+    const { records, errors } = await parseBibtex(text, file);
+    return { index: new BibIndex(records), errors };
+  }
+
+  add(r: BibRecord): void {
+    this.records.push(r);
+    if (r.doi && !this.byDoi.has(r.doi)) this.byDoi.set(r.doi, r);
+    if (r.arxivId && !this.byArxiv.has(r.arxivId)) this.byArxiv.set(r.arxivId, r);
+    const t = r.title ? normaliseTitle(r.title) : '';
+    if (t.length >= 8 && !this.byTitle.has(t)) this.byTitle.set(t, r);
+  }
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  match(q: { doi?: string | null; arxivId?: string | null; title?: string | null }): BibRecord | undefined {
+    const doi = normaliseDoi(q.doi);
+    if (doi && this.byDoi.has(doi)) return this.byDoi.get(doi);
+    const ax = normaliseArxivId(q.arxivId);
+    if (ax && this.byArxiv.has(ax)) return this.byArxiv.get(ax);
+    const t = q.title ? normaliseTitle(q.title) : '';
+    return t ? this.byTitle.get(t) : undefined;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Embedder factory. `createEmbedder({ provider: 'offline' })` needs nothing; `provider: 'openai'` talks to any
+ * OpenAI-compatible `/v1/embeddings` endpoint. Both come wrapped in the LRU cache (model + text keyed).
+ * API keys come only from `options.apiKey`: the caller reads env / SecretStorage.
+ */
+import type { Embedder } from './types.js';
+import { CachedEmbedder, type CacheOptions } from './cache.js';
+import { OpenAIEmbedder } from './openai.js';
+import { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offline-default.js';
+
+export type { Embedder } from './types.js';
+export { CachedEmbedder } from './cache.js';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai.js';
+export { HashEmbedder, type HashEmbedderConfig } from './offline.js';
+export { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offline-default.js';
+export { EmbeddingError } from './errors.js';
+export { contextualize, contextDescriptor, DEFAULT_CONTEXT_WEIGHT, type ContextOptions } from './context.js';
+
+export interface CreateEmbedderOptions {
+  provider: 'offline' | 'openai';
+  /** openai: the server's model name (required). offline: optional, must be the offline model's id. */
+  model?: string;
+  baseURL?: string;
+  apiKey?: string;
+  /** openai: sent as `dimensions`. offline: vector length (default 384; another value changes the model id). */
+  dimensions?: number;
+  timeoutMs?: number;
+  /** Aborts every call of this embedder (e.g. on extension shutdown). */
+  signal?: AbortSignal;
+  /** openai: texts per request / requests in flight / retries. */
+  batchSize?: number;
+  concurrency?: number;
+  maxRetries?: number;
+  cache?: CacheOptions;
+}
+
+export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder {
+  let inner: Embedder;
+  if (options.provider === 'offline') {
+    inner = createOfflineEmbedder({ dimensions: options.dimensions });
+    if (options.model !== undefined && options.model !== inner.model) {
+      throw new Error(
+        `Unknown offline embedding model "${options.model}": this version provides "${inner.model}" ` +
+          `(default "${OFFLINE_MODEL}", ${OFFLINE_DIMENSIONS} dimensions). A corpus built with another offline model must be re-embedded.`,
+      );
+    }
+  } else if (options.provider === 'openai') {
+    if (!options.model) throw new Error('The OpenAI-compatible embedder needs a model name (e.g. text-embedding-3-small).');
+    inner = new OpenAIEmbedder({
+      model: options.model,
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+      dimensions: options.dimensions,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      batchSize: options.batchSize,
+      concurrency: options.concurrency,
+      maxRetries: options.maxRetries,
+    });
+  } else {
+    throw new Error(`Unknown embedding provider "${String((options as { provider: unknown }).provider)}" (use offline or openai)`);
+  }
+  return new CachedEmbedder(inner, options.cache);
+}

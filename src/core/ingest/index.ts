@@ -1,0 +1,91 @@
+// Readers: every source format to the same paper model (types.ts). readPaperFile dispatches by extension and by
+// sniffing the content (%PDF, <html, \documentclass); it never throws for a bad file: problems are in `errors`.
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { readBibtexText } from '../bib/papers.js';
+import { readArxivHtmlText } from './html.js';
+import { findLatexRoot, isLatexMain, readLatexProject } from './latex.js';
+import { readMarkdownText } from './markdown.js';
+import { checkAbort, sha256Hex } from './paper.js';
+import { readPdfBytes } from './pdf.js';
+import type { ReadOptions, ReadResult, SourceKind } from './types.js';
+
+export * from './types.js';
+export { readArxivHtmlText, isLatexmlHtml } from './html.js';
+export { readLatexProject, expandLatexProject, findLatexRoot, isLatexMain, selectPaperFiles, latexAuthors } from './latex.js';
+export { readMarkdownText, frontMatterMeta } from './markdown.js';
+export { readPdfBytes, pdfLayout, paperFromLayout, type PdfLayout, type PdfLine } from './pdf.js';
+export { buildPaper, isReferenceSection, normaliseArxivId, normaliseDoi, normaliseTitle, paperId, PaperAssembler, sha256Hex } from './paper.js';
+
+const EXT: Record<string, SourceKind> = {
+  '.pdf': 'pdf',
+  '.tex': 'latex',
+  '.ltx': 'latex',
+  '.html': 'html',
+  '.htm': 'html',
+  '.xhtml': 'html',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.qmd': 'markdown',
+  '.rmd': 'markdown',
+  '.bib': 'bibtex',
+  '.bibtex': 'bibtex',
+};
+
+/** The kind of a file, from its content first (a .txt that is really a PDF is read as one), then its extension. */
+export function sniffKind(path: string, head: Uint8Array): SourceKind | null {
+  const start = Buffer.from(head.subarray(0, 2048)).toString('latin1');
+  if (start.startsWith('%PDF-')) return 'pdf';
+  const t = start.replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  const byExt = EXT[extname(path).toLowerCase()];
+  if (byExt && byExt !== 'pdf') return byExt;
+  if (/^<(?:!doctype\s+html|html|\?xml[^>]*>\s*<html)/i.test(t)) return 'html';
+  if (/\\documentclass|\\begin\{document\}/.test(start)) return 'latex';
+  if (/^@(?:article|book|inproceedings|misc|incollection|phdthesis|techreport|string|preamble|comment)\s*[{(]/i.test(t)) return 'bibtex';
+  if (byExt) return byExt;
+  return null;
+}
+
+/** File extensions readPaperFile understands (for folder walks). */
+export const PAPER_EXTENSIONS = Object.keys(EXT);
+
+/**
+ * Read one file into papers: a PDF, a LaTeX main file (with its includes), an arXiv HTML page, a Markdown file, or a
+ * .bib file (its entries with abstracts). A .tex that is not a main file gives no paper (it is read with its main).
+ */
+export async function readPaperFile(path: string, options: ReadOptions = {}): Promise<ReadResult> {
+  try {
+    checkAbort(options.signal);
+    const data = new Uint8Array(await readFile(path));
+    const kind = sniffKind(path, data);
+    const contentHash = sha256Hex(data);
+    switch (kind) {
+      case 'pdf':
+        return await readPdfBytes(data, path, options, contentHash);
+      case 'bibtex': {
+        const { papers, errors } = await readBibtexText(Buffer.from(data).toString('utf8'), path, contentHash);
+        return { papers, errors };
+      }
+      case 'html':
+        return readArxivHtmlText(Buffer.from(data).toString('utf8'), path, options, contentHash);
+      case 'markdown':
+        return readMarkdownText(Buffer.from(data).toString('utf8'), path, options, contentHash);
+      case 'latex': {
+        const text = Buffer.from(data).toString('utf8');
+        if (!isLatexMain(text)) {
+          const root = findLatexRoot(path, text);
+          return root
+            ? { papers: [], errors: [], skipped: `part of the LaTeX project ${root}` }
+            : { papers: [], errors: [{ file: path, reason: 'not a main LaTeX file (no \\documentclass) and no main file includes it' }] };
+        }
+        return readLatexProject(path, options, text);
+      }
+      default:
+        return { papers: [], errors: [{ file: path, reason: 'unsupported file type' }] };
+    }
+  } catch (e) {
+    if (options.signal?.aborted) throw e;
+    return { papers: [], errors: [{ file: path, reason: e instanceof Error ? e.message : String(e) }] };
+  }
+}
+export { listPaperFiles, collectBibIndex, toPaperInput } from './folder.js';

@@ -1,0 +1,271 @@
+// LaTeX projects: a main file with \input / \include / \subfile / \import resolved relative to it (recursively),
+// read as one document by the text engine. Cycles and missing files are reported, not fatal.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { TextModel } from '../text/index.js';
+import { latexCleanText } from '../text/latex-inline.js';
+import { assembleTextModel, latexNumbering } from './outline.js';
+import { buildPaper, PaperAssembler, parseYear, type PaperMeta } from './paper.js';
+import type { ReadError, ReadOptions, ReadResult } from './types.js';
+
+const INCLUDE =
+  /\\(input|include|subfile|import|subimport|inputfrom|subinputfrom|includefrom|subincludefrom)\*?\s*(?:\{([^{}]*)\}\s*(?:\{([^{}]*)\})?|\s([^\s{}%\\]+))/g;
+const TWO_ARGS = new Set(['import', 'subimport', 'inputfrom', 'subinputfrom', 'includefrom', 'subincludefrom']);
+
+/** The source with comments blanked out (same length, so offsets still match). */
+export function blankComments(text: string): string {
+  return text.replace(/(^|[^\\])((?:\\\\)*)%[^\n]*/g, (m, a: string, b: string) => a + b + ' '.repeat(m.length - a.length - b.length));
+}
+
+/** True when the text is a main LaTeX file (has \documentclass or \begin{document} outside comments). */
+export function isLatexMain(text: string): boolean {
+  const t = blankComments(text);
+  if (/\\documentclass\s*(?:\[[^\]]*\])?\s*\{(?:subfiles|standalone)\}/.test(t)) return false;
+  return /\\documentclass\b/.test(t) || /\\begin\s*\{document\}/.test(t);
+}
+
+export interface ExpandedLatex {
+  text: string;
+  /** Every file read, in include order (the main file first). */
+  files: string[];
+  errors: ReadError[];
+  /** sha256 over the files' paths (relative to the main file) and bytes. */
+  contentHash: string;
+}
+
+function resolveTex(name: string, dirs: string[]): string | null {
+  const n = name.trim().replace(/^"|"$/g, '');
+  if (!n) return null;
+  for (const d of dirs) {
+    const p = resolve(d, n);
+    const candidates = extname(n) === '.tex' || extname(n) === '.ltx' ? [p] : [p + '.tex', p];
+    for (const c of candidates) {
+      try {
+        if (statSync(c).isFile()) return c;
+      } catch {
+        /* not there */
+      }
+    }
+  }
+  return null;
+}
+
+/** The body of a standalone / subfiles document (between \begin{document} and \end{document}), else the text. */
+function bodyOf(text: string): string {
+  const t = blankComments(text);
+  const b = /\\begin\s*\{document\}/.exec(t);
+  if (!b || !/\\documentclass/.test(t.slice(0, b.index))) return text;
+  const e = t.indexOf('\\end{document}', b.index);
+  return text.slice(b.index + b[0].length, e < 0 ? text.length : e);
+}
+
+/** Expand the includes of a main file into one LaTeX text. */
+export function expandLatexProject(mainPath: string, mainText?: string): ExpandedLatex {
+  const root = dirname(resolve(mainPath));
+  const files: string[] = [];
+  const errors: ReadError[] = [];
+  const hash = createHash('sha256');
+  const stack: string[] = [];
+
+  const expand = (path: string, text: string, base: string, depth: number): string => {
+    files.push(path);
+    hash.update(path.startsWith(root) ? path.slice(root.length) : basename(path)).update('\0').update(text).update('\0');
+    stack.push(path);
+    const blank = blankComments(text);
+    let out = '';
+    let last = 0;
+    const re = new RegExp(INCLUDE.source, 'g');
+    for (let m = re.exec(blank); m; m = re.exec(blank)) {
+      const cmd = m[1];
+      let dir = base;
+      let name: string;
+      if (TWO_ARGS.has(cmd)) {
+        if (m[3] === undefined) continue;
+        dir = cmd.startsWith('sub') ? resolve(base, m[2]) : resolve(root, m[2]);
+        name = m[3];
+      } else {
+        name = m[2] ?? m[4] ?? '';
+      }
+      // \input of a non-TeX file (a .pgf figure, a .bbl …) is not prose: leave the command to the text engine.
+      const ext = extname(name);
+      if (ext && ext !== '.tex' && ext !== '.ltx' && !/^\.\d/.test(ext)) continue;
+      const start = m.index;
+      const end = m.index + m[0].length;
+      const target = resolveTex(name, TWO_ARGS.has(cmd) ? [dir] : [base, root, dirname(path)]);
+      let replacement = '';
+      if (!target) {
+        errors.push({ file: path, reason: `\\${cmd}{${name}}: file not found` });
+      } else if (stack.includes(target)) {
+        errors.push({ file: path, reason: `\\${cmd}{${name}}: include cycle (${[...stack, target].map((f) => basename(f)).join(' → ')})` });
+      } else if (depth >= 30) {
+        errors.push({ file: path, reason: `\\${cmd}{${name}}: includes nested too deeply` });
+      } else {
+        let sub: string;
+        try {
+          sub = readFileSync(target, 'utf8');
+        } catch (e) {
+          errors.push({ file: path, reason: `\\${cmd}{${name}}: ${e instanceof Error ? e.message : String(e)}` });
+          sub = '';
+        }
+        const nextBase = TWO_ARGS.has(cmd) ? dir : base;
+        replacement = sub ? '\n' + expand(target, bodyOf(sub), nextBase, depth + 1) + '\n' : '';
+      }
+      out += text.slice(last, start) + replacement;
+      last = end;
+    }
+    stack.pop();
+    return out + text.slice(last);
+  };
+
+  const text = mainText ?? readFileSync(mainPath, 'utf8');
+  const expanded = expand(resolve(mainPath), text, root, 0);
+  return { text: expanded, files, errors, contentHash: hash.digest('hex') };
+}
+
+/** The balanced-brace argument starting at text[i] === '{'; returns [content, indexAfter] or null. */
+function braced(text: string, i: number): [string, number] | null {
+  if (text[i] !== '{') return null;
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const c = text[j];
+    if (c === '\\') {
+      j++;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return [text.slice(i + 1, j), j + 1];
+  }
+  return null;
+}
+
+function commandArgs(text: string, name: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`\\\\${name}\\*?\\s*(?:\\[[^\\]]*\\]\\s*)*(?=\\{)`, 'g');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const arg = braced(text, m.index + m[0].length);
+    if (arg) out.push(arg[0]);
+  }
+  return out;
+}
+
+/** Author names from \author{…} (split at \and, first line of each, \thanks and affiliation marks removed). */
+export function latexAuthors(text: string): string[] {
+  const out: string[] = [];
+  for (const arg of commandArgs(text, 'author')) {
+    for (const part of arg.split(/\\and\b|\\AND\b/)) {
+      let first = part.split(/\\\\|\\newline\b/)[0];
+      first = first.replace(/\\(thanks|footnote|inst|affil|affiliation|email|orcid|textsuperscript|footnotemark|IEEEauthorrefmark)\s*(\[[^\]]*\])?\s*\{[^{}]*\}/g, '');
+      first = first.replace(/\$[^$]*\$/g, '').replace(/\^\{[^}]*\}|\^\S/g, '');
+      const name = latexCleanText(first).replace(/[\d*†‡§,;]+\s*$/g, '').replace(/\s+/g, ' ').trim();
+      if (name && name.length < 80) out.push(...name.split(/\s*,\s*(?=\S+\s+\S)/).map((s) => s.trim()).filter(Boolean));
+    }
+  }
+  return out;
+}
+
+/** Metadata from the LaTeX source (title via the text engine). */
+export function latexMeta(text: string, model: TextModel): PaperMeta {
+  const blank = blankComments(text);
+  const date = commandArgs(blank, 'date')[0];
+  const doi = /\\(?:doi|DOI)\s*\{([^}]+)\}/.exec(blank)?.[1] ?? null;
+  const arxiv = /\\(?:arxiv|arXiv)\s*\{([^}]+)\}/.exec(blank)?.[1] ?? null;
+  const venue = commandArgs(blank, 'journal')[0] ?? commandArgs(blank, 'conference')[0] ?? commandArgs(blank, 'booktitle')[0];
+  return {
+    title: model.title(),
+    authors: latexAuthors(blank),
+    year: date ? parseYear(latexCleanText(date)) : null,
+    doi,
+    arxivId: arxiv,
+    venue: venue ? latexCleanText(venue) || null : null,
+  };
+}
+
+/** Read a LaTeX project from its main file. */
+export function readLatexProject(mainPath: string, options: ReadOptions = {}, mainText?: string): ReadResult {
+  const expanded = expandLatexProject(mainPath, mainText);
+  const model = new TextModel(expanded.text, 'latex');
+  const asm = new PaperAssembler();
+  assembleTextModel(model, asm, latexNumbering(expanded.text));
+  const meta = latexMeta(expanded.text, model);
+  const paper = buildPaper(meta, asm.finish(), { path: mainPath, contentHash: expanded.contentHash }, options.bib, asm.abstractParts);
+  return { papers: [paper], errors: expanded.errors };
+}
+
+/** Names a file \input / \include / \subfile / \import … (cheap scan, no recursion). */
+export function includedNames(text: string): string[] {
+  const blank = blankComments(text);
+  const out: string[] = [];
+  const re = new RegExp(INCLUDE.source, 'g');
+  for (let m = re.exec(blank); m; m = re.exec(blank)) {
+    const name = TWO_ARGS.has(m[1]) ? (m[3] !== undefined ? join(m[2], m[3]) : undefined) : (m[2] ?? m[4]);
+    if (name) out.push(name.trim());
+  }
+  return out;
+}
+
+/**
+ * The main file a non-main .tex belongs to: the `% !TEX root = …` magic comment, else a main .tex in the same folder
+ * or its parent whose include tree reaches this file. null when there is none.
+ */
+export function findLatexRoot(path: string, text?: string): string | null {
+  const abs = resolve(path);
+  const src = text ?? readFileSync(abs, 'utf8');
+  const magic = /^\s*%\s*!\s*TEX\s+root\s*=\s*(.+?)\s*$/im.exec(src) ?? /\\documentclass\s*\[([^\]]+\.tex)\]\s*\{subfiles\}/.exec(src);
+  if (magic) {
+    const p = resolve(dirname(abs), magic[1]);
+    if (existsSync(p)) return p;
+  }
+  for (const dir of [dirname(abs), dirname(dirname(abs))]) {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).filter((f) => f.endsWith('.tex'));
+    } catch {
+      continue;
+    }
+    for (const f of entries) {
+      const p = join(dir, f);
+      if (p === abs) continue;
+      let t: string;
+      try {
+        t = readFileSync(p, 'utf8');
+      } catch {
+        continue;
+      }
+      if (!isLatexMain(t)) continue;
+      try {
+        if (expandLatexProject(p, t).files.includes(abs)) return p;
+      } catch {
+        /* unreadable project */
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Of a list of files, those that are papers of their own: every non-.tex file, and the .tex files that are main files
+ * and not included by another listed main file.
+ */
+export function selectPaperFiles(paths: string[]): string[] {
+  const included = new Set<string>();
+  const mains = new Set<string>();
+  for (const p of paths) {
+    if (!p.endsWith('.tex')) continue;
+    let t: string;
+    try {
+      t = readFileSync(p, 'utf8');
+    } catch {
+      mains.add(resolve(p));
+      continue;
+    }
+    if (!isLatexMain(t)) continue;
+    mains.add(resolve(p));
+    try {
+      for (const f of expandLatexProject(p, t).files.slice(1)) included.add(f);
+    } catch {
+      /* reported when read */
+    }
+  }
+  return paths.filter((p) => !p.endsWith('.tex') || (mains.has(resolve(p)) && !included.has(resolve(p))));
+}

@@ -1,0 +1,205 @@
+// Shared pieces of every reader: stable ids, content hashes, reference-section detection and the assembler that
+// turns (section, sentence) pairs into the ParsedPaper model.
+import { createHash } from 'node:crypto';
+import type { BibIndex, BibRecord } from '../bib/index.js';
+import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
+import type { ParsedPaper, ParsedSection, ParsedSentence } from './types.js';
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Lower case, accents folded, punctuation and white space collapsed: for matching titles. */
+export function normaliseTitle(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** '10.1000/XYZ' from a DOI, a doi: prefix or a doi.org URL; null when there is none. */
+export function normaliseDoi(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const m = /(10\.\d{4,9}\/[^\s"'<>{}]+)/.exec(value);
+  if (!m) return null;
+  return m[1].replace(/[.,;)\]]+$/, '').toLowerCase();
+}
+
+/** '2503.12436' or 'hep-th/9901001' (version dropped) from an arXiv id, 'arXiv:…' or an arxiv.org URL. */
+export function normaliseArxivId(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const m = /(?:arxiv\.org\/(?:abs|pdf|html)\/|arxiv:\s*|^\s*)(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?/i.exec(value);
+  return m ? m[1] : null;
+}
+
+const REFERENCE_TITLES = new Set([
+  'references',
+  'reference',
+  'bibliography',
+  'works cited',
+  'literature cited',
+  'reference list',
+  'references and notes',
+  'cited literature',
+  'literature',
+  'references cited',
+  'citations',
+]);
+
+/** True for a References / Bibliography / Works Cited … heading (never ingested as prose). */
+export function isReferenceSection(title: string | null | undefined): boolean {
+  if (!title) return false;
+  return REFERENCE_TITLES.has(normaliseTitle(title.replace(/^\s*(?:[0-9]+(?:\.[0-9]+)*|[A-Z])\.?\s+/, '')));
+}
+
+/** Metadata a reader found (all optional). */
+export interface PaperMeta {
+  title?: string | null;
+  authors?: string[];
+  year?: number | null;
+  venue?: string | null;
+  doi?: string | null;
+  arxivId?: string | null;
+  url?: string | null;
+  abstract?: string | null;
+  bibtex?: string | null;
+  citationKey?: string | null;
+}
+
+/**
+ * Collects sections and sentences in reading order. A new section starts whenever `section()` is called with a
+ * heading; sentences of reference sections (and their subsections) are dropped.
+ */
+export class PaperAssembler {
+  readonly sections: ParsedSection[] = [];
+  readonly sentences: ParsedSentence[] = [];
+  private current = -1;
+  private skipping: { level: number } | null = null;
+  private perSection = 0;
+  /** Sentences of the section titled 'Abstract' (for the abstract field). */
+  readonly abstractParts: string[] = [];
+
+  /** Start a section. Returns false when it is a reference section (its sentences will be dropped). */
+  section(title: string, number: string | null, level: number): boolean {
+    if (this.skipping && level > this.skipping.level) return false;
+    this.skipping = null;
+    if (isReferenceSection(title)) {
+      this.skipping = { level };
+      return false;
+    }
+    this.sections.push({ title: title.trim(), number, level });
+    this.current = this.sections.length - 1;
+    this.perSection = 0;
+    return true;
+  }
+
+  get inReferences(): boolean {
+    return this.skipping !== null;
+  }
+
+  get currentSection(): ParsedSection | undefined {
+    return this.sections[this.current];
+  }
+
+  sentence(text: string, page: number | null = null): void {
+    if (this.skipping) return;
+    const t = text.replace(/\s+/g, ' ').trim();
+    if (!t) return;
+    if (this.current < 0) this.section('', null, 1);
+    const sec = this.sections[this.current];
+    if (sec.title === 'Abstract') this.abstractParts.push(t);
+    this.sentences.push({ sectionIndex: this.current, sentenceIndex: this.perSection++, globalIndex: this.sentences.length, page, text: t });
+  }
+
+  /** The collected model, with empty sections removed and indexes renumbered. */
+  finish(): { sections: ParsedSection[]; sentences: ParsedSentence[] } {
+    const used = new Set(this.sentences.map((s) => s.sectionIndex));
+    const remap = new Map<number, number>();
+    const sections: ParsedSection[] = [];
+    this.sections.forEach((s, i) => {
+      if (used.has(i)) {
+        remap.set(i, sections.length);
+        sections.push(s);
+      }
+    });
+    return { sections, sentences: this.sentences.map((s) => ({ ...s, sectionIndex: remap.get(s.sectionIndex)! })) };
+  }
+}
+
+/** Fill what `meta` lacks from a BibTeX record (the record wins for bibtex and citation key). */
+export function mergeBib(meta: PaperMeta, rec: BibRecord | undefined): PaperMeta {
+  if (!rec) return meta;
+  return {
+    title: meta.title || rec.title,
+    authors: meta.authors && meta.authors.length ? meta.authors : rec.authors,
+    year: meta.year ?? rec.year,
+    venue: meta.venue || rec.venue,
+    doi: meta.doi || rec.doi,
+    arxivId: meta.arxivId || rec.arxivId,
+    url: meta.url || rec.url,
+    abstract: meta.abstract || rec.abstract,
+    bibtex: rec.bibtex,
+    citationKey: rec.key || meta.citationKey,
+  };
+}
+
+/** The stable id: DOI, else arXiv id, else a hash of the normalised content. */
+export function paperId(meta: PaperMeta, sentences: ParsedSentence[]): string {
+  const doi = normaliseDoi(meta.doi);
+  if (doi) return `doi:${doi}`;
+  const arxiv = normaliseArxivId(meta.arxivId);
+  if (arxiv) return `arxiv:${arxiv}`;
+  const content = [normaliseTitle(meta.title ?? ''), ...sentences.map((s) => s.text.toLowerCase().replace(/\s+/g, ' '))].join('\n');
+  return `sha256:${sha256Hex(content)}`;
+}
+
+/** Build the final ParsedPaper: bib match, id, abstract, citation key and BibTeX. */
+export function buildPaper(
+  metaIn: PaperMeta,
+  assembled: { sections: ParsedSection[]; sentences: ParsedSentence[] },
+  source: { path: string | null; contentHash: string },
+  bib?: BibIndex,
+  abstractParts: string[] = [],
+): ParsedPaper {
+  const rec = bib?.match({ doi: metaIn.doi ?? null, title: metaIn.title ?? null, arxivId: metaIn.arxivId ?? null });
+  const meta = mergeBib(metaIn, rec);
+  const doi = normaliseDoi(meta.doi);
+  const arxivId = normaliseArxivId(meta.arxivId);
+  const abstract = meta.abstract || (abstractParts.length ? abstractParts.join(' ') : null);
+  const paper: ParsedPaper = {
+    id: paperId({ ...meta, doi, arxivId }, assembled.sentences),
+    title: meta.title?.trim() || null,
+    authors: (meta.authors ?? []).map((a) => a.trim()).filter(Boolean),
+    year: meta.year ?? null,
+    venue: meta.venue?.trim() || null,
+    doi,
+    arxivId,
+    url: meta.url ?? (doi ? `https://doi.org/${doi}` : arxivId ? `https://arxiv.org/abs/${arxivId}` : null),
+    abstract,
+    bibtex: meta.bibtex ?? null,
+    citationKey: meta.citationKey ?? null,
+    sourcePath: source.path,
+    contentHash: source.contentHash,
+    sections: assembled.sections,
+    sentences: assembled.sentences,
+  };
+  if (!paper.citationKey) paper.citationKey = makeCitationKey(paper, new Set());
+  if (!paper.bibtex) paper.bibtex = formatBibtexEntry(paper, paper.citationKey);
+  return paper;
+}
+
+/** A year from a date-ish string ('2020', '2020-05-01', 'May 2020'), or null. */
+export function parseYear(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value >= 1000 && value <= 2999 ? value : null;
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.getUTCFullYear();
+  if (typeof value !== 'string') return null;
+  const m = /\b(1[5-9]\d\d|2[0-9]\d\d)\b/.exec(value);
+  return m ? Number(m[1]) : null;
+}
+
+/** Throws the signal's reason when aborted. */
+export function checkAbort(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}

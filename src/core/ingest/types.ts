@@ -1,0 +1,69 @@
+// The paper model every reader (PDF, LaTeX project, arXiv HTML, Markdown, BibTeX) produces. A later pipeline maps a
+// ParsedPaper to the store's PaperInput (src/core/store/types.ts) plus embeddings: the field names match.
+import type { BibIndex } from '../bib/index.js';
+
+/** A section of a paper, in reading order. */
+export interface ParsedSection {
+  /** Clean title ('Abstract' for the abstract, '' for text before any heading). */
+  title: string;
+  /** '1', '2.1', 'A' … or null for unnumbered (starred / unnumbered) headings. */
+  number: string | null;
+  /** 0 = part/chapter, 1 = section, 2 = subsection … (Markdown: the `#` count). */
+  level: number;
+}
+
+/** A sentence of a paper. */
+export interface ParsedSentence {
+  /** Index into ParsedPaper.sections. */
+  sectionIndex: number;
+  /** Position within its section (restarts at 0 per section). */
+  sentenceIndex: number;
+  /** Position within the paper. */
+  globalIndex: number;
+  /** 1-based page where known (PDF), else null. */
+  page: number | null;
+  /** Clean text (markup removed), as embedded and stored. */
+  text: string;
+}
+
+export interface ParsedPaper {
+  /** Stable: 'doi:10.…' (lower-cased), else 'arxiv:2503.12436', else 'sha256:<hex of normalised content>'. */
+  id: string;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  venue: string | null;
+  doi: string | null;
+  arxivId: string | null;
+  url: string | null;
+  abstract: string | null;
+  bibtex: string | null;
+  citationKey: string | null;
+  sourcePath: string | null;
+  /** sha256 (hex) of the source file's bytes (for "unchanged file → no work"); for a LaTeX project, of all its files. */
+  contentHash: string;
+  sections: ParsedSection[];
+  sentences: ParsedSentence[];
+}
+
+export interface ReadError {
+  file: string;
+  reason: string;
+}
+
+export interface ReadResult {
+  papers: ParsedPaper[];
+  /** Per-file / per-entry problems. A reader never throws for bad input: it reports here and goes on. */
+  errors: ReadError[];
+  /** Set when the file is deliberately not a paper of its own (e.g. a .tex \input by a main file). */
+  skipped?: string;
+}
+
+export interface ReadOptions {
+  /** Metadata from .bib files, matched by DOI or normalised title to fill in what a paper lacks. */
+  bib?: BibIndex;
+  signal?: AbortSignal;
+}
+
+/** The kinds of source readPaperFile understands. */
+export type SourceKind = 'pdf' | 'latex' | 'html' | 'markdown' | 'bibtex';

@@ -1,0 +1,149 @@
+// Retrieval over a CorpusStore: vector match, keyword search and their hybrid (reciprocal-rank fusion), each ONE
+// statement / ONE RPC on every backend, with the previous/next sentence of the same section and the paper.
+// Identical sentence texts (the same boilerplate in several papers) are collapsed, keeping the best hit.
+import type { Embedder } from '../embed/types.js';
+import { checkCompatible, StoreError, type CorpusStore, type Hit, type LookupOptions } from '../store/types.js';
+
+export type { Hit, PaperRef, SentenceRef } from '../store/types.js';
+
+/** A query vector with the model that produced it (checked against the corpus's model and dimension). */
+export interface QueryEmbedding {
+  model: string;
+  vector: Float32Array;
+}
+
+export interface MatchOptions {
+  /** Hits wanted (default 25). */
+  k?: number;
+  /** Minimum cosine similarity of a match (vector mode). */
+  threshold?: number;
+  /** 1 = return the sentence after each match (context: its neighbours); hits shifted out of the section drop. */
+  offset?: number;
+  /** Inclusive publication-year range. */
+  years?: { min?: number; max?: number };
+  paperIds?: readonly string[];
+  /** Collapse identical sentence texts across papers, keeping the best (default true). */
+  dedupe?: boolean;
+}
+
+export interface HybridMatchOptions extends MatchOptions {
+  /** The RRF constant: score = Σ 1 / (rrfK + rank) (default 60). */
+  rrfK?: number;
+  /** Candidates from each ranking before fusion (default max(100, 4k)). */
+  candidates?: number;
+}
+
+export type SearchMode = 'vector' | 'keyword' | 'hybrid';
+
+/** Extra rows fetched (in the same statement) so that deduplication still leaves k hits. */
+function fetchCount(k: number, dedupe: boolean): number {
+  return dedupe ? k + Math.min(k, 25) : k;
+}
+
+function lookupOptions(o: MatchOptions): LookupOptions {
+  const k = o.k ?? 25;
+  if (!Number.isInteger(k) || k < 0) throw new StoreError(`k must be a non-negative integer (got ${k})`);
+  return {
+    count: fetchCount(k, o.dedupe ?? true),
+    threshold: o.threshold,
+    offset: o.offset ?? 0,
+    yearMin: o.years?.min,
+    yearMax: o.years?.max,
+    paperIds: o.paperIds,
+  };
+}
+
+function finish(hits: Hit[], o: MatchOptions): Hit[] {
+  const k = o.k ?? 25;
+  return ((o.dedupe ?? true) ? dedupeHits(hits) : hits).slice(0, k);
+}
+
+/** Normalised text used to detect the same sentence in several papers. */
+function textKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Keeps the first (best) hit of each distinct target text, preserving order. */
+export function dedupeHits(hits: readonly Hit[]): Hit[] {
+  const seen = new Set<string>();
+  const out: Hit[] = [];
+  for (const h of hits) {
+    const key = textKey(h.sentence.text);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(h);
+  }
+  return out;
+}
+
+/** Refuses a query from another model/dimension than the corpus's, naming both. */
+export async function checkQuery(store: CorpusStore, query: QueryEmbedding): Promise<void> {
+  const meta = await store.meta();
+  if (!meta) throw new StoreError('the corpus is empty: no schema yet (import something first)');
+  checkCompatible(meta, { model: query.model, dimensions: query.vector.length });
+}
+
+/** Up to k hits, best first, each with its previous/next sentence in the same section and its paper. */
+export async function match(store: CorpusStore, query: QueryEmbedding, options: MatchOptions = {}): Promise<Hit[]> {
+  await checkQuery(store, query);
+  const hits = await store.matchVector(query.vector, lookupOptions(options));
+  return finish(hits, options);
+}
+
+/** Full-text search (Postgres `english` configuration; words are OR-ed, quotes/OR/-word use web-search syntax). */
+export async function keywordSearch(store: CorpusStore, text: string, options: MatchOptions = {}): Promise<Hit[]> {
+  const hits = await store.matchKeyword(text, { ...lookupOptions(options), threshold: undefined });
+  return finish(hits, options);
+}
+
+/** Reciprocal-rank fusion of the vector and keyword rankings (one statement). */
+export async function hybridSearch(
+  store: CorpusStore,
+  query: QueryEmbedding,
+  text: string,
+  options: HybridMatchOptions = {},
+): Promise<Hit[]> {
+  await checkQuery(store, query);
+  const lo = lookupOptions(options);
+  const hits = await store.matchHybrid(query.vector, text, {
+    ...lo,
+    threshold: undefined,
+    rrfK: options.rrfK ?? 60,
+    candidates: options.candidates ?? Math.max(100, 4 * lo.count),
+  });
+  const kept = options.threshold == null ? hits : hits.filter((h) => !(h.similarity < options.threshold!));
+  return finish(kept, options);
+}
+
+/** Embeds `text` with `embedder` and searches in the given mode. */
+export async function search(
+  store: CorpusStore,
+  embedder: Embedder | null,
+  text: string,
+  mode: SearchMode,
+  options: HybridMatchOptions & { signal?: AbortSignal } = {},
+): Promise<Hit[]> {
+  if (mode === 'keyword') return keywordSearch(store, text, options);
+  if (!embedder) throw new StoreError(`${mode} search needs an embedder`);
+  const [vector] = await embedder.embed([text], { signal: options.signal });
+  const query = { model: embedder.model, vector };
+  return mode === 'vector' ? match(store, query, options) : hybridSearch(store, query, text, options);
+}
+
+/**
+ * Reciprocal-rank fusion of several rankings in memory (for callers that hold separate rankings, e.g. a
+ * reranker); the store's hybrid lookup does the same in SQL.
+ */
+export function reciprocalRankFusion(rankings: readonly (readonly Hit[])[], rrfK = 60): Hit[] {
+  const scores = new Map<number, { hit: Hit; score: number }>();
+  for (const ranking of rankings) {
+    ranking.forEach((hit, i) => {
+      const e = scores.get(hit.sentence.id) ?? { hit, score: 0 };
+      e.score += 1 / (rrfK + i + 1);
+      scores.set(hit.sentence.id, e);
+    });
+  }
+  return [...scores.values()]
+    .sort((a, b) => b.score - a.score || a.hit.sentence.id - b.hit.sentence.id)
+    .map(({ hit, score }) => ({ ...hit, score }));
+}

@@ -1,0 +1,25 @@
+// The related-work generator's public face (the CLI `review` command; the VS Code command calls the same):
+//
+//   const chat = baseURL ? new OpenAIChat({ baseURL, model, apiKey }) : null;          // null → evidence outline
+//   const result = await runReview({
+//     store, embedder,                       // the open corpus and its embedder (as for `query`)
+//     chat,
+//     topic,                                 // or '' with document: {text, format} → title + abstract
+//     format: 'latex' | 'markdown', citeCommand: 'cite' | 'citep' | 'citet' | 'autocite' | 'parencite',
+//     existingBib: parseBibEntries(bibText), // reuse keys of entries with the same DOI/title
+//     signal,                                // cancellation, reaches every call
+//     onProgress: (e) => …,                  // {step, index, total, phase: start|progress|done, message, done?, of?}
+//     onToken: (section, title, delta) => …, // the write step, streamed
+//   });
+//   result.text / result.bibtex (all cited) / result.newBibtex (not already in existingBib) / result.check / result.trace
+//
+// Errors: LlmError / ReviewError name the step (`step "plan": …`); cancellation rejects with an AbortError
+// (isAbortError(err)).
+export { runReview, runOutline, DEFAULTS } from './pipeline.js';
+export { checkReview, citedKeys, type CheckInput } from './check.js';
+export { defaultTopic, resolveTopic } from './topic.js';
+export { paperTextSource } from './paper-text.js';
+export { parseBibEntries, bibKeys } from './bibtex.js';
+export { ReviewError } from './trace.js';
+export * from './types.js';
+export { LlmError, OpenAIChat, isAbortError, type ChatModel, type OpenAIChatOptions } from '../llm/index.js';

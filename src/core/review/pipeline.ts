@@ -1,0 +1,247 @@
+// The related-work pipeline (after Ai2 ScholarQA): topic → decompose → retrieve → rerank → quotes → plan →
+// write → check → emit, each step a function of its own, traced (duration, counts, LLM calls, tokens) and
+// reported through onProgress; the AbortSignal reaches every call. Without a chat model: the evidence outline.
+import { paperTextSource } from './paper-text.js';
+import { bibKeys } from './bibtex.js';
+import { checkReview, checkSectionText } from './check.js';
+import { decompose, identityDecomposition } from './decompose.js';
+import { assignKeys, citedPaper, renderSection, type EmitOptions } from './emit.js';
+import { clusterEvidence, renderOutline, uncommentedLines } from './outline.js';
+import { planSections } from './plan.js';
+import { extractQuotes } from './quotes.js';
+import { groupByPaper, rerankWithHttp, rerankWithLlm, rerankWithMmr } from './rerank.js';
+import { retrieveCandidates } from './retrieve.js';
+import { writeSections } from './write.js';
+import { ShingleIndex, type SpanSource } from './text-match.js';
+import { resolveTopic } from './topic.js';
+import { ReviewError, Tracer, type StepContext } from './trace.js';
+import { OUTLINE_STEPS, REVIEW_STEPS, type CitedPaper, type GeneratedSection, type Passage, type ReviewOptions, type ReviewResult } from './types.js';
+import type { Hit } from '../store/types.js';
+
+export const DEFAULTS = {
+  candidates: 256,
+  papers: 50,
+  passagesPerPaper: 4,
+  concurrency: 4,
+  fuzzyThreshold: 0.9,
+  copySpanWords: 12,
+} as const;
+
+function topicStep(o: ReviewOptions) {
+  return (ctx: StepContext) => {
+    const topic = resolveTopic(o.topic, o.document);
+    ctx.set('words', topic.split(/\s+/).length);
+    if (!o.topic?.trim()) ctx.note('topic from the document title and abstract');
+    return topic;
+  };
+}
+
+function corpusSentencesOf(hits: readonly Hit[]): SpanSource[] {
+  const out: SpanSource[] = [];
+  const seen = new Set<number>();
+  for (const h of hits) {
+    for (const s of [h.previous, h.sentence, h.next]) {
+      if (s && !seen.has(s.id)) {
+        seen.add(s.id);
+        out.push({ text: s.text, paperId: s.paperId });
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs the pipeline: a cited related-work section with a chat model, else the evidence outline. */
+export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
+  if (!o.chat) return runOutline(o);
+  const chat = o.chat;
+  const format = o.format ?? o.document?.format ?? 'latex';
+  const emitOptions: EmitOptions = {
+    format,
+    cite: o.citeCommand ?? 'cite',
+    sectionCommand: o.sectionCommand ?? 'subsection',
+    tables: o.tables ?? false,
+  };
+  const tracer = new Tracer('review', chat.model, REVIEW_STEPS, o.signal, o.onProgress);
+
+  const topic = await tracer.step('topic', topicStep(o));
+  const decomposition = await tracer.step('decompose', (ctx) => decompose(topic, chat, ctx));
+  const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
+    retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),
+  );
+
+  const papers = await tracer.step('rerank', async (ctx) => {
+    const config = o.rerank ?? { kind: 'llm' as const };
+    ctx.note(`method: ${config.kind}`);
+    let passages: Passage[];
+    if (config.kind === 'http') passages = await rerankWithHttp(topic, hits, config, ctx);
+    else if (config.kind === 'mmr') passages = await rerankWithMmr(hits, o.embedder, queryVector, ctx, config.lambda);
+    else passages = await rerankWithLlm(topic, hits, chat, ctx, { batchSize: config.batchSize, concurrency: o.concurrency });
+    const grouped = groupByPaper(passages, o.papers ?? DEFAULTS.papers, o.passagesPerPaper ?? DEFAULTS.passagesPerPaper);
+    ctx.set('papers', grouped.length);
+    ctx.set('passages', grouped.reduce((n, p) => n + p.passages.length, 0));
+    return grouped;
+  });
+
+  const passagesOf = new Map(papers.map((p) => [p.paper.id, p.passages.map((h) => h.sentence.text).join(' ')]));
+  const source = o.paperText ?? paperTextSource(o.store, (id) => passagesOf.get(id) ?? '');
+  const quotes = await tracer.step('quotes', (ctx) =>
+    extractQuotes(topic, papers, chat, source, ctx, {
+      concurrency: o.concurrency ?? DEFAULTS.concurrency,
+      fuzzyThreshold: o.fuzzyThreshold ?? DEFAULTS.fuzzyThreshold,
+    }),
+  );
+  const plan = await tracer.step('plan', (ctx) => planSections(topic, papers, quotes, chat, ctx));
+  const texts = await tracer.step('write', (ctx) => writeSections(topic, plan, papers, quotes, chat, ctx, o.onToken));
+
+  const corpusSentences = [...corpusSentencesOf(hits), ...quotes.map((q) => ({ text: q.text, paperId: q.paperId }))];
+  const minWords = o.copySpanWords ?? DEFAULTS.copySpanWords;
+  const quoteById = new Map(quotes.map((q) => [q.id, q]));
+  const checked = await tracer.step('check', (ctx) => {
+    const shingles = new ShingleIndex(corpusSentences, minWords);
+    const known = new Set(papers.map((p) => p.shortId));
+    const out: (ReturnType<typeof checkSectionText> & { index: number })[] = [];
+    plan.forEach((section, i) => {
+      const allowed = new Set(section.quoteIds.map((id) => quoteById.get(id)!.paperShortId));
+      const c = checkSectionText(texts[i], allowed, known, shingles);
+      for (const r of c.removed) ctx.count(r.reason === 'raw-citation' ? 'rawCitationsRemoved' : r.reason === 'unknown-paper' ? 'unknownPaperCitationsRemoved' : 'outOfSectionCitationsRemoved');
+      ctx.count('removedCitations', c.removed.length);
+      ctx.count('copiedSpans', c.copied.length);
+      ctx.count('uncitedSentences', c.uncitedSentences);
+      if (!c.cited.length) {
+        ctx.count('sectionsDropped');
+        ctx.note(`section "${section.name}" dropped: no citation backed by its quotes`);
+        return;
+      }
+      out.push({ ...c, index: i });
+    });
+    ctx.count('removedCitations', 0);
+    ctx.count('copiedSpans', 0);
+    if (!out.length) throw new ReviewError('check', 'no written section kept a citation backed by its verified quotes');
+    return out;
+  });
+
+  return tracer.step('emit', (ctx) => {
+    const order: string[] = [];
+    for (const c of checked) for (const id of c.cited) if (!order.includes(id)) order.push(id);
+    const cited = assignKeys(order, papers, o.existingBib);
+    const keyOf = new Map(cited.map((c) => [c.shortId, c.key]));
+    const keyOfPaper = new Map<string, string>(papers.map((p) => [p.paper.id, `"${(p.paper.title ?? p.paper.id).replace(/\s+/g, ' ').slice(0, 60)}"`]));
+    for (const c of cited) keyOfPaper.set(c.paper.id, c.key);
+    const sections: GeneratedSection[] = checked.map((c) => {
+      const s = plan[c.index];
+      const copiedSpans = c.copied.map((x) => ({ ...x, section: c.index }));
+      const { body, table } = renderSection({ title: s.name, format: s.format, text: c.text, copiedSpans }, keyOf, keyOfPaper, cited, emitOptions);
+      return {
+        title: s.name,
+        format: s.format,
+        text: c.text,
+        body,
+        cited: c.cited,
+        quoteIds: s.quoteIds,
+        removedCitations: c.removed,
+        copiedSpans,
+        uncitedSentences: c.uncitedSentences,
+        ...(table ? { table } : {}),
+      };
+    });
+    const text = sections.map((s) => s.body).join('\n\n') + '\n';
+    const bibtex = cited.map((c) => c.bibtex).join('\n\n') + (cited.length ? '\n' : '');
+    const fresh = cited.filter((c) => !c.reused);
+    const newBibtex = fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : '');
+    ctx.set('sections', sections.length);
+    ctx.set('citedPapers', cited.length);
+    ctx.set('reusedKeys', cited.length - fresh.length);
+    if (sections.some((s) => s.table)) ctx.set('tables', sections.filter((s) => s.table).length);
+    const check = checkReview({
+      format,
+      sections,
+      bibtex,
+      keys: new Map(cited.map((c) => [c.key, c.paper.id])),
+      corpusPaperIds: new Set(hits.map((h) => h.paper.id)),
+      quotes,
+      corpusSentences,
+      copySpanWords: minWords,
+      bibKeysOf: bibKeys,
+    });
+    return {
+      mode: 'review' as const,
+      topic,
+      format,
+      text,
+      bibtex,
+      newBibtex,
+      cited,
+      sections,
+      quotes,
+      decomposition,
+      trace: tracer.result(),
+      check,
+    };
+  }).then((r) => ({ ...r, trace: tracer.result() }));
+}
+
+/** No LLM: clusters of retrieved sentences with their citation keys, as comments (never prose). */
+export async function runOutline(o: ReviewOptions): Promise<ReviewResult> {
+  const format = o.format ?? o.document?.format ?? 'latex';
+  const tracer = new Tracer('outline', null, OUTLINE_STEPS, o.signal, o.onProgress);
+  const topic = await tracer.step('topic', topicStep(o));
+  const decomposition = await tracer.step('decompose', (ctx) => {
+    ctx.note('no LLM configured: the topic is the query');
+    return identityDecomposition(topic);
+  });
+  const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
+    retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),
+  );
+  const ranked = await tracer.step('rerank', async (ctx) => {
+    ctx.note('method: mmr');
+    const passages = await rerankWithMmr(hits, o.embedder, queryVector, ctx);
+    return passages.map((p) => p.hit);
+  });
+  const clusters = await tracer.step('cluster', async (ctx) => {
+    const c = await clusterEvidence(ranked, o.embedder, { sentences: o.outlineSentences, clusters: o.outlineClusters, signal: ctx.signal });
+    ctx.set('clusters', c.length);
+    ctx.set('sentences', c.reduce((n, x) => n + x.members.length, 0));
+    return c;
+  });
+  return tracer.step('emit', (ctx) => {
+    const taken = new Set((o.existingBib ?? []).map((e) => e.key));
+    const cited: CitedPaper[] = [];
+    const keyOfPaper = new Map<string, string>();
+    for (const c of clusters) {
+      for (const h of c.members) {
+        if (keyOfPaper.has(h.paper.id)) continue;
+        const cp = citedPaper(h.paper, `P${cited.length + 1}`, o.existingBib ?? [], taken);
+        cited.push(cp);
+        keyOfPaper.set(h.paper.id, cp.key);
+      }
+    }
+    const text = renderOutline(topic, clusters, keyOfPaper, format) + '\n';
+    const bibtex = cited.map((c) => c.bibtex).join('\n\n') + (cited.length ? '\n' : '');
+    const fresh = cited.filter((c) => !c.reused);
+    ctx.set('citedPapers', cited.length);
+    const bib = new Set(bibKeys(bibtex));
+    const missing = [...keyOfPaper.values()].filter((k) => !bib.has(k));
+    const uncommented = uncommentedLines(text, format);
+    return {
+      mode: 'outline' as const,
+      topic,
+      format,
+      text,
+      bibtex,
+      newBibtex: fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : ''),
+      cited,
+      sections: [],
+      quotes: [],
+      decomposition,
+      trace: tracer.result(),
+      check: {
+        ok: !missing.length && uncommented === 0,
+        citedKeysMissingFromBib: missing,
+        bibEntriesNotInCorpus: [...bib].filter((k) => !cited.some((c) => c.key === k)),
+        citationsWithoutVerifiedQuote: [],
+        copiedSpans: [],
+        uncommentedLines: uncommented,
+      },
+    };
+  }).then((r) => ({ ...r, trace: tracer.result() }));
+}

@@ -1,0 +1,55 @@
+// Step 3: semantic and keyword candidates from the store (default 256 each), fused by reciprocal rank,
+// deduplicated (same sentence, same text), optionally restricted to the decomposition's venues.
+import type { Embedder } from '../embed/types.js';
+import { dedupeHits, keywordSearch, match, reciprocalRankFusion } from '../retrieve/index.js';
+import type { CorpusStore, Hit } from '../store/types.js';
+import { ReviewError, type StepContext } from './trace.js';
+import type { Decomposition } from './types.js';
+
+export interface Retrieved {
+  hits: Hit[];
+  /** The rewritten query's embedding (reused by MMR), or null without an embedder. */
+  queryVector: Float32Array | null;
+}
+
+export async function retrieveCandidates(
+  store: CorpusStore,
+  embedder: Embedder | null,
+  d: Decomposition,
+  n: number,
+  ctx: StepContext,
+): Promise<Retrieved> {
+  const years = d.yearMin !== null || d.yearMax !== null ? { min: d.yearMin ?? undefined, max: d.yearMax ?? undefined } : undefined;
+  let semantic: Hit[] = [];
+  let queryVector: Float32Array | null = null;
+  if (embedder) {
+    [queryVector] = await embedder.embed([d.rewrittenQuery], { signal: ctx.signal });
+    ctx.checkAborted();
+    semantic = await match(store, { model: embedder.model, vector: queryVector }, { k: n, years });
+  }
+  ctx.checkAborted();
+  let keyword: Hit[] = [];
+  try {
+    keyword = await keywordSearch(store, d.keywordQuery || d.rewrittenQuery, { k: n, years });
+  } catch (err) {
+    if (!embedder) throw new ReviewError('retrieve', `keyword search failed: ${(err as Error).message}`, { cause: err });
+    ctx.note(`keyword search unavailable (${(err as Error).message.split('\n')[0]}); semantic candidates only`);
+  }
+  ctx.checkAborted();
+  ctx.set('semantic', semantic.length);
+  ctx.set('keyword', keyword.length);
+  const semanticIds = new Set(semantic.map((h) => h.sentence.id));
+  ctx.set('overlap', keyword.filter((h) => semanticIds.has(h.sentence.id)).length);
+  let hits = dedupeHits(reciprocalRankFusion([semantic, keyword].filter((r) => r.length)));
+  if (d.venues.length) {
+    const wanted = d.venues.map((v) => v.toLowerCase());
+    const kept = hits.filter((h) => wanted.some((v) => (h.paper.venue ?? '').toLowerCase().includes(v)));
+    if (kept.length) hits = kept;
+    else ctx.note(`no candidate from the venues ${d.venues.join(', ')}; venue filter ignored`);
+  }
+  hits = hits.slice(0, n);
+  ctx.set('candidates', hits.length);
+  ctx.set('papers', new Set(hits.map((h) => h.paper.id)).size);
+  if (!hits.length) throw new ReviewError('retrieve', 'the corpus has no passage related to the topic');
+  return { hits, queryVector };
+}

@@ -1,0 +1,173 @@
+// Tracing and progress: each step runs inside `tracer.step(name, fn)`, which times it, reports start/done to
+// onProgress, checks cancellation before and after, and gives the step a context for counts and tokens.
+import type { TokenUsage } from '../llm/chat.js';
+import type { ProgressEvent, ReviewTrace, StepName, StepTrace } from './types.js';
+
+export class StepContext {
+  readonly trace: StepTrace;
+  constructor(
+    step: StepName,
+    readonly signal: AbortSignal | undefined,
+    private readonly emit: (e: Omit<ProgressEvent, 'step' | 'index' | 'total'>) => void,
+  ) {
+    this.trace = {
+      step,
+      durationMs: 0,
+      llmCalls: 0,
+      tokens: { prompt: 0, completion: 0, total: 0, estimated: false },
+      counts: {},
+      notes: [],
+    };
+  }
+
+  /** Records one LLM call's usage. */
+  usage(u: TokenUsage): void {
+    this.trace.llmCalls++;
+    this.trace.tokens.prompt += u.promptTokens;
+    this.trace.tokens.completion += u.completionTokens;
+    this.trace.tokens.total += u.totalTokens;
+    if (u.estimated) this.trace.tokens.estimated = true;
+  }
+
+  count(name: string, n = 1): void {
+    this.trace.counts[name] = (this.trace.counts[name] ?? 0) + n;
+  }
+
+  set(name: string, n: number): void {
+    this.trace.counts[name] = n;
+  }
+
+  note(text: string): void {
+    this.trace.notes.push(text);
+  }
+
+  progress(message: string, done?: number, of?: number): void {
+    this.emit({ phase: 'progress', message, done, of });
+  }
+
+  checkAborted(): void {
+    throwIfAborted(this.signal);
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const r: unknown = signal.reason;
+    if (r instanceof Error && r.name === 'AbortError') throw r;
+    const e = new Error('The operation was aborted', { cause: r });
+    e.name = 'AbortError';
+    throw e;
+  }
+}
+
+const LABELS: Record<StepName, string> = {
+  topic: 'Reading the topic',
+  decompose: 'Decomposing the topic into search queries',
+  retrieve: 'Retrieving candidate passages',
+  rerank: 'Reranking and grouping by paper',
+  quotes: 'Extracting and verifying quotes',
+  plan: 'Planning the sections',
+  write: 'Writing the sections',
+  check: 'Checking citations and copied spans',
+  emit: 'Formatting the output and BibTeX',
+  cluster: 'Clustering the evidence',
+};
+
+export class Tracer {
+  readonly steps: StepTrace[] = [];
+  private readonly started = performance.now();
+
+  constructor(
+    readonly mode: 'review' | 'outline',
+    readonly model: string | null,
+    private readonly order: readonly StepName[],
+    private readonly signal?: AbortSignal,
+    private readonly onProgress?: (e: ProgressEvent) => void,
+  ) {}
+
+  async step<T>(name: StepName, fn: (ctx: StepContext) => Promise<T> | T): Promise<T> {
+    throwIfAborted(this.signal);
+    const index = this.order.indexOf(name) + 1;
+    const total = this.order.length;
+    const emit = (e: Omit<ProgressEvent, 'step' | 'index' | 'total'>) => {
+      try {
+        this.onProgress?.({ step: name, index, total, ...e });
+      } catch {
+        // a failing progress listener must not break the run
+      }
+    };
+    // The step's own signal: the run's, and aborted when the step fails, so that parallel calls still in flight
+    // (quotes, rerank batches) stop instead of spending tokens on a run that has already failed.
+    const own = new AbortController();
+    const signal = this.signal ? AbortSignal.any([this.signal, own.signal]) : own.signal;
+    const ctx = new StepContext(name, signal, emit);
+    this.steps.push(ctx.trace);
+    emit({ phase: 'start', message: LABELS[name] });
+    const t0 = performance.now();
+    try {
+      return await fn(ctx);
+    } catch (err) {
+      own.abort(err);
+      throw err;
+    } finally {
+      ctx.trace.durationMs = Math.round((performance.now() - t0) * 10) / 10;
+      if (!this.signal?.aborted) emit({ phase: 'done', message: LABELS[name] });
+    }
+  }
+
+  result(): ReviewTrace {
+    const tokens = { prompt: 0, completion: 0, total: 0, estimated: false };
+    let llmCalls = 0;
+    for (const s of this.steps) {
+      tokens.prompt += s.tokens.prompt;
+      tokens.completion += s.tokens.completion;
+      tokens.total += s.tokens.total;
+      tokens.estimated ||= s.tokens.estimated;
+      llmCalls += s.llmCalls;
+    }
+    return {
+      mode: this.mode,
+      model: this.model,
+      steps: this.steps,
+      total: { durationMs: Math.round((performance.now() - this.started) * 10) / 10, llmCalls, tokens },
+    };
+  }
+}
+
+/** Runs fn over items with at most `limit` in flight; stops starting new items once signal aborts. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      throwIfAborted(signal);
+      const i = next++;
+      try {
+        out[i] = await fn(items[i], i);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/** A pipeline failure that is not the LLM's (no candidates, no verified quotes, a rerank endpoint error): names the step. */
+export class ReviewError extends Error {
+  constructor(
+    readonly step: string,
+    detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`step "${step}": ${detail}`, options);
+    this.name = 'ReviewError';
+  }
+}

@@ -1,0 +1,204 @@
+// Shapes shared by the related-work pipeline's steps.
+import type { Embedder } from '../embed/types.js';
+import type { ChatModel, TokenUsage } from '../llm/chat.js';
+import type { CorpusStore, Hit, PaperRef } from '../store/types.js';
+
+export type OutputFormat = 'latex' | 'markdown';
+export type CiteCommand = 'cite' | 'citep' | 'citet' | 'autocite' | 'parencite';
+export type SectionFormat = 'paragraph' | 'list';
+
+/** The pipeline's named steps, in order (outline mode uses topic, decompose, retrieve, rerank, cluster, emit). */
+export const REVIEW_STEPS = ['topic', 'decompose', 'retrieve', 'rerank', 'quotes', 'plan', 'write', 'check', 'emit'] as const;
+export const OUTLINE_STEPS = ['topic', 'decompose', 'retrieve', 'rerank', 'cluster', 'emit'] as const;
+export type StepName = (typeof REVIEW_STEPS)[number] | (typeof OUTLINE_STEPS)[number];
+
+export interface ProgressEvent {
+  step: StepName;
+  /** 1-based position of the step and the number of steps of this run. */
+  index: number;
+  total: number;
+  /** 'start' | 'progress' (within a step, e.g. 12/50 papers) | 'done'. */
+  phase: 'start' | 'progress' | 'done';
+  message: string;
+  done?: number;
+  of?: number;
+}
+
+/**
+ * All stored sentences of a paper, in reading order (for checking quotes). The store does not offer this yet;
+ * {@link paperTextSource} adapts a store (see there).
+ */
+export interface PaperTextSource {
+  paperSentences(paperId: string, signal?: AbortSignal): Promise<string[]>;
+}
+
+/** The rerank method: the chat model (batched scores), an HTTP `/rerank` endpoint, or MMR over embeddings. */
+export type RerankConfig =
+  | { kind: 'llm'; batchSize?: number }
+  | { kind: 'http'; url: string; model: string; apiKey?: string; timeoutMs?: number }
+  | { kind: 'mmr'; lambda?: number };
+
+/** An existing .bib entry: cited papers with the same DOI or title reuse its key and get no new entry. */
+export interface ExistingBibEntry {
+  key: string;
+  doi?: string | null;
+  title?: string | null;
+}
+
+export interface ReviewOptions {
+  store: CorpusStore;
+  /** Embeds the rewritten query (vector search) and, for MMR and the outline, candidates. Null: keyword only. */
+  embedder: Embedder | null;
+  /** The chat model; null/undefined = no LLM configured → the evidence outline. */
+  chat?: ChatModel | null;
+  /** The topic; when empty, the title + abstract of `document`. */
+  topic?: string;
+  document?: { text: string; format: OutputFormat };
+  format?: OutputFormat;
+  /** LaTeX citation command (default `cite`). */
+  citeCommand?: CiteCommand;
+  /** LaTeX: `\subsection{}` (default) or `\paragraph{}` headings. */
+  sectionCommand?: 'subsection' | 'paragraph';
+  /** A comparison table after each list section (default false). */
+  tables?: boolean;
+  rerank?: RerankConfig;
+  /** Candidates from each of semantic and keyword search (default 256). */
+  candidates?: number;
+  /** Papers kept after reranking (default 50). */
+  papers?: number;
+  /** Best passages kept per paper (default 4). */
+  passagesPerPaper?: number;
+  /** Parallel quote-extraction calls (default 4). */
+  concurrency?: number;
+  /** Minimum similarity of a fuzzy quote match on normalised text (default 0.9). */
+  fuzzyThreshold?: number;
+  /** Shortest copied run of words that is flagged (default 12). */
+  copySpanWords?: number;
+  /** Sentences in the evidence outline (default 60) and its number of clusters (default: from the count). */
+  outlineSentences?: number;
+  outlineClusters?: number;
+  existingBib?: readonly ExistingBibEntry[];
+  /** Overrides the adapter built from the store. */
+  paperText?: PaperTextSource;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  /** The write step's stream: text deltas of section `section` (0-based) as the model produces them. */
+  onToken?: (section: number, title: string, delta: string) => void;
+}
+
+export interface Decomposition {
+  rewrittenQuery: string;
+  keywordQuery: string;
+  yearMin: number | null;
+  yearMax: number | null;
+  venues: string[];
+}
+
+/** A retrieved passage: a store hit with its rerank score. */
+export interface Passage {
+  hit: Hit;
+  score: number;
+}
+
+/** A reranked paper with its best passages (reading order) and its short id `P<n>`. */
+export interface PaperCandidate {
+  shortId: string;
+  paper: PaperRef;
+  score: number;
+  passages: Hit[];
+}
+
+export interface VerifiedQuote {
+  /** `Q<n>`, unique over the run. */
+  id: string;
+  paperShortId: string;
+  paperId: string;
+  /** The quote as stored in the corpus (exact match: the model's text; fuzzy: the stored span). */
+  text: string;
+  match: 'exact' | 'fuzzy';
+  similarity: number;
+}
+
+export interface PlannedSection {
+  name: string;
+  format: SectionFormat;
+  quoteIds: string[];
+}
+
+export interface CitedPaper {
+  key: string;
+  shortId: string;
+  paper: PaperRef;
+  bibtex: string;
+  /** The key came from an existing .bib entry (no new entry needed). */
+  reused: boolean;
+}
+
+export interface CopiedSpan {
+  section: number;
+  words: number;
+  text: string;
+  paperId: string;
+}
+
+export interface GeneratedSection {
+  title: string;
+  format: SectionFormat;
+  /** The model's text after the check, citations as `[P<n>]`. */
+  text: string;
+  /** The emitted body (LaTeX or Markdown, with keys). */
+  body: string;
+  /** Short ids cited after the check, and the quotes available to the section. */
+  cited: string[];
+  quoteIds: string[];
+  removedCitations: { id: string; reason: 'unknown-paper' | 'not-in-section' | 'raw-citation' }[];
+  copiedSpans: CopiedSpan[];
+  uncitedSentences: number;
+  table?: string;
+}
+
+export interface StepTrace {
+  step: StepName;
+  durationMs: number;
+  llmCalls: number;
+  tokens: { prompt: number; completion: number; total: number; estimated: boolean };
+  counts: Record<string, number>;
+  notes: string[];
+}
+
+export interface ReviewTrace {
+  mode: 'review' | 'outline';
+  model: string | null;
+  steps: StepTrace[];
+  total: { durationMs: number; llmCalls: number; tokens: { prompt: number; completion: number; total: number; estimated: boolean } };
+}
+
+/** The §3 check over the emitted output. */
+export interface CheckReport {
+  ok: boolean;
+  citedKeysMissingFromBib: string[];
+  bibEntriesNotInCorpus: string[];
+  citationsWithoutVerifiedQuote: { section: number; key: string }[];
+  copiedSpans: { section: number; words: number; text: string }[];
+  /** Outline mode: lines that are not comments (must be 0: never pasted prose). */
+  uncommentedLines?: number;
+}
+
+export interface ReviewResult {
+  mode: 'review' | 'outline';
+  topic: string;
+  format: OutputFormat;
+  /** The section(s) to insert: LaTeX or Markdown. */
+  text: string;
+  /** BibTeX of exactly the cited papers (reused keys included), and only the entries that are new. */
+  bibtex: string;
+  newBibtex: string;
+  cited: CitedPaper[];
+  sections: GeneratedSection[];
+  quotes: VerifiedQuote[];
+  decomposition: Decomposition;
+  trace: ReviewTrace;
+  check: CheckReport;
+}
+
+export type { TokenUsage };

@@ -1,0 +1,205 @@
+// The embedded store: PGlite (PostgreSQL in WASM) with its bundled pgvector, persisted in a directory.
+// PGlite is loaded lazily (dynamic import), so importing this module is cheap. Measured choices (notes/pglite.md,
+// bench/store.bench.ts): sentences are bulk-loaded with BINARY COPY (text input of vectors is ~4 µs per float in
+// WASM); the query vector is sent as a binary parameter through the extended protocol (saves ~1.5 ms a lookup at
+// 384-d over a text parameter).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
+import { vectorBinary } from './rows.js';
+import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx, type StagedSentence } from './sql.js';
+import { StoreError } from './types.js';
+
+const enc = new TextEncoder();
+
+/** Opens (creating if needed) a PGlite database in `dir` (or in memory for `memory://`) with pgvector loaded. */
+export async function openPGliteDatabase(dir: string): Promise<PGlite> {
+  const [{ PGlite }, { vector }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+  ]);
+  if (dir.startsWith('memory://')) return PGlite.create(dir, { extensions: { vector } });
+  const path = resolve(dir);
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    const db = await PGlite.create(path, { extensions: { vector } });
+    return db;
+  } catch (err) {
+    throw new StoreError(`cannot open the corpus at ${path}: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** The embedded store in `dir`. */
+export async function openPGliteStore(dir: string): Promise<SqlCorpusStore> {
+  return pgliteStore(await openPGliteDatabase(dir), { ownsDatabase: true });
+}
+
+/** A store over an already open PGlite (tests share one per file). `close()` closes it only if it owns it. */
+export function pgliteStore(db: PGlite, options: { ownsDatabase?: boolean } = {}): SqlCorpusStore {
+  return new SqlCorpusStore(new PGliteDriver(db, options.ownsDatabase ?? false), 'vector');
+}
+
+/** Binary COPY stream of staging_sentences rows (PostgreSQL's binary copy format), written into one buffer. */
+export function copyBinary(rows: readonly StagedSentence[]): Uint8Array<ArrayBuffer> {
+  const texts = rows.map((r) => [r.paperId, r.sectionTitle, r.sectionNumber, r.text].map((t) => (t == null ? null : enc.encode(t))));
+  let size = 19 + 2;
+  rows.forEach((r, i) => {
+    size += 2 + 9 * 4 + 4 * 4 + 4 + 4 * r.embedding.length;
+    for (const t of texts[i]) if (t) size += t.length;
+  });
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out.set([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00], 0); // flags, extension length: 0
+  let o = 19;
+  const text = (t: Uint8Array | null) => {
+    if (!t) {
+      dv.setInt32(o, -1);
+      o += 4;
+      return;
+    }
+    dv.setInt32(o, t.length);
+    out.set(t, o + 4);
+    o += 4 + t.length;
+  };
+  const int = (n: number | null | undefined) => {
+    if (n == null) {
+      dv.setInt32(o, -1);
+      o += 4;
+      return;
+    }
+    dv.setInt32(o, 4);
+    dv.setInt32(o + 4, n);
+    o += 8;
+  };
+  rows.forEach((r, i) => {
+    const [paperId, sectionTitle, sectionNumber, body] = texts[i];
+    dv.setInt16(o, 9);
+    o += 2;
+    text(paperId);
+    text(sectionTitle);
+    text(sectionNumber);
+    int(r.sectionIndex);
+    int(r.sentenceIndex);
+    int(r.globalIndex);
+    int(r.page);
+    text(body);
+    const e = r.embedding;
+    dv.setInt32(o, 4 + 4 * e.length); // pgvector binary: int16 dim, int16 0, float4s
+    dv.setInt16(o + 4, e.length);
+    dv.setInt16(o + 6, 0);
+    o += 8;
+    for (let k = 0; k < e.length; k++, o += 4) dv.setFloat32(o, e[k]);
+  });
+  dv.setInt16(o, -1);
+  o += 2;
+  return o === size ? out : out.slice(0, o);
+}
+
+/** A Postgres array literal of texts, for a text parameter: {"a","b"}. */
+function arrayLiteral(values: readonly unknown[]): string {
+  return `{${values.map((v) => (v == null ? 'NULL' : `"${String(v).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+}
+
+function paramText(v: unknown): string | null {
+  if (v == null) return null;
+  if (Array.isArray(v)) return arrayLiteral(v);
+  return String(v);
+}
+
+interface ProtocolMessage {
+  name: string;
+  fields?: unknown[];
+}
+
+const dec = new TextDecoder();
+
+class PGliteDriver implements SqlDriver {
+  readonly kind = 'pglite' as const;
+  private vectorOid: number | undefined;
+  private serialize: (typeof import('@electric-sql/pglite', { with: { 'resolution-mode': 'import' } }))['protocol']['serialize'] | undefined;
+
+  constructor(
+    readonly db: PGlite,
+    private readonly owns: boolean,
+  ) {}
+
+  async query(sql: string, params: readonly unknown[] = []) {
+    const r = await this.db.query<Row>(sql, [...params]);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.db.exec(sql);
+  }
+
+  /**
+   * The lookup through the extended protocol, with the vector as a BINARY parameter (db.query only sends text).
+   * Parse/Bind/Describe/Execute/Sync go to the backend as one message batch: one round trip.
+   */
+  async lookup(sql: string, vector: Float32Array | null, params: readonly unknown[]): Promise<Row[]> {
+    if (!vector) {
+      const r = await this.db.query<Row>(sql, [...params]);
+      return r.rows;
+    }
+    if (this.vectorOid === undefined || !this.serialize) {
+      this.serialize = (await import('@electric-sql/pglite')).protocol.serialize;
+      const r = await this.db.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`);
+      this.vectorOid = Number(r.rows[0].oid);
+    }
+    const s = this.serialize;
+    const values = [vectorBinary(vector), ...params.map(paramText)];
+    const msgs = [
+      s.parse({ text: sql, types: [this.vectorOid] }),
+      s.bind({ values }),
+      s.describe({ type: 'P' }),
+      s.execute({}),
+      s.sync(),
+    ];
+    const total = msgs.reduce((a, m) => a + m.length, 0);
+    const buf = new Uint8Array(total);
+    let o = 0;
+    for (const m of msgs) {
+      buf.set(m, o);
+      o += m.length;
+    }
+    const result = await this.db.runExclusive(() => this.db.execProtocol(buf, { syncToFs: false }));
+    let names: string[] = [];
+    const rows: Row[] = [];
+    for (const m of result.messages as unknown as ProtocolMessage[]) {
+      if (m.name === 'rowDescription') {
+        names = (m.fields as { name: string }[]).map((f) => f.name);
+      } else if (m.name === 'dataRow') {
+        const row: Row = {};
+        const fields = m.fields ?? [];
+        for (let i = 0; i < names.length; i++) {
+          const v = fields[i];
+          row[names[i]] = v == null ? null : typeof v === 'string' ? v : dec.decode(v as Uint8Array);
+        }
+        rows.push(row);
+      }
+    }
+    return rows;
+  }
+
+  async transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (t) => {
+      const tx: SqlTx = {
+        query: async (sql, params = []) => {
+          const r = await t.query<Row>(sql, [...params]);
+          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+        },
+        stage: async (rows) => {
+          const blob = new Blob([copyBinary(rows)]);
+          await t.query(`COPY staging_sentences FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob });
+        },
+      };
+      return fn(tx);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.owns && !this.db.closed) await this.db.close();
+  }
+}

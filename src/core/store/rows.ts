@@ -1,0 +1,99 @@
+// Mapping of the lookup functions' rows (similarity, score, sentence, previous, next, paper) to Hit, shared by
+// every backend, and small encoders shared by the SQL backends.
+import type { Hit, LookupOptions, PaperRef, SentenceRef } from './types.js';
+
+type Json = Record<string, unknown>;
+
+function asObject(v: unknown): Json | null {
+  if (v == null) return null;
+  if (typeof v === 'string') return JSON.parse(v) as Json;
+  return v as Json;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+
+function str(v: unknown): string | null {
+  return v == null ? null : String(v);
+}
+
+export function toSentence(v: unknown): SentenceRef | null {
+  const o = asObject(v);
+  if (!o) return null;
+  return {
+    id: num(o.id),
+    paperId: String(o.paperId),
+    text: String(o.text),
+    sectionTitle: str(o.sectionTitle),
+    sectionNumber: str(o.sectionNumber),
+    sentenceIndex: num(o.sentenceIndex),
+    globalIndex: num(o.globalIndex),
+  };
+}
+
+export function toPaper(v: unknown): PaperRef {
+  const o = asObject(v) ?? {};
+  const authors = o.authors;
+  return {
+    id: String(o.id),
+    title: str(o.title),
+    authors: Array.isArray(authors) ? authors.map(String) : typeof authors === 'string' && authors ? [authors] : [],
+    year: o.year == null ? null : num(o.year),
+    venue: str(o.venue),
+    doi: str(o.doi),
+  };
+}
+
+export function toHit(row: Json): Hit {
+  const similarity = row.similarity == null ? NaN : num(row.similarity);
+  const score = row.score == null ? similarity : num(row.score);
+  return {
+    similarity,
+    score,
+    sentence: toSentence(row.sentence)!,
+    previous: toSentence(row.previous),
+    next: toSentence(row.next),
+    paper: toPaper(row.paper),
+  };
+}
+
+/** pgvector's text input: `[1,2,3]`. */
+export function vectorText(v: ArrayLike<number>): string {
+  let s = '[';
+  for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + v[i];
+  return s + ']';
+}
+
+/** pgvector's binary format (vector_recv): int16 dimensions, int16 0, big-endian float4s. */
+export function vectorBinary(v: ArrayLike<number>): Uint8Array {
+  const buf = new Uint8Array(4 + 4 * v.length);
+  const dv = new DataView(buf.buffer);
+  dv.setInt16(0, v.length);
+  dv.setInt16(2, 0);
+  for (let i = 0; i < v.length; i++) dv.setFloat32(4 + 4 * i, v[i]);
+  return buf;
+}
+
+/** Parses pgvector's text output `[1,2,3]` (what PostgREST returns for a vector column). */
+export function parseVectorText(s: string): Float32Array {
+  const inner = s.trim().replace(/^\[/, '').replace(/\]$/, '');
+  return Float32Array.from(inner ? inner.split(',').map(Number) : []);
+}
+
+/** The common positional arguments of match/keyword functions after the first one. */
+export function filterArgs(o: LookupOptions): [number, number, number | null, number | null, string[] | null] {
+  return [
+    Math.max(0, Math.floor(o.count)),
+    Math.trunc(o.offset ?? 0),
+    o.yearMin ?? null,
+    o.yearMax ?? null,
+    o.paperIds ? [...o.paperIds] : null,
+  ];
+}
+
+/** Collapses any error into its first line. */
+export function firstLine(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.split('\n')[0];
+}

@@ -1,0 +1,324 @@
+// The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
+// only in the driver (how a statement is sent, how sentences are bulk-loaded).
+import { SCHEMA_VERSION, schemaSql } from './schema.js';
+import { filterArgs, toHit } from './rows.js';
+import {
+  checkCompatible,
+  StoreError,
+  type CorpusMeta,
+  type CorpusStore,
+  type Hit,
+  type HybridOptions,
+  type LookupOptions,
+  type PaperInput,
+  type PaperSource,
+  type SentenceInput,
+  type StoreKind,
+  type WriteOptions,
+  type WriteResult,
+} from './types.js';
+
+export type Row = Record<string, unknown>;
+
+/** A staged sentence row: what the bulk loader writes into the temporary table `staging_sentences`. */
+export interface StagedSentence extends SentenceInput {
+  paperId: string;
+}
+
+export interface SqlDriver {
+  readonly kind: StoreKind;
+  /** One parameterised statement. */
+  query(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
+  /** Several statements, no parameters. */
+  exec(sql: string): Promise<void>;
+  /** A lookup statement whose first parameter is the query vector (sent as efficiently as the driver can). */
+  lookup(sql: string, vector: Float32Array | null, params: readonly unknown[]): Promise<Row[]>;
+  /** Runs fn in one transaction on one connection. */
+  transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface SqlTx {
+  query(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
+  /** Fills `staging_sentences` (a temp table, emptied on commit) with the rows. */
+  stage(rows: readonly StagedSentence[]): Promise<void>;
+}
+
+export const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
+  paper_id text, section_title text, section_number text, section_index int, sentence_index int,
+  global_index int, page int, text text, embedding text
+) ON COMMIT DELETE ROWS`;
+
+/** Which column type staging_sentences.embedding has: PGlite loads binary vectors, pg sends text. */
+export function stagingSql(embeddingType: 'vector' | 'text'): string {
+  return STAGING_SQL.replace('embedding text', `embedding ${embeddingType}`);
+}
+
+export class SqlCorpusStore implements CorpusStore {
+  readonly schema = 'corpusLens' as const;
+  readonly readOnly = false;
+  private cachedMeta: CorpusMeta | null | undefined;
+  private iterativeScanSet = false;
+
+  constructor(
+    readonly driver: SqlDriver,
+    private readonly stagingEmbeddingType: 'vector' | 'text',
+  ) {}
+
+  get kind(): StoreKind {
+    return this.driver.kind;
+  }
+
+  async meta(): Promise<CorpusMeta | null> {
+    if (this.cachedMeta !== undefined) return this.cachedMeta;
+    const exists = await this.driver.query(`SELECT to_regclass('corpus_meta') IS NOT NULL AS ok`);
+    if (!exists.rows[0]?.ok) return (this.cachedMeta = null);
+    const { rows } = await this.driver.query('SELECT key, value FROM corpus_meta');
+    const m = new Map(rows.map((r) => [String(r.key), String(r.value)]));
+    if (!m.has('dimensions')) return (this.cachedMeta = null);
+    this.cachedMeta = {
+      schemaVersion: m.get('schema_version') ?? SCHEMA_VERSION,
+      model: m.get('embedding_model') ?? '',
+      dimensions: Number(m.get('dimensions')),
+      createdAt: m.get('created_at'),
+    };
+    return this.cachedMeta;
+  }
+
+  async init(options: { model: string; dimensions: number }): Promise<CorpusMeta> {
+    const existing = await this.meta();
+    if (existing) {
+      checkCompatible(existing, options);
+      return existing;
+    }
+    await this.driver.exec(schemaSql(options.dimensions));
+    await this.driver.query(
+      `INSERT INTO corpus_meta (key, value) VALUES ('schema_version', $1), ('embedding_model', $2), ('dimensions', $3),
+         ('created_at', $4) ON CONFLICT (key) DO NOTHING`,
+      [SCHEMA_VERSION, options.model, String(options.dimensions), new Date().toISOString()],
+    );
+    this.cachedMeta = undefined;
+    const meta = await this.meta();
+    if (!meta) throw new StoreError('could not record the corpus metadata');
+    checkCompatible(meta, options);
+    return meta;
+  }
+
+  private async requireMeta(): Promise<CorpusMeta> {
+    const m = await this.meta();
+    if (!m) throw new StoreError('the corpus is empty: no schema yet (import something first)');
+    return m;
+  }
+
+  private checkVector(v: Float32Array, meta: CorpusMeta): void {
+    if (v.length !== meta.dimensions) {
+      throw new StoreError(`query embedding has ${v.length} dimensions; the corpus has ${meta.dimensions}`);
+    }
+  }
+
+  /** Makes filtered HNSW scans return k rows (pgvector ≥ 0.8); set once per session. */
+  private async prepareSession(): Promise<void> {
+    if (this.iterativeScanSet) return;
+    this.iterativeScanSet = true;
+    try {
+      await this.driver.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100');
+    } catch {
+      // Older pgvector: no iterative scans; filtered queries may return fewer rows.
+    }
+  }
+
+  async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
+    const meta = await this.requireMeta();
+    const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
+    const total = papers.length;
+    let done = 0;
+    if (options.deferIndexes) await this.dropSearchIndexes();
+    try {
+      await this.writeEach(papers, meta, result, options, () => options.onProgress?.(++done, total));
+    } finally {
+      if (options.deferIndexes) await this.createSearchIndexes();
+    }
+    return result;
+  }
+
+  /** Drops the HNSW and full-text indexes (before a large load). */
+  async dropSearchIndexes(): Promise<void> {
+    await this.driver.exec('DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_text_fts');
+  }
+
+  /** (Re)builds the HNSW and full-text indexes; `m`/`efConstruction` default to pgvector's 16/64. */
+  async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
+    const meta = await this.requireMeta();
+    void meta;
+    const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
+    await this.driver.exec(`SET maintenance_work_mem = '256MB';
+      CREATE INDEX IF NOT EXISTS sentences_embedding_hnsw ON sentences USING hnsw (embedding vector_cosine_ops)${w};
+      CREATE INDEX IF NOT EXISTS sentences_text_fts ON sentences USING gin (to_tsvector('english', text));
+      RESET maintenance_work_mem`);
+  }
+
+  /**
+   * Papers are written in groups (up to ~2,000 sentences) per transaction: one staging COPY and one INSERT … SELECT
+   * for the group. Each paper stays atomic (its group commits or rolls back whole); if a group fails, it is
+   * retried one paper per transaction so that the failing paper is named and the others still land. Measured in
+   * PGlite: one transaction per paper ≈ 1,000 sentences/s (the commit dominates); grouped ≈ 8,000–12,000.
+   */
+  private async writeEach(
+    papers: readonly PaperInput[],
+    meta: CorpusMeta,
+    result: WriteResult,
+    options: WriteOptions,
+    progress: () => void,
+  ): Promise<void> {
+    for (const paper of papers) {
+      for (const s of paper.sentences) {
+        if (s.embedding.length !== meta.dimensions) {
+          throw new StoreError(
+            `paper ${paper.id}: sentence ${s.globalIndex} has a ${s.embedding.length}-d embedding; the corpus has ${meta.dimensions}`,
+          );
+        }
+      }
+    }
+    const groups: PaperInput[][] = [];
+    let group: PaperInput[] = [];
+    let size = 0;
+    for (const paper of papers) {
+      if (group.length && (size + paper.sentences.length > 2000 || group.length >= 100)) {
+        groups.push(group);
+        group = [];
+        size = 0;
+      }
+      group.push(paper);
+      size += paper.sentences.length;
+    }
+    if (group.length) groups.push(group);
+    for (const g of groups) {
+      options.signal?.throwIfAborted();
+      try {
+        const r = await this.writeGroup(g);
+        result.papers += r.papers;
+        result.sentences += r.sentences;
+        result.skipped += r.skipped;
+      } catch (err) {
+        if (g.length === 1) throw new StoreError(`paper ${g[0].id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        for (const paper of g) {
+          try {
+            const r = await this.writeGroup([paper]);
+            result.papers += r.papers;
+            result.sentences += r.sentences;
+            result.skipped += r.skipped;
+          } catch (e) {
+            throw new StoreError(`paper ${paper.id}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+          }
+        }
+      }
+      for (let i = 0; i < g.length; i++) progress();
+    }
+  }
+
+  private writeGroup(papers: readonly PaperInput[]): Promise<WriteResult> {
+    return this.driver.transaction(async (tx) => {
+      const col = <T>(f: (p: PaperInput) => T) => papers.map(f);
+      const ins = await tx.query(
+        `INSERT INTO papers (id, title, authors, year, venue, doi, url, abstract, citation_key, bibtex, source_path,
+           content_hash)
+         SELECT p.id, p.title, coalesce(a.authors, '{}'), p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key,
+           p.bibtex, p.source_path, p.content_hash
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+           $9::text[], $10::text[], $11::text[], $12::text[])
+           AS p(id, title, authors_json, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash)
+         CROSS JOIN LATERAL (SELECT array_agg(x) AS authors FROM jsonb_array_elements_text(p.authors_json::jsonb) x) a
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          col((p) => p.id),
+          col((p) => p.title ?? null),
+          col((p) => JSON.stringify(p.authors ?? [])),
+          col((p) => p.year ?? null),
+          col((p) => p.venue ?? null),
+          col((p) => p.doi ?? null),
+          col((p) => p.url ?? null),
+          col((p) => p.abstract ?? null),
+          col((p) => p.citationKey ?? null),
+          col((p) => p.bibtex ?? null),
+          col((p) => p.sourcePath ?? null),
+          col((p) => p.contentHash ?? null),
+        ],
+      );
+      const rows = papers.flatMap((p) => p.sentences.map((s) => ({ ...s, paperId: p.id })));
+      if (!rows.length) return { papers: ins.rowCount, sentences: 0, skipped: 0 };
+      await tx.query(stagingSql(this.stagingEmbeddingType));
+      await tx.stage(rows);
+      const moved = await tx.query(
+        `INSERT INTO sentences (paper_id, section_title, section_number, section_index, sentence_index, global_index,
+           page, text, embedding)
+         SELECT paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text,
+           embedding::vector FROM staging_sentences ON CONFLICT DO NOTHING`,
+      );
+      return { papers: ins.rowCount, sentences: moved.rowCount, skipped: rows.length - moved.rowCount };
+    });
+  }
+
+  async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
+    const meta = await this.requireMeta();
+    this.checkVector(embedding, meta);
+    await this.prepareSession();
+    const rows = await this.driver.lookup(
+      `SELECT * FROM match_sentences($1, $2, $3, $4, $5, $6, $7)`,
+      embedding,
+      [o.threshold ?? null, ...filterArgs(o)],
+    );
+    return rows.map(toHit);
+  }
+
+  async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
+    await this.requireMeta();
+    const rows = await this.driver.lookup(`SELECT * FROM keyword_sentences($1, $2, $3, $4, $5, $6)`, null, [
+      text,
+      ...filterArgs(o),
+    ]);
+    return rows.map(toHit);
+  }
+
+  async matchHybrid(embedding: Float32Array, text: string, o: HybridOptions): Promise<Hit[]> {
+    const meta = await this.requireMeta();
+    this.checkVector(embedding, meta);
+    await this.prepareSession();
+    const rows = await this.driver.lookup(
+      `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      embedding,
+      [text, ...filterArgs(o), o.rrfK ?? 60, o.candidates ?? Math.max(100, 4 * o.count)],
+    );
+    return rows.map(toHit);
+  }
+
+  async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
+    await this.requireMeta();
+    const rows = await this.driver.lookup(`SELECT * FROM sentence_context($1::bigint[], $2)`, null, [
+      sentenceIds.map(String),
+      offset,
+    ]);
+    return rows.map(toHit);
+  }
+
+  async counts(): Promise<{ papers: number; sentences: number }> {
+    if (!(await this.meta())) return { papers: 0, sentences: 0 };
+    const { rows } = await this.driver.query(
+      'SELECT (SELECT count(*) FROM papers)::int AS papers, (SELECT count(*) FROM sentences)::int AS sentences',
+    );
+    return { papers: Number(rows[0].papers), sentences: Number(rows[0].sentences) };
+  }
+
+  async sources(): Promise<PaperSource[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT id, source_path, content_hash FROM papers');
+    return rows.map((r) => ({ id: String(r.id), sourcePath: (r.source_path as string | null) ?? null, contentHash: (r.content_hash as string | null) ?? null }));
+  }
+
+  async deletePapers(ids: readonly string[]): Promise<void> {
+    if (ids.length) await this.driver.query('DELETE FROM papers WHERE id = ANY($1::text[])', [ids]);
+  }
+
+  close(): Promise<void> {
+    return this.driver.close();
+  }
+}

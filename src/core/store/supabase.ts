@@ -1,0 +1,281 @@
+// Supabase (PostgREST) through `@supabase/supabase-js`. The schema and functions come from schema.ts, run once by
+// the user as a migration (`corpus-lens schema --print`). Every lookup is ONE `.rpc(...)` call (match_sentences,
+// keyword_sentences, hybrid_sentences, sentence_context); metadata and counts are table GETs; writes are
+// upserts that ignore duplicates (re-importing adds nothing). Over HTTP a paper is two requests (papers, then
+// its sentences), not one transaction: a failed second request leaves a paper without sentences, which a re-import fills.
+import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
+import { toHit, vectorText } from './rows.js';
+import {
+  checkCompatible,
+  StoreError,
+  type CorpusMeta,
+  type CorpusStore,
+  type Hit,
+  type HybridOptions,
+  type LookupOptions,
+  type PaperInput,
+  type PaperSource,
+  type WriteOptions,
+  type WriteResult,
+} from './types.js';
+
+interface Reply<T> {
+  data: T | null;
+  error: { message: string; code?: string; details?: string | null; hint?: string | null } | null;
+  status: number;
+  count?: number | null;
+}
+
+/** A WebSocket "transport" that refuses: Corpus Lens makes no Realtime connections. */
+class NoRealtime {
+  constructor() {
+    throw new Error('Corpus Lens does not use Supabase Realtime');
+  }
+}
+
+/** Creates a supabase-js client for `url` and `key` (no session persistence: a server-side style client). */
+export async function createSupabaseClient(url: string, key: string): Promise<SupabaseClient> {
+  if (!key) throw new StoreError('no Supabase key: set SUPABASE_KEY');
+  const { createClient } = await import('@supabase/supabase-js');
+  try {
+    return createClient(url, key, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      // Realtime is never used; Node 20 has no global WebSocket and supabase-js refuses to start without one.
+      realtime: { transport: NoRealtime as never },
+    });
+  } catch (err) {
+    throw new StoreError(`invalid Supabase URL ${url}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Turns a supabase-js reply into its data or one clear line (wrong key, unreachable, missing schema, SQL error). */
+export function unwrap<T>(url: string, what: string, r: Reply<T>): T {
+  if (!r.error) return r.data as T;
+  const m = r.error.message ?? '';
+  if (r.status === 401 || r.status === 403) {
+    throw new StoreError(`Supabase at ${url} rejected the key (HTTP ${r.status}: ${m || 'unauthorized'}); check SUPABASE_KEY`);
+  }
+  if (r.status === 0 || /fetch failed|ECONNREFUSED|ENOTFOUND|network/i.test(m + (r.error.details ?? ''))) {
+    const detail = /ECONNREFUSED|ENOTFOUND|ETIMEDOUT/.exec(r.error.details ?? '')?.[0];
+    throw new StoreError(`cannot reach the corpus at ${url}: ${detail ?? m.replace(/^TypeError: /, '')}`);
+  }
+  throw new StoreError(`${what} failed (HTTP ${r.status}): ${m.split('\n')[0]}`);
+}
+
+function isMissingRelation(r: Reply<unknown>): boolean {
+  return !!r.error && (r.status === 404 || r.error.code === 'PGRST205' || r.error.code === '42P01');
+}
+
+export class SupabaseCorpusStore implements CorpusStore {
+  readonly kind = 'supabase' as const;
+  readonly schema = 'corpusLens' as const;
+  readonly readOnly = false;
+  private cachedMeta: CorpusMeta | null | undefined;
+
+  constructor(
+    readonly client: SupabaseClient,
+    readonly url: string,
+  ) {}
+
+  async meta(): Promise<CorpusMeta | null> {
+    if (this.cachedMeta !== undefined) return this.cachedMeta;
+    const r = (await this.client.from('corpus_meta').select('key,value').retry(false)) as Reply<
+      { key: string; value: string }[]
+    >;
+    if (isMissingRelation(r)) return (this.cachedMeta = null);
+    const rows = unwrap(this.url, 'reading corpus_meta', r) ?? [];
+    const m = new Map(rows.map((x) => [x.key, x.value]));
+    if (!m.has('dimensions')) return (this.cachedMeta = null);
+    this.cachedMeta = {
+      schemaVersion: m.get('schema_version') ?? '1',
+      model: m.get('embedding_model') ?? '',
+      dimensions: Number(m.get('dimensions')),
+      createdAt: m.get('created_at'),
+    };
+    return this.cachedMeta;
+  }
+
+  async init(options: { model: string; dimensions: number }): Promise<CorpusMeta> {
+    const existing = await this.meta();
+    if (existing) {
+      checkCompatible(existing, options);
+      return existing;
+    }
+    // The tables exist only after the migration; corpus_meta may be empty on a fresh migration.
+    const probe = (await this.client.from('corpus_meta').select('key').limit(1).retry(false)) as Reply<unknown[]>;
+    if (isMissingRelation(probe)) {
+      throw new StoreError(
+        `the Supabase project has no Corpus Lens schema: run \`corpus-lens schema --print --dimensions ${options.dimensions}\` as a migration`,
+      );
+    }
+    unwrap(this.url, 'reading corpus_meta', probe);
+    const rows = [
+      { key: 'schema_version', value: '1' },
+      { key: 'embedding_model', value: options.model },
+      { key: 'dimensions', value: String(options.dimensions) },
+      { key: 'created_at', value: new Date().toISOString() },
+    ];
+    unwrap(
+      this.url,
+      'writing corpus_meta',
+      (await this.client.from('corpus_meta').upsert(rows, { onConflict: 'key', ignoreDuplicates: true })) as Reply<null>,
+    );
+    this.cachedMeta = undefined;
+    const meta = await this.meta();
+    if (!meta) throw new StoreError('could not record the corpus metadata');
+    checkCompatible(meta, options);
+    return meta;
+  }
+
+  private async requireMeta(): Promise<CorpusMeta> {
+    const m = await this.meta();
+    if (!m) throw new StoreError('the corpus is empty: no schema yet (import something first)');
+    return m;
+  }
+
+  async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
+    const meta = await this.requireMeta();
+    const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
+    let done = 0;
+    for (const p of papers) {
+      options.signal?.throwIfAborted();
+      const paperRow = {
+        id: p.id,
+        title: p.title ?? null,
+        authors: p.authors ?? [],
+        year: p.year ?? null,
+        venue: p.venue ?? null,
+        doi: p.doi ?? null,
+        url: p.url ?? null,
+        abstract: p.abstract ?? null,
+        citation_key: p.citationKey ?? null,
+        bibtex: p.bibtex ?? null,
+        source_path: p.sourcePath ?? null,
+        content_hash: p.contentHash ?? null,
+      };
+      const pr = (await this.client
+        .from('papers')
+        .upsert([paperRow], { onConflict: 'id', ignoreDuplicates: true })
+        .select('id')) as Reply<{ id: string }[]>;
+      result.papers += (unwrap(this.url, `writing paper ${p.id}`, pr) ?? []).length;
+      if (!p.sentences.length) continue;
+      const rows = p.sentences.map((s) => {
+        if (s.embedding.length !== meta.dimensions) {
+          throw new StoreError(`paper ${p.id}: a ${s.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
+        }
+        return {
+          paper_id: p.id,
+          section_title: s.sectionTitle ?? null,
+          section_number: s.sectionNumber ?? null,
+          section_index: s.sectionIndex,
+          sentence_index: s.sentenceIndex,
+          global_index: s.globalIndex,
+          page: s.page ?? null,
+          text: s.text,
+          embedding: vectorText(s.embedding),
+        };
+      });
+      const sr = (await this.client
+        .from('sentences')
+        .upsert(rows, { onConflict: 'paper_id,global_index', ignoreDuplicates: true })
+        .select('id')) as Reply<{ id: number }[]>;
+      const added = (unwrap(this.url, `writing the sentences of ${p.id}`, sr) ?? []).length;
+      result.sentences += added;
+      result.skipped += rows.length - added;
+      options.onProgress?.(++done, papers.length);
+    }
+    return result;
+  }
+
+  private async rpc(fn: string, args: Record<string, unknown>): Promise<Hit[]> {
+    const r = (await this.client.rpc(fn, args)) as Reply<Record<string, unknown>[]>;
+    return (unwrap(this.url, fn, r) ?? []).map(toHit);
+  }
+
+  private filters(o: LookupOptions) {
+    return {
+      match_count: o.count,
+      match_offset: o.offset ?? 0,
+      year_min: o.yearMin ?? null,
+      year_max: o.yearMax ?? null,
+      paper_ids: o.paperIds ? [...o.paperIds] : null,
+    };
+  }
+
+  private async checkVector(v: Float32Array): Promise<void> {
+    const meta = await this.requireMeta();
+    if (v.length !== meta.dimensions) {
+      throw new StoreError(`query embedding has ${v.length} dimensions; the corpus has ${meta.dimensions}`);
+    }
+  }
+
+  async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
+    await this.checkVector(embedding);
+    return this.rpc('match_sentences', {
+      query_embedding: vectorText(embedding),
+      match_threshold: o.threshold ?? null,
+      ...this.filters(o),
+    });
+  }
+
+  async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
+    await this.requireMeta();
+    return this.rpc('keyword_sentences', { query_text: text, ...this.filters(o) });
+  }
+
+  async matchHybrid(embedding: Float32Array, text: string, o: HybridOptions): Promise<Hit[]> {
+    await this.checkVector(embedding);
+    return this.rpc('hybrid_sentences', {
+      query_embedding: vectorText(embedding),
+      query_text: text,
+      ...this.filters(o),
+      rrf_k: o.rrfK ?? 60,
+      candidate_count: o.candidates ?? Math.max(100, 4 * o.count),
+    });
+  }
+
+  async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
+    await this.requireMeta();
+    return this.rpc('sentence_context', { sentence_ids: [...sentenceIds], match_offset: offset });
+  }
+
+  async counts(): Promise<{ papers: number; sentences: number }> {
+    if (!(await this.meta())) return { papers: 0, sentences: 0 };
+    const [p, s] = await Promise.all(
+      ['papers', 'sentences'].map(
+        async (t) => (await this.client.from(t).select('*', { count: 'exact', head: true })) as Reply<null>,
+      ),
+    );
+    unwrap(this.url, 'counting papers', p);
+    unwrap(this.url, 'counting sentences', s);
+    return { papers: p.count ?? 0, sentences: s.count ?? 0 };
+  }
+
+  async sources(): Promise<PaperSource[]> {
+    if (!(await this.meta())) return [];
+    const out: PaperSource[] = [];
+    for (let from = 0; ; from += 1000) {
+      const r = (await this.client.from('papers').select('id,source_path,content_hash').order('id').range(from, from + 999)) as Reply<Array<Record<string, string | null>>>;
+      const rows = unwrap(this.url, 'listing papers', r) ?? [];
+      out.push(...rows.map((x) => ({ id: String(x.id), sourcePath: x.source_path ?? null, contentHash: x.content_hash ?? null })));
+      if (rows.length < 1000) return out;
+    }
+  }
+
+  async deletePapers(ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    const r = (await this.client.from('papers').delete().in('id', [...ids])) as Reply<null>;
+    unwrap(this.url, 'deleting papers', r);
+  }
+
+  async close(): Promise<void> {
+    await this.client.removeAllChannels().catch(() => undefined);
+  }
+}
+
+/** The Corpus Lens schema on Supabase at `url` with `key`. Reads the metadata once (one clear line on failure). */
+export async function openSupabaseStore(url: string, key: string): Promise<SupabaseCorpusStore> {
+  const store = new SupabaseCorpusStore(await createSupabaseClient(url, key), url);
+  await store.meta();
+  return store;
+}

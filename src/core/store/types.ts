@@ -1,0 +1,188 @@
+// The corpus store: one interface over embedded PGlite, PostgreSQL (`pg`), Supabase (`supabase-js`) and existing
+// CorpusStudio databases (read only). Every lookup (vector, keyword, hybrid) is ONE statement / ONE RPC that
+// returns the hits with the previous/next sentence of the same paper and section and the paper's metadata.
+
+/** A sentence as returned to callers (and printed by `corpus-lens query`). */
+export interface SentenceRef {
+  id: number;
+  paperId: string;
+  text: string;
+  sectionTitle: string | null;
+  sectionNumber: string | null;
+  sentenceIndex: number;
+  globalIndex: number;
+}
+
+/** The paper metadata attached to every hit. */
+export interface PaperRef {
+  id: string;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  venue: string | null;
+  doi: string | null;
+}
+
+/** One hit: the target sentence (shifted by `offset`), its neighbours in the same section (or null), its paper. */
+export interface Hit {
+  /** Cosine similarity of the matched sentence to the query (keyword mode: the ts_rank_cd rank). */
+  similarity: number;
+  /** The ranking score (vector: = similarity; keyword: ts_rank_cd; hybrid: reciprocal-rank-fusion score). */
+  score: number;
+  sentence: SentenceRef;
+  previous: SentenceRef | null;
+  next: SentenceRef | null;
+  paper: PaperRef;
+}
+
+/** What a corpus records about itself (table corpus_meta). */
+export interface CorpusMeta {
+  schemaVersion: string;
+  /** The embedding model identity, e.g. `offline-hash-v1` or `openai:text-embedding-3-small`. */
+  model: string;
+  dimensions: number;
+  createdAt?: string;
+}
+
+export interface SentenceInput {
+  sectionTitle?: string | null;
+  sectionNumber?: string | null;
+  /** Ordinal of the section within the paper; context never crosses it. */
+  sectionIndex: number;
+  /** Position within the section. */
+  sentenceIndex: number;
+  /** Position within the paper. */
+  globalIndex: number;
+  page?: number | null;
+  text: string;
+  embedding: Float32Array;
+}
+
+export interface PaperInput {
+  id: string;
+  title?: string | null;
+  authors?: string[];
+  year?: number | null;
+  venue?: string | null;
+  doi?: string | null;
+  url?: string | null;
+  abstract?: string | null;
+  citationKey?: string | null;
+  bibtex?: string | null;
+  sourcePath?: string | null;
+  contentHash?: string | null;
+  sentences: SentenceInput[];
+}
+
+export interface WriteResult {
+  /** Papers newly added. */
+  papers: number;
+  /** Sentences newly added (rows already present — same paper and position — are skipped). */
+  sentences: number;
+  /** Sentences skipped because they were already there. */
+  skipped: number;
+}
+
+export interface LookupOptions {
+  /** How many hits to select before the offset shift (k). */
+  count: number;
+  /** Minimum cosine similarity (vector lookups). */
+  threshold?: number;
+  /** Shift of the returned target inside its section: 1 = the sentence after each match. */
+  offset?: number;
+  yearMin?: number;
+  yearMax?: number;
+  paperIds?: readonly string[];
+}
+
+export interface HybridOptions extends LookupOptions {
+  /** Reciprocal-rank-fusion constant (default 60). */
+  rrfK?: number;
+  /** Candidates taken from each ranking before fusion (default max(100, 4k)). */
+  candidates?: number;
+}
+
+export type StoreKind = 'pglite' | 'postgres' | 'supabase';
+export type SchemaFlavor = 'corpusLens' | 'corpusStudio';
+
+export interface CorpusStore {
+  readonly kind: StoreKind;
+  readonly schema: SchemaFlavor;
+  /** True for the CorpusStudio schema: writes are refused. */
+  readonly readOnly: boolean;
+  /** The recorded model and dimension, or null when the corpus is empty (no schema yet). Cached after the first call. */
+  meta(): Promise<CorpusMeta | null>;
+  /**
+   * Creates the schema for `dimensions` and records `model` when the corpus is new; otherwise checks that they
+   * equal the recorded ones and throws a {@link CorpusMismatchError} naming both when they differ.
+   */
+  init(options: { model: string; dimensions: number }): Promise<CorpusMeta>;
+  /**
+   * Adds papers and their sentences. Each paper is atomic: SQL backends write groups of papers (≤ 2,000
+   * sentences) per transaction and retry a failed group one paper per transaction, naming the failing paper.
+   * Rows already present (same paper and global_index / position) are skipped.
+   */
+  writePapers(papers: readonly PaperInput[], options?: WriteOptions): Promise<WriteResult>;
+  /** Top `count` sentences by cosine similarity, with context, in one round trip. */
+  matchVector(embedding: Float32Array, options: LookupOptions): Promise<Hit[]>;
+  /** Full-text search (Postgres `english` configuration, ts_rank_cd), with context, in one round trip. */
+  matchKeyword(text: string, options: LookupOptions): Promise<Hit[]>;
+  /** Reciprocal-rank fusion of vector and keyword rankings, with context, in one round trip. */
+  matchHybrid(embedding: Float32Array, text: string, options: HybridOptions): Promise<Hit[]>;
+  /** The given sentences (shifted by offset) with their context, in the given order, in one round trip. */
+  context(sentenceIds: readonly number[], offset?: number): Promise<Hit[]>;
+  counts(): Promise<{ papers: number; sentences: number }>;
+  /** Every paper's id, source file and content hash: the ingest pipeline skips unchanged sources with it. */
+  sources(): Promise<PaperSource[]>;
+  /** Deletes papers with their sentences (a changed source is re-ingested whole). */
+  deletePapers(ids: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PaperSource {
+  id: string;
+  sourcePath: string | null;
+  contentHash: string | null;
+}
+
+export interface WriteOptions {
+  signal?: AbortSignal;
+  /**
+   * Drop the HNSW and full-text indexes before the load and rebuild them after (SQL backends): much faster for a
+   * large first import (one index build instead of N inserts into the graph); lookups are exact scans meanwhile.
+   */
+  deferIndexes?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A query embedding from another model or dimension than the corpus's. */
+export class CorpusMismatchError extends Error {
+  constructor(
+    readonly corpus: { model: string; dimensions: number },
+    readonly query: { model: string; dimensions: number },
+  ) {
+    super(
+      `corpus was built with ${corpus.model} (${corpus.dimensions}-d); query embedding is ${query.model} (${query.dimensions}-d)`,
+    );
+    this.name = 'CorpusMismatchError';
+  }
+}
+
+/** A store failure meant for the user (unreachable corpus, wrong key, read-only schema): one clear line. */
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** Checks a model/dimension pair against the corpus's; `*` or an empty recorded model accepts any model. */
+export function checkCompatible(
+  corpus: { model: string; dimensions: number },
+  query: { model: string; dimensions: number },
+): void {
+  const modelOk = !corpus.model || corpus.model === '*' || corpus.model === query.model;
+  if (!modelOk || (corpus.dimensions > 0 && corpus.dimensions !== query.dimensions)) {
+    throw new CorpusMismatchError(corpus, query);
+  }
+}

@@ -1,0 +1,69 @@
+// Cite: the citation goes in at the cursor as one undoable edit, and the paper's BibTeX entry is added to
+// the project's .bib unless an entry for the same DOI or title is there already (then its key is used).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { bibFilesNamedBy, citationText, planCitation } from '../core/bib/cite.js';
+import type { HitView } from '../../webview/protocol.js';
+import { formatOf } from './documents.js';
+import { readSettings } from './settings.js';
+
+export interface CiteTarget {
+  editor: vscode.TextEditor;
+  /** Where the citation goes (default: the cursor). */
+  position?: vscode.Position;
+}
+
+/** Inserts the citation and adds the entry; returns the key used. */
+export async function citeHit(hit: HitView, target: CiteTarget): Promise<string> {
+  const { editor } = target;
+  const doc = editor.document;
+  const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
+  const settings = readSettings(doc.uri);
+  const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
+  const bibDoc = await openIfExists(bibUri);
+  const plan = await planCitation(bibDoc?.getText() ?? '', { ...hit.paper, authors: hit.paper.authors });
+
+  const position = target.position ?? editor.selection.active;
+  const before = position.character > 0 ? doc.getText(new vscode.Range(position.translate(0, -1), position)) : '';
+  const tie = format === 'latex' && /\S/.test(before) && before !== '~' && before !== '{' ? '~' : '';
+  const spaced = format === 'markdown' && /\S/.test(before) ? ' ' : '';
+  const inserted = await editor.edit((b) => b.insert(position, tie + spaced + citationText(format, plan.key, settings.citation.command)));
+  if (!inserted) throw new Error(`could not insert the citation into ${path.basename(doc.fileName)}`);
+  if (plan.entry) await appendEntry(bibUri, bibDoc, plan.entry);
+  return plan.key;
+}
+
+/** The .bib to use: the setting, else the first file the document names, else references.bib beside it. */
+export function resolveBibFile(doc: vscode.TextDocument, format: 'latex' | 'markdown', setting: string): vscode.Uri {
+  const dir = path.dirname(doc.uri.fsPath);
+  const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath ?? dir;
+  if (setting) return vscode.Uri.file(path.isAbsolute(setting) ? setting : path.join(folder, setting));
+  const named = bibFilesNamedBy(doc.getText(), format)[0];
+  return vscode.Uri.file(path.resolve(dir, named ?? 'references.bib'));
+}
+
+export async function openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    return undefined;
+  }
+  return vscode.workspace.openTextDocument(uri);
+}
+
+/** Appends BibTeX text to a .bib (created if missing) as one edit, and saves it. */
+export async function appendEntry(uri: vscode.Uri, doc: vscode.TextDocument | undefined, entry: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  if (!doc) {
+    edit.createFile(uri, { ignoreIfExists: true });
+    edit.insert(uri, new vscode.Position(0, 0), `${entry.trimEnd()}\n`);
+  } else {
+    const text = doc.getText();
+    const end = doc.positionAt(text.length);
+    const gap = text.length === 0 ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+    edit.insert(uri, end, `${gap}${entry.trimEnd()}\n`);
+  }
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`could not add the BibTeX entry to ${uri.fsPath}`);
+  const bib = await vscode.workspace.openTextDocument(uri);
+  await bib.save();
+}

@@ -1,0 +1,127 @@
+// The corpus and the embedder the user configured, opened on first use (never at activation: PGlite's WASM
+// and a fresh initdb take seconds) and reopened when the settings change.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Embedder } from '../core/embed/types.js';
+import type { CorpusStore } from '../core/store/types.js';
+import { readSettings, type Settings } from './settings.js';
+import type { Secrets } from './secrets.js';
+
+export interface Connection {
+  store: CorpusStore;
+  embedder: Embedder;
+  /** Shown in the status bar and panel header. */
+  name: string;
+  /** e.g. "offline" or "openai:text-embedding-3-small". */
+  embedderLabel: string;
+  sentences: number;
+  papers: number;
+}
+
+/** The corpus is missing or empty: the panel offers to set it up. */
+export class NotConfiguredError extends Error {}
+
+export class CorpusService implements vscode.Disposable {
+  private current: { key: string; connection: Promise<Connection> } | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the connection is dropped (settings changed, corpus re-indexed). */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly secrets: Secrets,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** The embedded corpus folder: the setting, or one in the extension's global storage. */
+  embeddedPath(settings = readSettings()): string {
+    return settings.corpus.path || path.join(this.context.globalStorageUri.fsPath, 'corpus');
+  }
+
+  /** The corpus target as the core's `openStore` reads it. */
+  target(settings = readSettings()): string {
+    if (settings.corpus.backend === 'embedded') return this.embeddedPath(settings);
+    if (!settings.corpus.url) throw new NotConfiguredError(`corpusLens.corpus.url is empty: connect to your ${settings.corpus.backend} corpus first`);
+    return settings.corpus.backend === 'supabase' ? `supabase:${settings.corpus.url}` : settings.corpus.url;
+  }
+
+  connection(): Promise<Connection> {
+    const settings = readSettings();
+    const key = JSON.stringify([settings.corpus, settings.embedding]);
+    if (this.current?.key !== key) {
+      void this.drop();
+      const connection = this.open(settings);
+      this.current = { key, connection };
+      connection.catch(() => {
+        if (this.current?.connection === connection) this.current = undefined; // try again next time
+      });
+    }
+    return this.current.connection;
+  }
+
+  /** Closes the open corpus (after indexing, on settings change) so the next lookup reopens it. */
+  async drop(): Promise<void> {
+    const old = this.current;
+    this.current = undefined;
+    if (old) {
+      this.changed.fire();
+      await old.connection.then((c) => c.store.close()).catch(() => undefined);
+    }
+  }
+
+  private async open(settings: Settings): Promise<Connection> {
+    const target = this.target(settings);
+    const { openStore } = await import('../core/store/index.js');
+    const { existsSync } = await import('node:fs');
+    if (settings.corpus.backend === 'embedded' && !existsSync(target)) {
+      throw new NotConfiguredError(`no corpus at ${target} yet`);
+    }
+    const supabaseKey = settings.corpus.backend === 'supabase' ? await this.secrets.get('supabase', settings.corpus.url) : undefined;
+    const url = settings.corpus.backend === 'postgres' ? await this.withPassword(settings.corpus.url) : target;
+    this.log.info(`opening corpus ${redact(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
+    const store = await openStore(url, { schema: settings.corpus.schema, supabaseKey });
+    const meta = await store.meta();
+    const counts = await store.counts();
+    if (!meta || counts.sentences === 0) {
+      await store.close();
+      throw new NotConfiguredError('the corpus is empty');
+    }
+    const embedder = await this.embedder(settings);
+    const name = settings.corpus.backend === 'embedded' ? path.basename(target) : new URL(settings.corpus.url).host;
+    this.log.info(`corpus ${name}: ${counts.papers} papers, ${counts.sentences} sentences, model ${meta.model} (${meta.dimensions}-d)`);
+    return { store, embedder, name, embedderLabel: embedder.model, ...counts };
+  }
+
+  private async embedder(settings: Settings): Promise<Embedder> {
+    const { createEmbedder } = await import('../core/embed/index.js');
+    const e = settings.embedding;
+    if (e.provider === 'offline') return createEmbedder({ provider: 'offline' });
+    const apiKey = await this.secrets.get('embedding', e.baseUrl);
+    return createEmbedder({ provider: 'openai', baseURL: e.baseUrl, model: e.model, apiKey: apiKey ?? 'none', dimensions: e.dimensions ?? undefined });
+  }
+
+  /** Adds the password kept in SecretStorage for this host to a postgres:// URL that has none. */
+  private async withPassword(url: string): Promise<string> {
+    const u = new URL(url);
+    if (u.password) return url;
+    const password = await this.secrets.get('postgres', url);
+    if (password) u.password = password;
+    return u.toString();
+  }
+
+  dispose(): void {
+    void this.drop();
+    this.changed.dispose();
+  }
+}
+
+/** A URL without its password, for the log. */
+export function redact(target: string): string {
+  try {
+    const u = new URL(target);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return target;
+  }
+}

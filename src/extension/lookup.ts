@@ -1,0 +1,124 @@
+// The loop: sentence under the cursor → embedding → match → panel. One lookup at a time: a new one aborts
+// the one in flight, and a result never replaces a newer one. Results are cached per sentence, so the
+// hover and a return to the same sentence cost no embedding call and no query.
+import * as vscode from 'vscode';
+import { LRUCache } from 'lru-cache';
+import type { Hit } from '../core/store/types.js';
+import type { Sentence } from '../core/text/index.js';
+import { NotConfiguredError, type CorpusService, type Connection } from './corpus.js';
+import { documentModel, isPaperDocument } from './documents.js';
+import { readSettings } from './settings.js';
+
+export interface LookupResult {
+  sentence: Sentence;
+  hits: Hit[];
+  connection: Connection;
+  offset: 0 | 1;
+  elapsedMs: number;
+}
+
+export type LookupEvent =
+  | { kind: 'searching'; sentence: Sentence }
+  | { kind: 'results'; result: LookupResult; document: vscode.TextDocument }
+  | { kind: 'notProse' }
+  | { kind: 'notConfigured'; reason: string }
+  | { kind: 'error'; error: Error };
+
+export class Lookups implements vscode.Disposable {
+  private inflight: AbortController | undefined;
+  private seq = 0;
+  private lastKey: string | undefined;
+  private readonly cache = new LRUCache<string, Hit[]>({ max: 500 });
+  private readonly emitter = new vscode.EventEmitter<LookupEvent>();
+  readonly onDidLookup = this.emitter.event;
+  /** 1 = "what authors write next". */
+  offset: 0 | 1 = 0;
+
+  constructor(
+    private readonly corpus: CorpusService,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    corpus.onDidChange(() => {
+      this.cache.clear();
+      this.lastKey = undefined;
+    });
+  }
+
+  /** Looks up the sentence at the editor's cursor; `force` repeats it even when unchanged. */
+  lookupAtCursor(editor: vscode.TextEditor, force = false): Promise<void> {
+    return this.lookupAt(editor.document, editor.document.offsetAt(editor.selection.active), force);
+  }
+
+  /** Looks up the sentence holding `offset` in a paper document. */
+  async lookupAt(doc: vscode.TextDocument, offset: number, force = false): Promise<void> {
+    if (!isPaperDocument(doc)) return;
+    const sentence = documentModel(doc).sentenceAt(Math.min(offset, doc.getText().length));
+    if (!sentence) {
+      this.inflight?.abort();
+      this.lastKey = undefined;
+      this.emitter.fire({ kind: 'notProse' });
+      return;
+    }
+    const key = `${this.offset}\u0000${sentence.clean}`;
+    if (!force && key === this.lastKey) return;
+    this.lastKey = key;
+    await this.run(doc, sentence);
+  }
+
+  /** Runs a lookup for a sentence and reports it to listeners, unless a newer lookup started meanwhile. */
+  private async run(doc: vscode.TextDocument, sentence: Sentence): Promise<void> {
+    this.inflight?.abort();
+    const controller = new AbortController();
+    this.inflight = controller;
+    const seq = ++this.seq;
+    this.emitter.fire({ kind: 'searching', sentence });
+    try {
+      const result = await this.hitsFor(doc, sentence, this.offset, controller.signal);
+      if (seq === this.seq) this.emitter.fire({ kind: 'results', result, document: doc });
+    } catch (err) {
+      if (seq !== this.seq || controller.signal.aborted) return;
+      this.lastKey = undefined;
+      if (err instanceof NotConfiguredError) this.emitter.fire({ kind: 'notConfigured', reason: err.message });
+      else {
+        this.log.error(`lookup failed: ${(err as Error).message}`);
+        this.emitter.fire({ kind: 'error', error: err as Error });
+      }
+    } finally {
+      if (this.inflight === controller) this.inflight = undefined;
+    }
+  }
+
+  /** Hits for a sentence (cached), e.g. for the hover. Throws NotConfiguredError when there is no corpus. */
+  async hitsFor(doc: vscode.TextDocument, sentence: Sentence, offset: 0 | 1, signal?: AbortSignal): Promise<LookupResult> {
+    const t0 = performance.now();
+    const connection = await this.corpus.connection();
+    const settings = readSettings(doc.uri);
+    const title = settings.embedding.prefixTitle ? documentModel(doc).title() : null;
+    const text = title ? `${title}. ${sentence.clean}` : sentence.clean;
+    const key = JSON.stringify([connection.name, offset, settings.results.count, settings.results.threshold, text]);
+    let hits = this.cache.get(key);
+    if (!hits) {
+      const { search } = await import('../core/retrieve/index.js');
+      hits = await search(connection.store, connection.embedder, text, 'vector', {
+        k: settings.results.count,
+        threshold: settings.results.threshold,
+        offset,
+        signal,
+      });
+      signal?.throwIfAborted();
+      this.cache.set(key, hits);
+    }
+    return { sentence, hits, connection, offset, elapsedMs: performance.now() - t0 };
+  }
+
+  /** Forgets cached results (after the corpus changed). */
+  clear(): void {
+    this.cache.clear();
+    this.lastKey = undefined;
+  }
+
+  dispose(): void {
+    this.inflight?.abort();
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,80 @@
+// A diagnostic on a sentence of the author's that nearly copies a corpus sentence, with a quick fix that
+// cites the paper. It runs on the sentences the author looked up (their results are at hand), not on
+// every keystroke, and goes away when the sentence changes.
+import * as vscode from 'vscode';
+import { findNearCopy } from '../core/retrieve/originality.js';
+import type { LookupResult } from './lookup.js';
+import { toHitView } from '../../webview/adapt.js';
+import type { HitView } from '../../webview/protocol.js';
+import { readSettings } from './settings.js';
+import { sentenceRange } from './documents.js';
+
+export const CITE_HIT_COMMAND = 'corpusLens.citeHit';
+
+interface Finding {
+  diagnostic: vscode.Diagnostic;
+  hit: HitView;
+  /** The sentence text when the finding was made: a later edit of it drops the finding. */
+  text: string;
+}
+
+export class OriginalityGuard implements vscode.CodeActionProvider, vscode.Disposable {
+  static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('corpusLens');
+  private readonly findings = new Map<string, Finding[]>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor() {
+    this.subscription = vscode.workspace.onDidChangeTextDocument((e) => this.prune(e.document));
+  }
+
+  /** Checks the sentence of a finished lookup and updates its diagnostic. */
+  check(doc: vscode.TextDocument, result: LookupResult): void {
+    const settings = readSettings(doc.uri);
+    const uri = doc.uri.toString();
+    const range = sentenceRange(doc, result.sentence);
+    const others = (this.findings.get(uri) ?? []).filter((f) => !f.diagnostic.range.intersection(range));
+    const copy = settings.originality.enabled && result.offset === 0 ? findNearCopy(result.sentence.clean, result.hits) : null;
+    if (copy) {
+      const hit = toHitView(copy.hit);
+      const paper = `${hit.paper.title ?? 'a corpus paper'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;
+      const why = copy.sharedWords ? `shares ${copy.sharedWords} consecutive words` : `similarity ${copy.similarity.toFixed(2)}`;
+      const severity = settings.originality.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+      const diagnostic = new vscode.Diagnostic(range, `Closely matches ${paper}: cite or rephrase (${why}).`, severity);
+      diagnostic.source = 'Corpus Lens';
+      diagnostic.code = 'near-copy';
+      others.push({ diagnostic, hit, text: doc.getText(range) });
+    }
+    this.set(doc.uri, others);
+  }
+
+  provideCodeActions(doc: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
+    return (this.findings.get(doc.uri.toString()) ?? [])
+      .filter((f) => f.diagnostic.range.intersection(range))
+      .map((f) => {
+        const action = new vscode.CodeAction(`Cite ${f.hit.paper.title ?? 'this paper'}`, vscode.CodeActionKind.QuickFix);
+        action.diagnostics = [f.diagnostic];
+        action.isPreferred = true;
+        action.command = { command: CITE_HIT_COMMAND, title: 'Cite', arguments: [f.hit, doc.uri.toString(), f.diagnostic.range.end] };
+        return action;
+      });
+  }
+
+  /** Drops the findings whose sentence no longer reads as it did. */
+  private prune(doc: vscode.TextDocument): void {
+    const list = this.findings.get(doc.uri.toString());
+    if (!list) return;
+    const kept = list.filter((f) => doc.getText(f.diagnostic.range) === f.text);
+    if (kept.length !== list.length) this.set(doc.uri, kept);
+  }
+
+  private set(uri: vscode.Uri, list: Finding[]): void {
+    this.findings.set(uri.toString(), list);
+    this.diagnostics.set(uri, list.map((f) => f.diagnostic));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.diagnostics.dispose();
+  }
+}

@@ -1,0 +1,184 @@
+// The side panel: a webview view that renders what the lookup loop reports and turns the user's clicks
+// into actions. Messages are typed in webview/protocol.ts; corpus text only ever travels as data.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { toBookmark, toHitView } from '../../webview/adapt.js';
+import { panelHtml } from '../../webview/html.js';
+import {
+  isViewMessage, type BookmarkView, type HitView, type HostMessage, type ViewMessage, type ViewState,
+} from '../../webview/protocol.js';
+import type { LookupEvent } from './lookup.js';
+
+export const RESULTS_VIEW_ID = 'corpusLens.results';
+
+/** What the panel asks the rest of the extension to do. */
+export interface PanelActions {
+  cite(hit: HitView): Promise<void>;
+  openSource(hit: HitView): Promise<void>;
+  setOffset(offset: 0 | 1): void;
+  configure(): void;
+  retry(): void;
+  showLog(): void;
+}
+
+export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private state: ViewState = { kind: 'idle' };
+  private hits = new Map<string, HitView>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly shown = new vscode.EventEmitter<void>();
+  /** Fires when the panel appears (opened, or its tab selected again): a moment to look up the cursor's sentence. */
+  readonly onDidShow = this.shown.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly actions: PanelActions,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const roots = [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')];
+    view.webview.options = { enableScripts: true, localResourceRoots: roots };
+    view.webview.html = panelHtml({
+      cspSource: view.webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+      scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview.js')).toString(),
+      styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', 'panel.css')).toString(),
+    });
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((m: unknown) => {
+        if (isViewMessage(m)) void this.onMessage(m);
+      }),
+      view.onDidDispose(() => (this.view = undefined)),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) this.shown.fire();
+      }),
+    );
+    this.shown.fire();
+  }
+
+  get visible(): boolean {
+    return !!this.view?.visible;
+  }
+
+  /** Shows the panel (and creates it the first time). */
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${RESULTS_VIEW_ID}.focus`);
+  }
+
+  /** The current state, for tests and the status bar. */
+  get current(): ViewState {
+    return this.state;
+  }
+
+  show(event: LookupEvent): void {
+    switch (event.kind) {
+      case 'searching':
+        return this.setState({ kind: 'searching', query: event.sentence.clean });
+      case 'notProse':
+        return this.setState({ kind: 'notProse' });
+      case 'notConfigured':
+        return this.setState({ kind: 'notConfigured', reason: event.reason });
+      case 'error':
+        return this.setState({ kind: 'error', message: event.error.message });
+      case 'results': {
+        const { result } = event;
+        const query = { clean: result.sentence.clean, section: result.sentence.section };
+        if (!result.hits.length) {
+          return this.setState({ kind: 'noResults', threshold: vscode.workspace.getConfiguration('corpusLens').get('results.threshold', 0.2), query });
+        }
+        const hits = result.hits.map((h) => toHitView(h));
+        this.hits = new Map(hits.map((h) => [h.id, h]));
+        return this.setState({
+          kind: 'results',
+          query,
+          hits,
+          offset: result.offset,
+          corpusName: `${result.connection.name} (${result.connection.papers} papers)`,
+          embedder: result.connection.embedderLabel,
+          elapsedMs: Math.round(result.elapsedMs),
+        });
+      }
+    }
+  }
+
+  notice(text: string): void {
+    void this.post({ type: 'notice', text });
+  }
+
+  revealHit(hitId: string): void {
+    void this.post({ type: 'reveal', hitId });
+  }
+
+  private setState(state: ViewState): void {
+    this.state = state;
+    void this.post({ type: 'state', state });
+  }
+
+  private post(message: HostMessage): Thenable<boolean> | undefined {
+    return this.view?.webview.postMessage(message);
+  }
+
+  private bookmarks(): BookmarkView[] {
+    return this.context.workspaceState.get<BookmarkView[]>('corpusLens.bookmarks', []);
+  }
+
+  private findHit(id: string): HitView | undefined {
+    const b = this.bookmarks().find((x) => x.id === id);
+    return this.hits.get(id) ?? (b ? { id: b.id, similarity: 0, sentence: b.sentence, previous: null, next: null, paper: b.paper } : undefined);
+  }
+
+  private async onMessage(m: ViewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        await this.post({ type: 'settings', settings: { offset: this.hitsOffset() } });
+        await this.post({ type: 'bookmarks', list: this.bookmarks() });
+        await this.post({ type: 'state', state: this.state });
+        return;
+      case 'copy': {
+        const hit = this.findHit(m.hitId);
+        if (hit) {
+          await vscode.env.clipboard.writeText(hit.sentence.text);
+          this.notice('Copied');
+        }
+        return;
+      }
+      case 'cite':
+      case 'openSource': {
+        const hit = this.findHit(m.hitId);
+        if (hit) await (m.type === 'cite' ? this.actions.cite(hit) : this.actions.openSource(hit));
+        return;
+      }
+      case 'bookmark':
+      case 'unbookmark':
+        return this.toggleBookmark(m.hitId, m.type === 'bookmark');
+      case 'setOffset':
+        return this.actions.setOffset(m.offset);
+      case 'setHighlight':
+        return; // the view keeps its own highlight mode (webview state)
+      case 'configure':
+        return this.actions.configure();
+      case 'retry':
+        return this.actions.retry();
+      case 'showLog':
+        return this.actions.showLog();
+    }
+  }
+
+  private hitsOffset(): 0 | 1 {
+    return this.state.kind === 'results' ? this.state.offset : 0;
+  }
+
+  private async toggleBookmark(id: string, on: boolean): Promise<void> {
+    const list = this.bookmarks().filter((b) => b.id !== id);
+    const hit = this.hits.get(id);
+    if (on && hit) list.unshift(toBookmark(hit));
+    await this.context.workspaceState.update('corpusLens.bookmarks', list);
+    await this.post({ type: 'bookmarks', list });
+  }
+
+  dispose(): void {
+    this.shown.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,148 @@
+// "Corpus Lens: Generate Related Work": the core pipeline (src/core/review) behind a topic prompt, a
+// cancellable progress notification, a result editor beside the paper that the sections stream into, and
+// two actions, each one undoable edit: insert at the cursor, append the new BibTeX entries.
+import * as vscode from 'vscode';
+import type { ReviewResult } from '../core/review/index.js';
+import { appendEntry, openIfExists, resolveBibFile } from './cite.js';
+import type { CorpusService } from './corpus.js';
+import { formatOf } from './documents.js';
+import type { Secrets } from './secrets.js';
+import { readSettings } from './settings.js';
+
+interface LastResult {
+  result: ReviewResult;
+  paper: vscode.Uri;
+  position: vscode.Position;
+}
+
+export class RelatedWork {
+  private last: LastResult | undefined;
+
+  constructor(
+    private readonly corpus: CorpusService,
+    private readonly secrets: Secrets,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async generate(editor: vscode.TextEditor): Promise<void> {
+    const doc = editor.document;
+    const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
+    const review = await import('../core/review/index.js');
+    const topic = await vscode.window.showInputBox({
+      title: 'Corpus Lens: related work on…',
+      prompt: 'The topic to survey (prefilled with the paper’s title and abstract)',
+      value: review.defaultTopic(doc.getText(), format),
+      ignoreFocusOut: true,
+    });
+    if (!topic) return;
+    const settings = readSettings(doc.uri);
+    const { store, embedder } = await this.corpus.connection();
+    const chat = settings.llm.baseUrl
+      ? new review.OpenAIChat({ baseURL: settings.llm.baseUrl, model: settings.llm.model, apiKey: (await this.secrets.get('chat', settings.llm.baseUrl)) ?? 'none' })
+      : null;
+    const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
+    const bibText = (await openIfExists(bibUri))?.getText() ?? '';
+    const output = await vscode.workspace.openTextDocument({ language: format === 'latex' ? 'latex' : 'markdown', content: '' });
+    const outputEditor = await vscode.window.showTextDocument(output, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+    const stream = new StreamWriter(outputEditor);
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Corpus Lens: related work${chat ? '' : ' (evidence outline: no LLM configured)'}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        try {
+          return await review.runReview({
+            store,
+            embedder,
+            chat,
+            topic,
+            format,
+            citeCommand: settings.citation.command,
+            existingBib: review.parseBibEntries(bibText),
+            signal: controller.signal,
+            onProgress: (e) => progress.report({ message: `${e.index}/${e.total} ${e.message}`, increment: e.phase === 'done' ? 100 / e.total : 0 }),
+            onToken: (_section, title, delta) => stream.write(title, delta),
+          });
+        } catch (err) {
+          if (review.isAbortError(err)) return undefined;
+          throw err;
+        }
+      },
+    );
+    await stream.flush();
+    if (!result) return void vscode.window.showInformationMessage('Corpus Lens: related work cancelled.');
+    await outputEditor.edit((b) => b.replace(new vscode.Range(new vscode.Position(0, 0), output.positionAt(output.getText().length)), result.text + (result.bibtex ? `\n\n${commentOut(result.bibtex, format)}` : '')));
+    this.last = { result, paper: doc.uri, position: editor.selection.active };
+    this.log.info(`related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens })}`);
+    await this.offerActions();
+  }
+
+  private async offerActions(): Promise<void> {
+    const insert = 'Insert at Cursor';
+    const bib = 'Append BibTeX';
+    const choice = await vscode.window.showInformationMessage(`Corpus Lens: ${this.last?.result.cited.length ?? 0} papers cited. The draft is in the editor beside.`, insert, bib);
+    if (choice === insert) await this.insert();
+    else if (choice === bib) await this.appendBibtex();
+  }
+
+  /** Inserts the last result in the paper at the cursor it had when the command ran (one undoable edit). */
+  async insert(): Promise<void> {
+    if (!this.last) return void vscode.window.showInformationMessage('Corpus Lens: generate related work first.');
+    const editor = await vscode.window.showTextDocument(this.last.paper, { viewColumn: vscode.ViewColumn.One });
+    await editor.edit((b) => b.insert(this.last!.position, `${this.last!.result.text.trim()}\n`));
+  }
+
+  /** Appends the entries of the cited papers that the project's .bib does not have yet. */
+  async appendBibtex(): Promise<void> {
+    if (!this.last) return void vscode.window.showInformationMessage('Corpus Lens: generate related work first.');
+    const doc = await vscode.workspace.openTextDocument(this.last.paper);
+    const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
+    const uri = resolveBibFile(doc, format, readSettings(doc.uri).citation.bibFile);
+    const existing = await openIfExists(uri);
+    const { parseBibEntries } = await import('../core/review/index.js');
+    const have = new Set(parseBibEntries(existing?.getText() ?? '').map((e) => e.key));
+    const fresh = this.last.result.newBibtex.split(/\n(?=@)/).filter((e) => {
+      const key = /@\w+\s*\{([^,]+),/.exec(e)?.[1];
+      return e.trim() && !(key && have.has(key));
+    });
+    if (!fresh.length) return void vscode.window.showInformationMessage('Corpus Lens: every cited paper is already in the .bib.');
+    await appendEntry(uri, existing, fresh.join('\n').trim());
+    void vscode.window.showInformationMessage(`Corpus Lens: ${fresh.length} entries added to ${vscode.workspace.asRelativePath(uri)}.`);
+  }
+}
+
+/** The BibTeX shown under the draft, as comments, so the draft stays valid LaTeX/Markdown. */
+function commentOut(bibtex: string, format: 'latex' | 'markdown'): string {
+  return format === 'latex' ? bibtex.split('\n').map((l) => `% ${l}`).join('\n') : `<!-- BibTeX of the cited papers\n${bibtex}\n-->`;
+}
+
+/** Appends streamed text to the result editor at most every 150 ms (an edit per token would flood the host). */
+class StreamWriter {
+  private buffer = '';
+  private lastTitle = '';
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly editor: vscode.TextEditor) {}
+
+  write(title: string, delta: string): void {
+    if (title !== this.lastTitle) {
+      this.buffer += `${this.lastTitle ? '\n\n' : ''}== ${title} ==\n`;
+      this.lastTitle = title;
+    }
+    this.buffer += delta;
+    this.timer ??= setTimeout(() => void this.flush(), 150);
+  }
+
+  flush(): Promise<unknown> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const text = this.buffer;
+    this.buffer = '';
+    if (text) {
+      const doc = this.editor.document;
+      this.chain = this.chain.then(() => this.editor.edit((b) => b.insert(doc.positionAt(doc.getText().length), text)));
+    }
+    return this.chain;
+  }
+}

@@ -1,0 +1,42 @@
+// The status-bar item: corpus, size, embedder and state; a click opens the panel.
+import * as vscode from 'vscode';
+import type { LookupEvent } from './lookup.js';
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('corpusLens.status', vscode.StatusBarAlignment.Right, 100);
+  private corpus = 'Corpus Lens';
+
+  constructor() {
+    this.item.name = 'Corpus Lens';
+    this.item.command = 'corpusLens.openPanel';
+    this.set('$(library) Corpus Lens', 'Corpus Lens: open the panel');
+    this.item.show();
+  }
+
+  show(event: LookupEvent): void {
+    switch (event.kind) {
+      case 'searching':
+        return this.set(`$(sync~spin) ${this.corpus}`, 'Corpus Lens: searching…');
+      case 'results': {
+        const c = event.result.connection;
+        this.corpus = `${c.name} · ${c.sentences.toLocaleString('en')} sentences`;
+        return this.set(`$(library) ${this.corpus}`, `Corpus Lens: ${c.name}, ${c.papers} papers, ${c.sentences} sentences; embedder ${c.embedderLabel}. ${event.result.hits.length} results.`);
+      }
+      case 'notProse':
+        return this.set(`$(library) ${this.corpus}`, 'Corpus Lens: the cursor is not in a prose sentence');
+      case 'notConfigured':
+        return this.set('$(library) Corpus Lens: set up a corpus', `Corpus Lens: ${event.reason}`);
+      case 'error':
+        return this.set(`$(error) ${this.corpus}`, `Corpus Lens: ${event.error.message}`);
+    }
+  }
+
+  private set(text: string, tooltip: string): void {
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,169 @@
+// `corpus-lens schema|import|query` end to end on an embedded corpus: the commands' run functions in process
+// (stdout captured) with the real offline embedder, plus black-box child processes for the exit codes and stderr.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { createImportCommand } from '../../src/cli/commands/import.js';
+import { createQueryCommand } from '../../src/cli/commands/query.js';
+import { schemaSql } from '../../src/core/store/schema.js';
+import { HashEmbedder } from '../support/db-embedder.js';
+import { fixtureRows, toJsonl } from '../support/db-fixture.js';
+import { projectRoot } from '../support/eval.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-cli-'));
+const db = join(dir, 'corpus');
+const docs = join(dir, 'Document.jsonl');
+const srcs = join(dir, 'Source.jsonl');
+const { documents, sources } = fixtureRows();
+const main = join(projectRoot, 'src', 'cli', 'main.ts');
+
+/** The CLI as a child process: exit code, stdout, stderr. */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return run(process.execPath, ['--import', 'tsx', main, ...args], { cwd: projectRoot, env: { ...process.env, ...env } }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+let out: string[] = [];
+let err: string[] = [];
+/** Runs a command with its output captured (the test runner itself uses process.stdout). */
+async function capture(fn: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
+  out = [];
+  err = [];
+  const code = await fn();
+  return { code, out: out.join(''), err: err.join('') };
+}
+const io = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+
+const importCmd = createImportCommand({ env: {}, ...io });
+const queryCmd = createQueryCommand({ env: {}, ...io });
+
+before(async () => {
+  writeFileSync(docs, toJsonl(documents));
+  writeFileSync(srcs, toJsonl(sources));
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('schema --print prints the one SQL source for the given dimension', async () => {
+  const r = await cli(['schema', '--print', '--dimensions', '1536']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /CREATE TABLE IF NOT EXISTS sentences/);
+  assert.match(r.stdout, /embedding vector\(1536\)/);
+  assert.match(r.stdout, /USING hnsw \(embedding vector_cosine_ops\)/);
+  assert.match(r.stdout, /CREATE OR REPLACE FUNCTION match_sentences\(\s*query_embedding vector\(1536\)/);
+  assert.match(r.stdout, /to_tsvector\('english', text\)/);
+  assert.equal(r.stdout, schemaSql(1536));
+  const bad = await cli(['schema', '--print', '--dimensions', 'x']);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, "corpus-lens: --dimensions must be an integer in 1..16000 (got 'x')\n");
+});
+
+test('import embeds, reports, and re-importing adds nothing', async () => {
+  const r = await capture(() => importCmd.run(['--db', db, '--documents', docs, '--sources', srcs]));
+  assert.equal(r.code, 0, r.err);
+  const summary = JSON.parse(r.out);
+  assert.equal(summary.papers, 3);
+  assert.equal(summary.sentences, 14);
+  assert.equal(summary.embedded, 14);
+  assert.match(summary.model, /offline/);
+  const again = await capture(() => importCmd.run(['--db', db, '--documents', docs, '--sources', srcs]));
+  const s2 = JSON.parse(again.out);
+  assert.equal(s2.papers, 0);
+  assert.equal(s2.sentences, 0);
+  assert.equal(s2.skipped, 14);
+});
+
+test('a bad JSONL line is reported with its line number; the good lines are imported; exit non-zero', async () => {
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(
+    bad,
+    [
+      JSON.stringify({ doc_id: 'p4', text: 'A new sentence about citation graphs.', section_title: 'Intro', section_number: '1', sentence_index: 0, global_index: 0 }),
+      '{"doc_id": "p4", "text": "broken',
+      JSON.stringify({ doc_id: 'p4', text: 'No index here.' }),
+      JSON.stringify({ doc_id: 'p4', text: 'Another sentence about citation graphs.', section_title: 'Intro', section_number: '1', sentence_index: 1, global_index: 1 }),
+    ].join('\n') + '\n',
+  );
+  const r = await capture(() =>
+    importCmd.run(['--db', db, '--documents', bad]).then(
+      () => 0,
+      (e: Error) => {
+        err.push(`ERR ${e.message}\n`);
+        return 1;
+      },
+    ),
+  );
+  assert.equal(r.code, 1);
+  assert.equal(JSON.parse(r.out).sentences, 2, 'the good lines were imported');
+  assert.match(r.err, /bad\.jsonl:2: /);
+  assert.match(r.err, /bad\.jsonl:3: sentence_index must be an integer/);
+  assert.match(r.err, /ERR 2 bad lines not imported \(first: .*bad\.jsonl:2: /);
+});
+
+test('query prints the hit contract: {similarity, sentence, previous, next, paper}', async () => {
+  const r = await capture(() => queryCmd.run(['--db', db, '--k', '3', 'BM25 remains a strong baseline for keyword retrieval.']));
+  assert.equal(r.code, 0, r.err);
+  const hits = JSON.parse(r.out);
+  assert.equal(hits.length, 3);
+  assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper']);
+  assert.deepEqual(Object.keys(hits[0].sentence).sort(), ['globalIndex', 'id', 'paperId', 'sectionNumber', 'sectionTitle', 'sentenceIndex', 'text']);
+  assert.deepEqual(Object.keys(hits[0].paper).sort(), ['authors', 'doi', 'id', 'title', 'venue', 'year']);
+  assert.equal(hits[0].sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
+  assert.ok(hits[0].similarity > 0.99);
+  assert.equal(hits[0].previous, null);
+  assert.equal(hits[0].next.text, 'Acronyms and numbers are blurred by sentence embeddings.');
+  assert.deepEqual(hits[0].paper, {
+    id: 'p2',
+    title: 'Keyword search still matters',
+    authors: ['Grace Hopper'],
+    year: 2021,
+    venue: 'SIGIR',
+    doi: '10.1000/p2',
+  });
+});
+
+test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async () => {
+  const off = JSON.parse(
+    (await capture(() => queryCmd.run(['--db', db, '--k', '1', '--offset', '1', 'Sentence embeddings map similar sentences to nearby vectors.']))).out,
+  );
+  assert.equal(off[0].sentence.text, 'We retrieve sentences from prior papers that phrase an idea similarly.');
+  const kw = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--mode', 'keyword', 'BM25']))).out);
+  assert.equal(kw.length, 1);
+  const hy = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--mode', 'hybrid', '--k', '5', 'BM25 baseline']))).out);
+  assert.equal(hy[0].sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
+  const th = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--threshold', '0.9', 'Hybrid retrieval with reciprocal rank fusion beats both rankings.']))).out);
+  assert.equal(th.length, 1);
+  const qf = join(dir, 'queries.jsonl');
+  writeFileSync(qf, '{"id":"a","text":"BM25 baseline"}\n{"id":"b","text":"writing assistants"}\n');
+  const lines = (await capture(() => queryCmd.run(['--db', db, '--k', '2', '--queries', qf]))).out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.id), ['a', 'b']);
+  for (const l of lines) assert.equal(l.hits.length, 2);
+});
+
+test('a query embedder of another model/dimension is refused, naming both', async () => {
+  const other = createQueryCommand({ env: {}, ...io, makeEmbedder: async () => new HashEmbedder(64) });
+  await assert.rejects(other.run(['--db', db, 'anything']), (err: Error) => {
+    assert.match(err.message, /^corpus was built with corpus-lens-offline-hash-v1 \(384-d\); query embedding is test-hash-64 \(64-d\)$/);
+    return true;
+  });
+});
+
+test('black box: the CLI binary prints JSON and exits non-zero with one line on errors', async () => {
+  const node = cli;
+  const ok = await node(['query', '--db', db, '--k', '2', 'writing assistants suggest example sentences']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(JSON.parse(ok.stdout)[0].paper.id, 'p3');
+  const down = await node(['query', '--db', 'postgres://u:pw@127.0.0.1:1/x', 'text']);
+  assert.notEqual(down.code, 0);
+  assert.match(down.stderr, /^corpus-lens: cannot reach the corpus at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: .*\n$/);
+  const nokey = await node(['query', '--db', 'supabase:http://127.0.0.1:1', 'text'], { SUPABASE_KEY: '' });
+  assert.notEqual(nokey.code, 0);
+  assert.equal(nokey.stderr, 'corpus-lens: no Supabase key: set SUPABASE_KEY\n');
+});

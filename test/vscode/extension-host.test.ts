@@ -1,0 +1,34 @@
+// The extension-host suite (test/vscode/suite/) in a real VS Code, on the sample corpus indexed here first
+// with the CLI; skipped with the reason where code-server or Chromium is missing (CI installs both).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.ts';
+import { missingPrerequisite, root, runHostSuite } from './harness.ts';
+
+// Under CI a missing prerequisite is a failure, not a skip: .ci/run installs both.
+const missing = process.env.CI ? false : missingPrerequisite();
+
+test('the extension works inside a real VS Code (code-server 1.100)', { skip: missing, timeout: 600_000 }, async () => {
+  const corpus = join(mkdtempSync(join(tmpdir(), 'cl-host-corpus-')), 'sample');
+  const ingest = await runCli(['ingest', '--db', corpus, '--json', join(root, 'samples', 'corpus')]);
+  assert.equal(ingest.code, 0, ingest.stderr);
+  assert.equal(JSON.parse(ingest.stdout).papers, 30);
+
+  mkdirSync(join(root, '.test-artifacts'), { recursive: true });
+  const run = await runHostSuite({
+    settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150 },
+    screenshot: join(root, '.test-artifacts', 'vscode-host.png'),
+    artifacts: join(root, '.test-artifacts'),
+    timeoutMs: 240_000,
+  });
+  if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
+  assert.ok(run.summary, 'the suite wrote its summary');
+  for (const f of run.summary.failures) console.log(`FAILED ${f.title}\n${f.error}`);
+  console.log(`extension-host suite: ${run.summary.passed} passed, ${run.summary.failed} failed`);
+  assert.equal(run.summary.failed, 0);
+  assert.ok(run.summary.passed >= 6, `${run.summary.passed} passed`);
+  assert.equal(run.exitCode, 0);
+});

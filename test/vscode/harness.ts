@@ -1,0 +1,185 @@
+// Runs a mocha suite inside the extension host of a real VS Code: code-server 1.100 (from npm) driven by
+// Debian's Chromium through playwright-core. See ../shared/notes/real-vscode-tests.md for why this recipe.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+
+export const root = join(__dirname, '..', '..');
+/** Where code-server is installed (its own package.json, outside our dependencies): `npm run setup:vscode`. */
+export const codeServerDir = process.env.CORPUS_LENS_CODE_SERVER_DIR ?? join(root, '.vscode-test');
+const codeServerBin = join(codeServerDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why the host tests cannot run here, or undefined when they can. */
+export function missingPrerequisite(): string | undefined {
+  if (!existsSync(codeServerBin)) return `code-server is not installed in ${codeServerDir} (run: npm run setup:vscode)`;
+  if (!existsSync(chromiumPath)) return `no Chromium at ${chromiumPath} (apt-get install chromium)`;
+  return undefined;
+}
+
+export interface HostRun {
+  exitCode: number;
+  summary: { passed: number; failed: number; failures: Array<{ title: string; error: string }> } | null;
+  log: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitForHealth(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('code-server did not answer /healthz in time');
+}
+
+/**
+ * Bundles the suite, starts code-server on a copy of the fixture workspace with the given user settings
+ * and environment, opens the workbench in Chromium with the extension under development, and returns
+ * when the suite calls `codeAutomationExit`.
+ */
+export async function runHostSuite(options: {
+  settings?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  screenshot?: string;
+  /** Folder for the screenshots the suite asks for (see suite/snapshot.ts). */
+  artifacts?: string;
+  /** Runs against the workbench page after the suite finished (e.g. to read the webview's content). */
+  inspect?: (page: import('playwright-core').Page) => Promise<void>;
+}): Promise<HostRun> {
+  const scratch = mkdtempSync(join(tmpdir(), 'cl-host-'));
+  const suiteFile = join(scratch, 'suite', 'index.js');
+  await esbuild.build({
+    entryPoints: [join(root, 'test', 'vscode', 'suite', 'index.ts')],
+    outfile: suiteFile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  const workspace = join(scratch, 'workspace');
+  cpSync(join(root, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
+  const userData = join(scratch, 'user-data');
+  mkdirSync(join(userData, 'User'), { recursive: true });
+  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...options.settings }));
+  const extensionsDir = join(scratch, 'extensions');
+  mkdirSync(extensionsDir, { recursive: true });
+  const summaryFile = join(scratch, 'summary.json');
+  const snapshotRequest = join(scratch, 'snapshot-request.json');
+
+  const port = await freePort();
+  let log = '';
+  const child = spawn(
+    process.execPath,
+    [codeServerBin, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+      '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', extensionsDir, workspace],
+    {
+      env: {
+        ...process.env,
+        ...options.env,
+        XDG_CONFIG_HOME: join(scratch, 'xdg-config'),
+        XDG_DATA_HOME: join(scratch, 'xdg-data'),
+        CORPUS_LENS_TEST_SUMMARY: summaryFile,
+        CORPUS_LENS_TEST_WORKSPACE: workspace,
+        CORPUS_LENS_TEST_SNAPSHOT: snapshotRequest,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so the extension host and watchers stop with it
+    },
+  );
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  const { chromium } = await import('playwright-core');
+  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+  try {
+    await waitForHealth(port, child, 30_000);
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('console', (m) => (log += `[console] ${m.text()}\n`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) log += `[http ${r.status()}] ${r.url()}\n`;
+    });
+    const exited = new Promise<number>((resolve) => {
+      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
+    });
+    const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(root)],
+      ['extensionTestsPath', remote(suiteFile)],
+    ]);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<number>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the extension-host suite did not finish in time')), options.timeoutMs ?? 120_000);
+    });
+    const snapshots = serveSnapshots(page, snapshotRequest, options.artifacts);
+    const exitCode = await Promise.race([exited, timeout]).finally(() => snapshots.stop()).catch(async (err: Error) => {
+      if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
+      throw new Error(`${err.message}\n--- code-server and browser log (tail) ---\n${log.slice(-5000)}`);
+    });
+    clearTimeout(timer);
+    await options.inspect?.(page);
+    if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
+    const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : null;
+    return { exitCode, summary, log };
+  } finally {
+    await browser?.close().catch(() => undefined);
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+  }
+}
+
+/**
+ * Answers the suite's snapshot requests: the suite (inside the extension host, which cannot see the
+ * workbench) writes {name} to a file; this takes a screenshot and writes back the text of every frame,
+ * webviews included, so the suite can assert what the user sees.
+ */
+function serveSnapshots(page: import('playwright-core').Page, requestFile: string, artifacts?: string): { stop(): void } {
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy || !existsSync(requestFile)) return;
+    busy = true;
+    try {
+      const { name } = JSON.parse(readFileSync(requestFile, 'utf8')) as { name: string };
+      if (artifacts) await page.screenshot({ path: join(artifacts, `vscode-${name}.png`) }).catch(() => undefined);
+      const texts: string[] = [];
+      for (const frame of page.frames()) texts.push(await frame.evaluate(() => document.body?.innerText ?? '').catch(() => ''));
+      writeFileSync(`${requestFile}.reply`, JSON.stringify({ texts }));
+      rmSync(requestFile, { force: true });
+    } finally {
+      busy = false;
+    }
+  }, 200);
+  return { stop: () => clearInterval(timer) };
+}

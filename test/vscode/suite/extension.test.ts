@@ -1,0 +1,210 @@
+// Inside a real VS Code (code-server 1.100): the extension as authors use it, on the sample corpus that the
+// harness indexed before VS Code started (user setting corpusLens.corpus.path).
+import * as assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { TextModel } from '../../../src/core/text/index.js';
+import type { CorpusLensApi } from '../../../src/extension/extension.js';
+import type { HitView, ViewState } from '../../../webview/protocol.js';
+import { snapshot } from './snapshot.js';
+
+const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
+const paperPath = path.join(workspace, 'paper.tex');
+
+async function waitFor<T>(what: string, fn: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function waitForAsync<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+function extension(): vscode.Extension<CorpusLensApi> {
+  const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'corpus-lens') as vscode.Extension<CorpusLensApi> | undefined;
+  assert.ok(ext, 'the extension under development is loaded');
+  return ext;
+}
+
+async function openPaper(file = paperPath): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(file);
+  return vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+}
+
+function moveTo(editor: vscode.TextEditor, probe: string): void {
+  const offset = editor.document.getText().indexOf(probe);
+  assert.ok(offset >= 0, `probe ${probe} in the document`);
+  const pos = editor.document.positionAt(offset + 3);
+  editor.selection = new vscode.Selection(pos, pos);
+}
+
+/** Runs "Find Similar Sentences" and waits for a final state newer than the one before. */
+async function findSimilar(api: CorpusLensApi, kinds: ViewState['kind'][] = ['results']): Promise<ViewState> {
+  const before = api.panel.current;
+  await vscode.commands.executeCommand('corpusLens.findSimilar');
+  return waitFor(`panel state ${kinds.join('/')}`, () => {
+    const s = api.panel.current;
+    return s !== before && kinds.includes(s.kind) ? s : undefined;
+  });
+}
+
+/** Clean sentences of every sample paper, by title, to check a hit's context against its source. */
+function sampleSentences(extensionPath: string): Map<string, Array<{ clean: string; section: string | null }>> {
+  const dir = path.join(extensionPath, 'samples', 'corpus');
+  const byTitle = new Map<string, Array<{ clean: string; section: string | null }>>();
+  for (const f of readdirSync(dir)) {
+    const format = f.endsWith('.tex') ? 'latex' : f.endsWith('.md') ? 'markdown' : undefined;
+    if (!format) continue;
+    const model = new TextModel(readFileSync(path.join(dir, f), 'utf8'), format);
+    const title = model.title();
+    if (title) byTitle.set(title, model.sentences().map((s) => ({ clean: s.clean, section: s.section })));
+  }
+  return byTitle;
+}
+
+describe('Corpus Lens in a real VS Code', function () {
+  let api: CorpusLensApi;
+
+  before(async () => {
+    await openPaper();
+    const ext = extension();
+    await waitFor('activation on a LaTeX document', () => ext.isActive, 20_000);
+    api = ext.exports;
+  });
+
+  it('fills the panel with similar sentences whose context comes from the same paper and section', async () => {
+    const editor = await openPaper();
+    await vscode.commands.executeCommand('corpusLens.openPanel');
+    await waitFor('the panel to show', () => api.panel.visible);
+    await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
+    moveTo(editor, 'Novice authors often imitate the phrasing');
+    const state = await waitFor('results after the cursor rests (auto trigger)', () => (api.panel.current.kind === 'results' ? api.panel.current : undefined));
+    assert.equal(state.kind, 'results');
+    if (state.kind !== 'results') return;
+    assert.match(state.query.clean, /^Novice authors often imitate the phrasing/);
+    assert.equal(state.query.section, 'Introduction');
+    assert.ok(state.hits.length >= 5, `${state.hits.length} hits`);
+    const sources = sampleSentences(extension().extensionPath);
+    let checked = 0;
+    for (const hit of state.hits) {
+      const sentences = sources.get(hit.paper.title ?? '');
+      assert.ok(sentences, `hit from a sample paper: ${hit.paper.title}`);
+      const i = sentences.findIndex((s) => s.clean === hit.sentence.text);
+      if (i < 0) continue;
+      checked++;
+      const prev = sentences[i - 1];
+      const next = sentences[i + 1];
+      assert.equal(hit.previous?.text ?? null, prev && prev.section === sentences[i].section ? prev.clean : null, `previous of ${hit.sentence.text}`);
+      assert.equal(hit.next?.text ?? null, next && next.section === sentences[i].section ? next.clean : null, `next of ${hit.sentence.text}`);
+    }
+    assert.ok(checked >= 3, `context checked on ${checked} hits`);
+    // What the user sees: the real webview (a nested frame of the workbench) shows the hits.
+    const seen = await waitForAsync('the webview to render the hits', async () => {
+      const texts = await snapshot('panel-results');
+      return texts.some((t) => t.includes(state.hits[0].sentence.text.slice(0, 40))) ? texts : undefined;
+    });
+    assert.ok(seen.some((t) => /similar sentences/i.test(t)));
+  });
+
+  it('shows the top matches on hover, from the same cache', async () => {
+    const editor = await openPaper();
+    const offset = editor.document.getText().indexOf('Novice authors often imitate') + 10;
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
+    const text = hovers
+      .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')))
+      .join('\n')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/\\(.)/g, '$1'); // corpus text is escaped as Markdown
+    assert.match(text, /Corpus Lens/);
+    assert.match(text, /Open all \d+ in the panel/);
+    const state = api.panel.current;
+    assert.equal(state.kind, 'results');
+    if (state.kind === 'results') assert.ok(text.includes(state.hits[0].paper.title!.slice(0, 20)), `the hover names the best match, ${state.hits[0].paper.title}: ${text}`);
+  });
+
+  it('cites a result once in the .bib, however often it is cited, and one undo removes one insertion', async () => {
+    const editor = await openPaper();
+    const state = api.panel.current;
+    assert.equal(state.kind, 'results');
+    if (state.kind !== 'results') return;
+    const hit: HitView = state.hits[0];
+    const end = editor.document.getText().indexOf(' as in Fig.'); // right after a word: LaTeX gets a tie
+    const at = editor.document.positionAt(end);
+    await vscode.commands.executeCommand('corpusLens.citeHit', hit, editor.document.uri.toString(), at);
+    const bibPath = path.join(workspace, 'refs.bib');
+    const bib1 = readFileSync(bibPath, 'utf8');
+    const key = /@\w+\{([^,]+),/.exec(bib1)?.[1];
+    assert.ok(key, 'an entry was added to refs.bib (named by \\bibliography{refs})');
+    assert.ok(editor.document.getText().includes(`~\\cite{${key}}`), 'the citation is in the paper');
+    await vscode.commands.executeCommand('corpusLens.citeHit', hit, editor.document.uri.toString(), editor.document.positionAt(editor.document.getText().indexOf('Prior systems')));
+    const bib2 = readFileSync(bibPath, 'utf8');
+    assert.equal(bib2.split(`{${key},`).length - 1, 1, 'still one entry for the paper');
+    assert.equal(editor.document.getText().split(`\\cite{${key}}`).length - 1, 2);
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText().split(`\\cite{${key}}`).length - 1, 1, 'one undo removes the second insertion');
+  });
+
+  it('warns on a sentence that copies a corpus sentence, with a quick fix that cites it', async () => {
+    const editor = await openPaper();
+    const copied = 'Phrase banks help novice authors find conventional wording for common rhetorical functions, but most of them are compiled by hand.';
+    const where = editor.document.positionAt(editor.document.getText().indexOf('\\section{Method}'));
+    await editor.edit((b) => b.insert(where, `${copied}\n\n`));
+    moveTo(editor, 'Phrase banks help novice');
+    await findSimilar(api);
+    const diagnostic = await waitFor('the originality diagnostic', () =>
+      vscode.languages.getDiagnostics(editor.document.uri).find((d) => d.source === 'Corpus Lens'),
+    );
+    assert.match(diagnostic.message, /^Closely matches Mining a Discipline-Specific Phrase Bank/);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, diagnostic.range);
+    assert.ok(actions.some((a) => a.title.startsWith('Cite ')), 'a quick fix cites the paper');
+  });
+
+  it('ignores workspace settings that would send text or keys elsewhere', async () => {
+    const dir = path.join(workspace, '.vscode');
+    if (!existsSync(dir)) mkdirSync(dir);
+    writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({
+        'corpusLens.corpus.backend': 'postgres',
+        'corpusLens.corpus.url': 'postgres://attacker@127.0.0.1:9/stolen',
+        'corpusLens.embedding.provider': 'openai',
+        'corpusLens.embedding.baseUrl': 'http://127.0.0.1:9/v1',
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1500)); // let VS Code read the file
+    const editor = await openPaper();
+    moveTo(editor, 'Prior systems retrieve whole documents');
+    const state = await findSimilar(api, ['results', 'error', 'notConfigured']);
+    assert.equal(state.kind, 'results', `still the user's embedded corpus: ${JSON.stringify(state).slice(0, 200)}`);
+    if (state.kind === 'results') assert.match(state.embedder, /offline/);
+  });
+
+  it('shows an error, not a hang, when the corpus is down', async () => {
+    const config = vscode.workspace.getConfiguration('corpusLens');
+    await config.update('corpus.backend', 'postgres', vscode.ConfigurationTarget.Global);
+    await config.update('corpus.url', 'postgres://nobody@127.0.0.1:9/corpus', vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await openPaper();
+      moveTo(editor, 'Participants wrote faster');
+      const state = await findSimilar(api, ['error']);
+      assert.equal(state.kind, 'error');
+      if (state.kind === 'error') assert.match(state.message, /127\.0\.0\.1:9|ECONNREFUSED|connect|reach/i);
+    } finally {
+      await config.update('corpus.backend', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('corpus.url', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

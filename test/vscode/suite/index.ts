@@ -1,0 +1,20 @@
+// Runs inside VS Code's extension host: a mocha suite whose result is also written to a summary file,
+// because code-server forwards test output to the browser console with unexpanded placeholders.
+import { writeFileSync } from 'node:fs';
+import Mocha from 'mocha';
+
+export async function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
+  mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
+  require('./extension.test');
+  const failures: Array<{ title: string; error: string }> = [];
+  let passed = 0;
+  await new Promise<void>((resolve) => {
+    const runner = mocha.run(() => resolve());
+    runner.on('pass', () => passed++);
+    runner.on('fail', (test, err: Error) => failures.push({ title: test.fullTitle(), error: String(err?.stack ?? err) }));
+  });
+  const file = process.env.CORPUS_LENS_TEST_SUMMARY;
+  if (file) writeFileSync(file, JSON.stringify({ passed, failed: failures.length, failures }, null, 2));
+  if (failures.length) throw new Error(`${failures.length} extension-host test(s) failed`);
+}

@@ -1,0 +1,119 @@
+// The host ↔ webview protocol guards and the panel's HTML/CSP (no browser needed).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { panelCsp, panelHtml } from '../../webview/html.js';
+import { PROTOCOL_VERSION, isHostMessage, isViewMessage, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
+
+describe('protocol guards', () => {
+  test('host messages', () => {
+    const ok: HostMessage[] = [
+      { type: 'state', state: { kind: 'idle' } },
+      { type: 'state', state: { kind: 'searching', query: 'q' } },
+      { type: 'state', state: { kind: 'noResults', threshold: 0.5 } },
+      { type: 'state', state: { kind: 'notProse' } },
+      { type: 'state', state: { kind: 'notConfigured' } },
+      { type: 'state', state: { kind: 'error', message: 'm' } },
+      {
+        type: 'state',
+        state: { kind: 'results', query: { clean: 'q', section: null }, hits: [], offset: 0, corpusName: 'c', embedder: 'e' },
+      },
+      { type: 'bookmarks', list: [] },
+      { type: 'settings', settings: { highlight: 'rare' } },
+      { type: 'notice', text: 'Copied' },
+      { type: 'reveal', hitId: 's1' },
+    ];
+    for (const m of ok) assert.ok(isHostMessage(m), JSON.stringify(m));
+    for (const bad of [null, 'state', {}, { type: 'nope' }, { type: 'state' }, { type: 'state', state: { kind: 'weird' } }, { type: 'bookmarks' }, { type: 'reveal' }]) {
+      assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
+    }
+  });
+
+  test('view messages', () => {
+    const ok: ViewMessage[] = [
+      { type: 'ready', version: PROTOCOL_VERSION },
+      { type: 'copy', hitId: 'a', from: 'results' },
+      { type: 'cite', hitId: 'a', from: 'bookmarks' },
+      { type: 'openSource', hitId: 'a', from: 'results' },
+      { type: 'bookmark', hitId: 'a' },
+      { type: 'unbookmark', hitId: 'a' },
+      { type: 'setOffset', offset: 1 },
+      { type: 'setHighlight', mode: 'rare' },
+      { type: 'configure' },
+      { type: 'retry' },
+      { type: 'showLog' },
+    ];
+    for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
+    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'bold' }, { type: 'eval' }]) {
+      assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
+    }
+  });
+});
+
+describe('panelHtml', () => {
+  const opts = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    nonce: 'abc123XYZ+/=',
+    scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
+    styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/panel.css',
+  };
+
+  test('strict CSP with the nonce; script and stylesheet carry it; nothing remote or inline', () => {
+    const html = panelHtml(opts);
+    const csp = panelCsp(opts.cspSource, opts.nonce);
+    assert.equal(
+      csp,
+      `default-src 'none'; style-src ${opts.cspSource} 'nonce-${opts.nonce}'; script-src 'nonce-${opts.nonce}'; ` +
+        `font-src ${opts.cspSource}; img-src ${opts.cspSource} data:;`,
+    );
+    assert.ok(html.includes(`content="${csp}"`));
+    assert.ok(html.includes(`<script nonce="${opts.nonce}" src="${opts.scriptUri}"></script>`));
+    assert.ok(html.includes(`<link rel="stylesheet" nonce="${opts.nonce}" href="${opts.styleUri}">`));
+    assert.equal(html.match(/<script/g)?.length, 1);
+    assert.doesNotMatch(html, /<style|unsafe-|style="/);
+    assert.doesNotMatch(html, /vscode-codicon-stylesheet/);
+    assert.match(panelHtml({ ...opts, codiconsUri: `${opts.cspSource}/c.css` }), /<link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="[^"]+" href="[^"]+\/c\.css">/);
+  });
+
+  test('rejects a nonce that could break out of the attribute and escapes URIs', () => {
+    assert.throws(() => panelHtml({ ...opts, nonce: `x' 'unsafe-inline` }));
+    assert.throws(() => panelHtml({ ...opts, nonce: '' }));
+    const html = panelHtml({ ...opts, scriptUri: 'https://x/a.js?"><script>alert(1)</script>' });
+    assert.equal(html.match(/<script/g)?.length, 1);
+  });
+});
+
+describe('adapt (host side)', () => {
+  test('a store hit becomes a HitView with a stable id; bookmarks copy it', async () => {
+    const { toHitView, toBookmark } = await import('../../webview/adapt.js');
+    const ref = (id: number, text: string) => ({
+      id,
+      paperId: 'p1',
+      text,
+      sectionTitle: 'Method',
+      sectionNumber: '3',
+      sentenceIndex: id,
+      globalIndex: id,
+    });
+    const view = toHitView(
+      {
+        similarity: 0.8,
+        score: 0.8,
+        sentence: ref(42, 'Target.'),
+        previous: ref(41, 'Before.'),
+        next: null,
+        paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x' },
+      },
+      'https://example.org/p1',
+    );
+    assert.deepEqual(view, {
+      id: '42',
+      similarity: 0.8,
+      sentence: { text: 'Target.', sectionTitle: 'Method' },
+      previous: { text: 'Before.' },
+      next: null,
+      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', url: 'https://example.org/p1' },
+    });
+    const bm = toBookmark(view, new Date('2026-01-02T03:04:05Z'));
+    assert.deepEqual(bm, { id: '42', sentence: view.sentence, paper: view.paper, addedAt: '2026-01-02T03:04:05.000Z' });
+  });
+});

@@ -1,0 +1,33 @@
+// For the extension host: turns the store's hits into the protocol's HitView / BookmarkView. Host-side only
+// (webview/main.ts never imports it); the store import is type-only, so no store code can reach a bundle here.
+import type { Hit } from '../src/core/store/types.js';
+import type { BookmarkView, HitView } from './protocol.js';
+
+/**
+ * The protocol's view of a store hit. Its `id` is the displayed sentence's corpus id, so it is stable across
+ * lookups (a bookmark made at offset 1 keeps the sentence that was shown). `url` is an optional landing page
+ * or local file for "Open source" when the paper has no DOI.
+ */
+export function toHitView(hit: Hit, url?: string | null): HitView {
+  return {
+    id: String(hit.sentence.id),
+    similarity: hit.similarity,
+    sentence: { text: hit.sentence.text, sectionTitle: hit.sentence.sectionTitle },
+    previous: hit.previous ? { text: hit.previous.text } : null,
+    next: hit.next ? { text: hit.next.text } : null,
+    paper: {
+      id: hit.paper.id,
+      title: hit.paper.title,
+      authors: [...hit.paper.authors],
+      year: hit.paper.year,
+      venue: hit.paper.venue,
+      doi: hit.paper.doi,
+      url: url ?? null,
+    },
+  };
+}
+
+/** A bookmark of a displayed hit (what the host persists per workspace and posts back in `bookmarks`). */
+export function toBookmark(hit: HitView, addedAt: Date = new Date()): BookmarkView {
+  return { id: hit.id, sentence: { ...hit.sentence }, paper: { ...hit.paper, authors: [...hit.paper.authors] }, addedAt: addedAt.toISOString() };
+}

@@ -1,0 +1,62 @@
+// The side panel's HTML document, built by the host (pure: no vscode import, so tests build the same page).
+// Strict CSP: nothing inline runs or styles without the nonce; scripts, styles and fonts come only from the
+// webview's own resource origin (`cspSource`), which the host limits to dist/ and media/ via localResourceRoots.
+// vscode-elements styles its shadow roots with constructable stylesheets (adoptedStyleSheets), which CSP does
+// not gate; lit's <style> fallback picks up the nonce from `window.litNonce`, which main.ts sets from its script's nonce.
+
+export interface PanelHtmlOptions {
+  /** `webview.cspSource`. */
+  cspSource: string;
+  /** A fresh random nonce per render (base64/hex, no quotes). */
+  nonce: string;
+  /** `webview.asWebviewUri(dist/webview.js)`. */
+  scriptUri: string;
+  /** `webview.asWebviewUri(media/panel.css)`. */
+  styleUri: string;
+  /** `webview.asWebviewUri(.../codicon.css)`: only when codicons are shipped; icons are optional in the view. */
+  codiconsUri?: string;
+  /** The document title (read by screen readers). */
+  title?: string;
+}
+
+/** The Content-Security-Policy of the panel. */
+export function panelCsp(cspSource: string, nonce: string): string {
+  return [
+    `default-src 'none'`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+  ].join('; ') + ';';
+}
+
+function attr(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+export function panelHtml(options: PanelHtmlOptions): string {
+  const { cspSource, nonce, scriptUri, styleUri, codiconsUri } = options;
+  if (!/^[A-Za-z0-9+/=_-]+$/.test(nonce)) throw new Error('panelHtml: the nonce must be base64 or hex');
+  const codicons = codiconsUri
+    ? `\n    <link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="${nonce}" href="${attr(codiconsUri)}">`
+    : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta http-equiv="Content-Security-Policy" content="${attr(panelCsp(cspSource, nonce))}">
+    <meta name="viewport" content="width=device-width, initial-scale=1.0">
+    <link rel="stylesheet" nonce="${nonce}" href="${attr(styleUri)}">${codicons}
+    <title>${attr(options.title ?? 'Corpus Lens')}</title>
+  </head>
+  <body>
+    <main id="root" aria-label="Corpus Lens: similar sentences"></main>
+    <script nonce="${nonce}" src="${attr(scriptUri)}"></script>
+  </body>
+</html>
+`;
+}

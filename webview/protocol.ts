@@ -1,0 +1,178 @@
+// The messages between the extension host and the side-panel webview: the ONE place they are typed. Both sides
+// import this module (the host as `../../webview/protocol.js`); it holds types and tiny type guards only, so it
+// adds nothing to either bundle beyond a few functions.
+//
+// Flow: the view posts `ready` once its script runs (and again after a reload); the host answers with
+// `settings`, `bookmarks` and the current `state`. From then on the host posts a `state` for every lookup
+// (`searching` first, then `results` / `noResults` / `notProse` / `error`), and the view posts user actions.
+// Every action names a hit by its `id`; the host resolves it against the hits it posted last, or its bookmarks.
+
+/** Bumped when a message changes shape incompatibly. */
+export const PROTOCOL_VERSION = 1;
+
+export type HighlightMode = 'recurring' | 'rare' | 'off';
+/** 0 = the matched sentences; 1 = "what authors write next": the sentence after each match. */
+export type Offset = 0 | 1;
+
+/** A paper as shown with a hit (mirrors `PaperRef` in src/core/store/types.ts, plus `url`). */
+export interface PaperView {
+  id: string;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  venue: string | null;
+  doi: string | null;
+  /** A landing page or local file URI the host can open; DOI is preferred when both exist. */
+  url?: string | null;
+}
+
+/**
+ * One result (mirrors `Hit` in src/core/store/types.ts). `sentence` is the displayed target: the match itself
+ * at offset 0, the sentence after it at offset 1 (then `previous` is the match). `previous`/`next` are the
+ * neighbours in the same paper and section, or null at a section boundary.
+ */
+export interface HitView {
+  /** Stable for the same corpus sentence and offset (e.g. `${sentence.id}` or `${sentence.id}+1`). */
+  id: string;
+  /** Cosine similarity of the matched sentence to the query, 0..1. */
+  similarity: number;
+  sentence: { text: string; sectionTitle: string | null };
+  previous: { text: string } | null;
+  next: { text: string } | null;
+  paper: PaperView;
+}
+
+/** A saved result (bookmarks persist per workspace on the host side). */
+export interface BookmarkView {
+  /** The id of the hit it was made from. */
+  id: string;
+  sentence: { text: string; sectionTitle: string | null };
+  paper: PaperView;
+  /** ISO date-time. */
+  addedAt?: string;
+}
+
+/** The user's sentence that was looked up. */
+export interface QueryView {
+  /** The clean text that was embedded (markup removed). */
+  clean: string;
+  /** The section it is in, if any. */
+  section: string | null;
+}
+
+export type ViewState =
+  | { kind: 'idle' }
+  | { kind: 'searching'; query: string }
+  | {
+      kind: 'results';
+      query: QueryView;
+      hits: HitView[];
+      offset: Offset;
+      /** Shown in the header, e.g. "Sample corpus (30 papers)". */
+      corpusName: string;
+      /** The active embedder, e.g. "offline (hashed n-grams)" or "openai:text-embedding-3-small". */
+      embedder: string;
+      threshold?: number;
+      /** Time the lookup took (host side), for the header. */
+      elapsedMs?: number;
+    }
+  | { kind: 'noResults'; threshold: number; query?: QueryView }
+  | { kind: 'notProse'; reason?: string }
+  | { kind: 'notConfigured'; reason?: string }
+  | { kind: 'error'; message: string; detail?: string };
+
+export type ViewStateKind = ViewState['kind'];
+
+export interface PanelSettings {
+  highlight?: HighlightMode;
+  offset?: Offset;
+}
+
+/** Host → webview. */
+export type HostMessage =
+  | { type: 'state'; state: ViewState }
+  | { type: 'bookmarks'; list: BookmarkView[] }
+  | { type: 'settings'; settings: PanelSettings }
+  /** A short confirmation to announce (e.g. "Copied", "Cited as smith2020graph"). */
+  | { type: 'notice'; text: string }
+  /** Scroll to and focus a hit (e.g. after "open all in panel" from the hover). */
+  | { type: 'reveal'; hitId: string };
+
+/** Where an action was taken: a result in the list or an entry of the bookmarks list. */
+export type ActionSource = 'results' | 'bookmarks';
+
+/** Webview → host. */
+export type ViewMessage =
+  | { type: 'ready'; version: number }
+  | { type: 'copy'; hitId: string; from: ActionSource }
+  | { type: 'cite'; hitId: string; from: ActionSource }
+  | { type: 'openSource'; hitId: string; from: ActionSource }
+  | { type: 'bookmark'; hitId: string }
+  | { type: 'unbookmark'; hitId: string }
+  | { type: 'setOffset'; offset: Offset }
+  | { type: 'setHighlight'; mode: HighlightMode }
+  /** The "Set up corpus…" button. */
+  | { type: 'configure' }
+  /** "Try again" on an error, and "Find similar" in the idle state. */
+  | { type: 'retry' }
+  | { type: 'showLog' };
+
+export type HostMessageType = HostMessage['type'];
+export type ViewMessageType = ViewMessage['type'];
+
+const STATE_KINDS: readonly string[] = ['idle', 'searching', 'results', 'noResults', 'notProse', 'notConfigured', 'error'];
+const HOST_TYPES: readonly string[] = ['state', 'bookmarks', 'settings', 'notice', 'reveal'];
+const VIEW_TYPES: readonly string[] = [
+  'ready',
+  'copy',
+  'cite',
+  'openSource',
+  'bookmark',
+  'unbookmark',
+  'setOffset',
+  'setHighlight',
+  'configure',
+  'retry',
+  'showLog',
+];
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null;
+}
+
+/** A shallow check: the message has a known `type` and, for `state`, a known `state.kind`. */
+export function isHostMessage(x: unknown): x is HostMessage {
+  if (!isObject(x) || typeof x.type !== 'string' || !HOST_TYPES.includes(x.type)) return false;
+  if (x.type === 'state') return isObject(x.state) && typeof x.state.kind === 'string' && STATE_KINDS.includes(x.state.kind);
+  if (x.type === 'bookmarks') return Array.isArray(x.list);
+  if (x.type === 'settings') return isObject(x.settings);
+  if (x.type === 'notice') return typeof x.text === 'string';
+  return typeof x.hitId === 'string';
+}
+
+/** A shallow check: the message has a known `type` and the fields its type needs. */
+export function isViewMessage(x: unknown): x is ViewMessage {
+  if (!isObject(x) || typeof x.type !== 'string' || !VIEW_TYPES.includes(x.type)) return false;
+  switch (x.type) {
+    case 'copy':
+    case 'cite':
+    case 'openSource':
+    case 'bookmark':
+    case 'unbookmark':
+      return typeof x.hitId === 'string';
+    case 'setOffset':
+      return x.offset === 0 || x.offset === 1;
+    case 'setHighlight':
+      return x.mode === 'recurring' || x.mode === 'rare' || x.mode === 'off';
+    default:
+      return true;
+  }
+}
+
+export function isHighlightMode(x: unknown): x is HighlightMode {
+  return x === 'recurring' || x === 'rare' || x === 'off';
+}
+
+export function isOffset(x: unknown): x is Offset {
+  return x === 0 || x === 1;
+}
