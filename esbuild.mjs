@@ -19,6 +19,15 @@ const targets = [
     external: ['vscode', ...nodeExternals],
   },
   {
+    // Loaded on first use by src/extension/load.ts, so activation parses only dist/extension.js.
+    entryPoints: ['src/extension/heavy.ts'],
+    outfile: 'dist/heavy.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', ...nodeExternals],
+  },
+  {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',

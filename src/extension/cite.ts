@@ -2,7 +2,7 @@
 // the project's .bib unless an entry for the same DOI or title is there already (then its key is used).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { bibFilesNamedBy, citationText, planCitation } from '../core/bib/cite.js';
+import { heavy } from './load.js';
 import type { HitView } from '../../webview/protocol.js';
 import { formatOf } from './documents.js';
 import { readSettings } from './settings.js';
@@ -21,6 +21,7 @@ export async function citeHit(hit: HitView, target: CiteTarget): Promise<string>
   const settings = readSettings(doc.uri);
   const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
   const bibDoc = await openIfExists(bibUri);
+  const { planCitation, citationText } = heavy();
   const plan = await planCitation(bibDoc?.getText() ?? '', { ...hit.paper, authors: hit.paper.authors });
 
   const position = target.position ?? editor.selection.active;
@@ -38,7 +39,7 @@ export function resolveBibFile(doc: vscode.TextDocument, format: 'latex' | 'mark
   const dir = path.dirname(doc.uri.fsPath);
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath ?? dir;
   if (setting) return vscode.Uri.file(path.isAbsolute(setting) ? setting : path.join(folder, setting));
-  const named = bibFilesNamedBy(doc.getText(), format)[0];
+  const named = heavy().bibFilesNamedBy(doc.getText(), format)[0];
   return vscode.Uri.file(path.resolve(dir, named ?? 'references.bib'));
 }
 

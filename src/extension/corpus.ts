@@ -1,9 +1,11 @@
 // The corpus and the embedder the user configured, opened on first use (never at activation: PGlite's WASM
 // and a fresh initdb take seconds) and reopened when the settings change.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Embedder } from '../core/embed/types.js';
 import type { CorpusStore } from '../core/store/types.js';
+import { heavy } from './load.js';
 import { readSettings, type Settings } from './settings.js';
 import type { Secrets } from './secrets.js';
 
@@ -71,8 +73,7 @@ export class CorpusService implements vscode.Disposable {
 
   private async open(settings: Settings): Promise<Connection> {
     const target = this.target(settings);
-    const { openStore } = await import('../core/store/index.js');
-    const { existsSync } = await import('node:fs');
+    const { openStore } = heavy();
     if (settings.corpus.backend === 'embedded' && !existsSync(target)) {
       throw new NotConfiguredError(`no corpus at ${target} yet`);
     }
@@ -93,7 +94,7 @@ export class CorpusService implements vscode.Disposable {
   }
 
   private async embedder(settings: Settings): Promise<Embedder> {
-    const { createEmbedder } = await import('../core/embed/index.js');
+    const { createEmbedder } = heavy();
     const e = settings.embedding;
     if (e.provider === 'offline') return createEmbedder({ provider: 'offline' });
     const apiKey = await this.secrets.get('embedding', e.baseUrl);

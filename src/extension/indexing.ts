@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CorpusService } from './corpus.js';
+import { heavy } from './load.js';
 import { readSettings } from './settings.js';
 
 export async function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<void> {
@@ -16,11 +17,7 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      const [{ ingest }, { openStore }, { createEmbedder }] = await Promise.all([
-        import('../core/ingest/pipeline.js'),
-        import('../core/store/index.js'),
-        import('../core/embed/index.js'),
-      ]);
+      const { ingest, openStore, createEmbedder } = heavy();
       await corpus.drop(); // the embedded corpus has one writer: close the lookup connection first
       const where = target ?? corpus.target(settings);
       const store = await openStore(where, { schema: 'corpusLens' });

@@ -7,6 +7,7 @@ import type { Hit } from '../core/store/types.js';
 import type { Sentence } from '../core/text/index.js';
 import { NotConfiguredError, type CorpusService, type Connection } from './corpus.js';
 import { documentModel, isPaperDocument } from './documents.js';
+import { heavy } from './load.js';
 import { readSettings } from './settings.js';
 
 export interface LookupResult {
@@ -98,8 +99,7 @@ export class Lookups implements vscode.Disposable {
     const key = JSON.stringify([connection.name, offset, settings.results.count, settings.results.threshold, text]);
     let hits = this.cache.get(key);
     if (!hits) {
-      const { search } = await import('../core/retrieve/index.js');
-      hits = await search(connection.store, connection.embedder, text, 'vector', {
+      hits = await heavy().search(connection.store, connection.embedder, text, 'vector', {
         k: settings.results.count,
         threshold: settings.results.threshold,
         offset,

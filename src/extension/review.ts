@@ -3,6 +3,7 @@
 // two actions, each one undoable edit: insert at the cursor, append the new BibTeX entries.
 import * as vscode from 'vscode';
 import type { ReviewResult } from '../core/review/index.js';
+import { heavy } from './load.js';
 import { appendEntry, openIfExists, resolveBibFile } from './cite.js';
 import type { CorpusService } from './corpus.js';
 import { formatOf } from './documents.js';
@@ -27,7 +28,7 @@ export class RelatedWork {
   async generate(editor: vscode.TextEditor): Promise<void> {
     const doc = editor.document;
     const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
-    const review = await import('../core/review/index.js');
+    const review = heavy();
     const topic = await vscode.window.showInputBox({
       title: 'Corpus Lens: related work on…',
       prompt: 'The topic to survey (prefilled with the paper’s title and abstract)',
@@ -99,7 +100,7 @@ export class RelatedWork {
     const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
     const uri = resolveBibFile(doc, format, readSettings(doc.uri).citation.bibFile);
     const existing = await openIfExists(uri);
-    const { parseBibEntries } = await import('../core/review/index.js');
+    const { parseBibEntries } = heavy();
     const have = new Set(parseBibEntries(existing?.getText() ?? '').map((e) => e.key));
     const fresh = this.last.result.newBibtex.split(/\n(?=@)/).filter((e) => {
       const key = /@\w+\s*\{([^,]+),/.exec(e)?.[1];

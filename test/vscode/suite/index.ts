@@ -6,7 +6,7 @@ import Mocha from 'mocha';
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
   mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
-  require('./extension.test');
+  require('./extension.suite');
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;
   await new Promise<void>((resolve) => {

@@ -1,0 +1,26 @@
+'use strict'; // a strict function has no own `arguments`/`caller`, which a Proxy would have to report
+// Run by extension.bench.ts in a plain node process (no tsx hooks): loads dist/extension.js with a stub
+// `vscode` module, calls activate(), and prints the milliseconds both took.
+const Module = require('node:module');
+const { readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+// esbuild's namespace import copies only own keys: list the `vscode.X` names the extension uses.
+const names = [...new Set(readdirSync(join(root, 'src', 'extension')).flatMap((f) =>
+  [...readFileSync(join(root, 'src', 'extension', f), 'utf8').matchAll(/vscode\.([A-Za-z]+)/g)].map((m) => m[1])))];
+const handler = {
+  get: (_t, p) => (p === 'then' ? undefined : p === Symbol.toPrimitive ? () => '' : stub),
+  apply: () => stub,
+  construct: () => stub,
+  set: () => true,
+  ownKeys: () => [...names, 'prototype'],
+  getOwnPropertyDescriptor: (t, p) => (p === 'prototype' ? Reflect.getOwnPropertyDescriptor(t, p) : { value: stub, enumerable: true, configurable: true }),
+};
+const stub = new Proxy(function () {}, handler);
+const load = Module._load;
+Module._load = (req, ...rest) => (req === 'vscode' ? stub : load(req, ...rest));
+
+const t0 = process.hrtime.bigint();
+require(join(root, 'dist', 'extension.js')).activate(stub);
+process.stdout.write(String(Number(process.hrtime.bigint() - t0) / 1e6));

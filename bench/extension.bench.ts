@@ -1,0 +1,111 @@
+// The extension's own costs: activation (target ≤ 30 ms: nothing heavy loads), and the time from cursor idle
+// to results posted with the offline embedder — sentence at cursor, embedding, match with context, mapping
+// for the panel, recurring-word highlighting — on the sample corpus and on a large synthetic-text corpus
+// (target p50 ≤ 15 ms of our own time), plus the memory the open corpus adds. BENCH_SCALE=small: 10k sentences
+// instead of 100k.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmbedder } from '../src/core/embed/index.ts';
+import { search } from '../src/core/retrieve/index.ts';
+import { highlightTerms } from '../src/core/retrieve/recurring.ts';
+import { openStore } from '../src/core/store/index.ts';
+import type { CorpusStore, PaperInput } from '../src/core/store/types.ts';
+import { TextModel } from '../src/core/text/index.ts';
+import { toHitView } from '../webview/adapt.ts';
+import { rng } from './generate-paper.ts';
+import { fmt, median, percentile, timeMs } from './stats.ts';
+
+const root = join(__dirname, '..');
+
+/** Activation in a fresh plain node process (bench/activation-probe.cjs), the way the extension host loads it. */
+function activationMs(): number {
+  return Number(execFileSync(process.execPath, [join(__dirname, 'activation-probe.cjs')], { encoding: 'utf8' }));
+}
+
+async function lookupTimes(store: CorpusStore, paper: string, queries: number): Promise<{ total: number[]; parts: Record<string, number[]> }> {
+  const model = new TextModel(paper, 'latex');
+  const prose = model.sentences();
+  const embedder = createEmbedder({ provider: 'offline' });
+  const next = rng(5);
+  const parts: Record<string, number[]> = { sentence: [], embed: [], match: [], view: [] };
+  const total: number[] = [];
+  for (let i = 0; i < queries; i++) {
+    const s = prose[Math.floor(next() * prose.length)];
+    const t0 = performance.now();
+    const sentence = model.sentenceAt(s.start + 1)!;
+    const t1 = performance.now();
+    const text = `${sentence.clean} ${i}`; // a new text every time: no embedding cache hit
+    const [vector] = await embedder.embed([text]);
+    const t2 = performance.now();
+    const hits = await search(store, { model: embedder.model, dimensions: embedder.dimensions, embed: async () => [vector] }, text, 'vector', { k: 25 });
+    const t3 = performance.now();
+    const views = hits.map((h) => toHitView(h));
+    highlightTerms({ texts: views.map((v) => v.sentence.text), query: sentence.clean }, { mode: 'recurring' });
+    const t4 = performance.now();
+    parts.sentence.push(t1 - t0);
+    parts.embed.push(t2 - t1);
+    parts.match.push(t3 - t2);
+    parts.view.push(t4 - t3);
+    total.push(t4 - t0);
+  }
+  return { total, parts };
+}
+
+function report(label: string, r: { total: number[]; parts: Record<string, number[]> }): void {
+  const parts = Object.entries(r.parts).map(([k, v]) => `${k} ${fmt(median(v))}`).join(', ');
+  console.log(`${label}: cursor idle → results p50 ${fmt(median(r.total))}, p95 ${fmt(percentile(r.total, 95))} (${parts})`);
+}
+
+/** A corpus of `n` sentences of synthetic scientific text (words of the sample corpus, shuffled). */
+async function syntheticCorpus(dir: string, n: number): Promise<CorpusStore> {
+  const words = readFileSync(join(root, 'samples', 'corpus', 'lindqvist2021phrasebank.tex'), 'utf8').match(/[a-z]{3,}/g)!;
+  const next = rng(9);
+  const embedder = createEmbedder({ provider: 'offline', cache: { maxBytes: 1 } });
+  const store = await openStore(dir);
+  await store.init({ model: embedder.model, dimensions: embedder.dimensions });
+  const perPaper = 50;
+  for (let p = 0; p * perPaper < n; p += 40) {
+    const papers: PaperInput[] = [];
+    for (let q = p; q < p + 40 && q * perPaper < n; q++) {
+      const texts = Array.from({ length: perPaper }, () => Array.from({ length: 8 + Math.floor(next() * 14) }, () => words[Math.floor(next() * words.length)]).join(' ') + '.');
+      const vectors = await embedder.embed(texts);
+      papers.push({
+        id: `synthetic-${q}`,
+        title: `Synthetic paper ${q}`,
+        sentences: texts.map((text, i) => ({ sectionIndex: Math.floor(i / 10), sectionTitle: `Section ${Math.floor(i / 10)}`, sentenceIndex: i % 10, globalIndex: i, text, embedding: vectors[i] })),
+      });
+    }
+    await store.writePapers(papers, { deferIndexes: p === 0 });
+  }
+  if ('createSearchIndexes' in store) await (store as unknown as { createSearchIndexes(): Promise<void> }).createSearchIndexes();
+  return store;
+}
+
+export async function run(): Promise<void> {
+  console.log('## Extension: activation and cursor-idle-to-results (offline embedder)');
+  execFileSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: root });
+  activationMs(); // warm the file cache
+  const activations = Array.from({ length: 7 }, activationMs);
+  const baseline = median(Array.from({ length: 7 }, () => Number(execFileSync(process.execPath, ['-e', 'const t=process.hrtime.bigint();require("node:fs");process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))'], { encoding: 'utf8' }))));
+  console.log(`activation (production dist/extension.js: require + activate, vscode stubbed): median ${fmt(median(activations))} [target ≤ 30 ms]; baseline (an empty require in the same kind of process): ${fmt(baseline)}`);
+
+  const paper = readFileSync(join(root, 'samples', 'sample-paper.tex'), 'utf8');
+  const sampleDir = join(mkdtempSync(join(tmpdir(), 'cl-bench-ext-')), 'sample');
+  execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), 'ingest', '--db', sampleDir, join(root, 'samples', 'corpus')], { cwd: root });
+  const rssBefore = process.memoryUsage().rss;
+  const sample = await openStore(sampleDir);
+  await lookupTimes(sample, paper, 5); // first lookups pay for PGlite's warm-up
+  report(`sample corpus (${(await sample.counts()).sentences} sentences)`, await lookupTimes(sample, paper, 100));
+  console.log(`memory added by the open sample corpus: ${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB RSS`);
+  await sample.close();
+
+  const n = process.env.BENCH_SCALE === 'small' ? 10_000 : 100_000;
+  const t0 = Date.now();
+  const big = await syntheticCorpus(join(mkdtempSync(join(tmpdir(), 'cl-bench-ext-')), 'big'), n);
+  console.log(`(built a ${n}-sentence corpus in ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  await lookupTimes(big, paper, 5);
+  report(`${n.toLocaleString('en')}-sentence corpus`, await lookupTimes(big, paper, 100));
+  await big.close();
+}
