@@ -32,3 +32,31 @@ test('the extension works inside a real VS Code (code-server 1.100)', { skip: mi
   assert.ok(run.summary.passed >= 6, `${run.summary.passed} passed`);
   assert.equal(run.exitCode, 0);
 });
+
+test('npm run package builds a small .vsix that installs into code-server and works', { skip: missing, timeout: 600_000 }, async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { statSync } = await import('node:fs');
+  execFileSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: 'pipe' });
+  const vsix = join(root, 'corpus-lens.vsix');
+  const size = statSync(vsix).size;
+  const files = execFileSync(join(root, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  console.log(`.vsix: ${(size / 1e6).toFixed(1)} MB, ${files.length} files`);
+  assert.ok(size < 20e6, `${size} bytes`);
+  for (const f of files) assert.doesNotMatch(f, /^(src|test|bench|scripts|webview)\/|\.map$|\.d\.c?ts$|\/contrib\/|^node_modules\/(?!@electric-sql\/pglite)/, `${f} does not belong in the package`);
+  for (const f of ['dist/extension.js', 'dist/heavy.js', 'dist/webview.js', 'media/panel.css']) assert.ok(files.includes(f), `${f} is packaged`);
+
+  const corpus = join(mkdtempSync(join(tmpdir(), 'cl-vsix-corpus-')), 'sample');
+  const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);
+  assert.equal(ingest.code, 0, ingest.stderr);
+  const run = await runHostSuite({
+    vsix,
+    developmentPath: join(root, 'test', 'fixtures', 'empty-extension'),
+    suite: 'vsix.suite',
+    settings: { 'corpusLens.corpus.path': corpus },
+    timeoutMs: 180_000,
+  });
+  if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
+  for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
+  assert.equal(run.summary?.failed, 0);
+  assert.equal(run.summary?.passed, 1);
+});

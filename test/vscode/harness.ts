@@ -64,6 +64,12 @@ export async function runHostSuite(options: {
   screenshot?: string;
   /** Folder for the screenshots the suite asks for (see suite/snapshot.ts). */
   artifacts?: string;
+  /** The extension under development (default: this repository); a .vsix test passes an empty stub. */
+  developmentPath?: string;
+  /** A .vsix to install into the extensions folder before VS Code starts. */
+  vsix?: string;
+  /** The suite module in test/vscode/suite/ (default: extension.suite). */
+  suite?: string;
   /** Runs against the workbench page after the suite finished (e.g. to read the webview's content). */
   inspect?: (page: import('playwright-core').Page) => Promise<void>;
 }): Promise<HostRun> {
@@ -71,6 +77,7 @@ export async function runHostSuite(options: {
   const suiteFile = join(scratch, 'suite', 'index.js');
   await esbuild.build({
     entryPoints: [join(root, 'test', 'vscode', 'suite', 'index.ts')],
+    define: { SUITE: JSON.stringify(options.suite ?? 'extension.suite') },
     outfile: suiteFile,
     bundle: true,
     platform: 'node',
@@ -86,6 +93,13 @@ export async function runHostSuite(options: {
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...options.settings }));
   const extensionsDir = join(scratch, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
+  if (options.vsix) {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, [codeServerBin, '--install-extension', options.vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userData], {
+      env: { ...process.env, XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_DATA_HOME: join(scratch, 'xdg-data') },
+      stdio: 'pipe',
+    });
+  }
   const summaryFile = join(scratch, 'summary.json');
   const snapshotRequest = join(scratch, 'snapshot-request.json');
 
@@ -104,6 +118,7 @@ export async function runHostSuite(options: {
         CORPUS_LENS_TEST_SUMMARY: summaryFile,
         CORPUS_LENS_TEST_WORKSPACE: workspace,
         CORPUS_LENS_TEST_SNAPSHOT: snapshotRequest,
+        CORPUS_LENS_TEST_SUITE: options.suite ?? 'extension.suite',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, so the extension host and watchers stop with it
@@ -130,7 +145,7 @@ export async function runHostSuite(options: {
     });
     const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
     const payload = JSON.stringify([
-      ['extensionDevelopmentPath', remote(root)],
+      ['extensionDevelopmentPath', remote(options.developmentPath ?? root)],
       ['extensionTestsPath', remote(suiteFile)],
     ]);
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
