@@ -1,16 +1,9 @@
 // Deterministic synthetic LaTeX papers of a given length, with the constructs real papers have.
 
-/** A small seeded PRNG (mulberry32), so every run measures the same documents. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../src/core/random.ts';
+
+/** The seeded PRNG, so every run measures the same documents. */
+export { rng };
 
 const SENTENCES = [
   'Prior work~\\cite{smith2020,doe2019} has shown that sparse attention scales to long documents.',

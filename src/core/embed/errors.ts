@@ -1,4 +1,5 @@
 /** Errors shared by the embedding providers. No 'vscode' import: this runs in the CLI and in tests. */
+import { abortError as baseAbortError, sleep } from '../abort.js';
 
 /** An error from an embedding endpoint, with a message that names the endpoint and the model. */
 export class EmbeddingError extends Error {
@@ -22,32 +23,16 @@ export class EmbeddingError extends Error {
 }
 
 /** The error `embed` rejects with when its signal aborts (name 'AbortError', like fetch). */
+/** An AbortError for an embedding request (the signal's own reason when it is one). */
 export function abortError(signal?: AbortSignal): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const e = new DOMException('The embedding request was aborted', 'AbortError');
-  return e;
+  return baseAbortError(signal, 'The embedding request was aborted');
 }
 
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw abortError(signal);
 }
 
-/** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep };
 
 /** Scales `v` to unit length in place (a zero vector stays zero) and returns it. */
 export function l2normalize(v: Float32Array): Float32Array {

@@ -6,6 +6,7 @@
 // - Cancellation: the caller's AbortSignal aborts the request at once and rejects with an AbortError.
 // - Streaming (`onToken`) with usage counts (`stream_options.include_usage`); when a server sends no usage,
 //   tokens are estimated (≈ 4 characters a token) and flagged as estimated.
+import { abortError, sleep } from '../abort.js';
 import OpenAI from 'openai';
 
 export interface ChatMessage {
@@ -89,33 +90,11 @@ export interface OpenAIChatOptions {
 
 const TIMEOUT = Symbol('timeout');
 
-function abortError(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  if (r instanceof Error && r.name === 'AbortError') return r;
-  const e = new Error('The operation was aborted', { cause: r });
-  e.name = 'AbortError';
-  return e;
-}
-
 export function isAbortError(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || err instanceof OpenAI.APIUserAbortError);
 }
 
-/** Resolves after ms, or rejects with an AbortError when signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(signal));
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(abortError(signal!));
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+export { sleep };
 
 /** Rough token estimate for servers that report no usage. */
 export function estimateTokens(text: string): number {

@@ -1,6 +1,7 @@
 // The evidence outline (no LLM configured): the retrieved sentences clustered by embedding (k-means with a
 // deterministic farthest-first start), each cluster labelled by its recurring words, emitted with citation
 // keys as LaTeX comments or a Markdown HTML comment — notes for the author to write from, never prose.
+import { mulberry32 } from '../random.js';
 import type { Embedder } from '../embed/types.js';
 import type { Hit } from '../store/types.js';
 import { normalize } from './rerank.js';
@@ -41,18 +42,6 @@ export function wordVectors(texts: readonly string[], dimensions = 256): Float32
   });
 }
 
-/** A small seeded PRNG (mulberry32): the outline is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function assignAndScore(v: readonly Float32Array[], centres: readonly Float32Array[], assign: number[]): { changed: boolean; score: number } {
   let changed = false;
   let score = 0;
@@ -87,7 +76,7 @@ export function kMeans(vectors: readonly Float32Array[], k: number, iterations =
   let bestAssign: number[] = new Array<number>(n).fill(0);
   let bestScore = -Infinity;
   for (let r = 0; r < restarts; r++) {
-    const rnd = prng(0x5eed + r);
+    const rnd = mulberry32(0x5eed + r);
     const centres: Float32Array[] = [v[Math.floor(rnd() * n)]];
     const dist = v.map((x) => Math.max(0, 1 - dot(x, centres[0])));
     while (centres.length < k) {
