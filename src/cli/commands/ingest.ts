@@ -5,7 +5,8 @@ import { embedderFromFlags, openDb } from './import.js';
 const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--json] PATH…
   PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them.
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
-  --json prints {papers, sentences, skipped, failed:[{file, reason}]}. Exit 0 when the run completes, failures included.`;
+  --json prints {papers, sentences, skipped, failed:[{file, reason}]}; --progress writes one JSON line per file to
+  stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.`;
 
 /** `corpus-lens ingest`: builds or updates a corpus from paper files, with a progress bar on stderr. */
 export const ingestCommand: Command = {
@@ -20,6 +21,7 @@ export const ingestCommand: Command = {
         embedder: { type: 'string' },
         model: { type: 'string' },
         json: { type: 'boolean' },
+        progress: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -42,7 +44,10 @@ export const ingestCommand: Command = {
           embedder,
           glob: values.glob,
           signal: controller.signal,
-          onProgress: (p) => bar?.update(p.filesDone, p.filesTotal, `${Math.round(p.sentencesPerSecond)} sentences/s`),
+          onProgress: (p) => {
+            bar?.update(p.filesDone, p.filesTotal, `${Math.round(p.sentencesPerSecond)} sentences/s`);
+            if (values.progress) process.stderr.write(JSON.stringify(p) + '\n');
+          },
         });
         bar?.stop();
         if (values.json) printJson(summary);
