@@ -52,10 +52,15 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
   const { index: bib, errors: bibErrors } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
   summary.failed.push(...bibErrors);
   const started = Date.now();
+  const indexes = searchIndexes(store);
   let pending: PaperInput[] = [];
   let pendingSentences = 0;
+  let filesRead = 0;
   const flush = async () => {
     if (!pending.length) return;
+    // A large load is faster into a table without its HNSW and full-text indexes, built once at the end.
+    const expected = summary.sentences + (pendingSentences / Math.max(1, filesRead)) * (files.length - summary.skipped);
+    if (indexes && !indexes.dropped && expected >= DEFER_INDEXES_FROM) await indexes.drop();
     const batch = pending;
     pending = [];
     pendingSentences = 0;
@@ -64,32 +69,56 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
     summary.sentences += written.sentences;
   };
 
-  for (const [i, file] of files.entries()) {
-    signal?.throwIfAborted();
-    try {
-      const bytes = await readFile(file);
-      const kind = sniffKind(file, bytes);
-      // Unchanged single-file sources are skipped before parsing; a LaTeX project's hash covers its includes.
-      if (kind !== 'latex' && knownHashes.has(`${file}\u0000${sha256Hex(bytes)}`)) {
-        summary.skipped++;
-      } else {
-        const result = await readPaperFile(file, { bib, signal });
-        summary.failed.push(...result.errors);
-        const fresh = await freshPapers(store, result.papers, known, summary);
-        for (const paper of fresh) {
-          pending.push(await embedPaper(paper, embedder, signal));
-          pendingSentences += paper.sentences.length;
+  try {
+    for (const [i, file] of files.entries()) {
+      signal?.throwIfAborted();
+      try {
+        const bytes = await readFile(file);
+        const kind = sniffKind(file, bytes);
+        // Unchanged single-file sources are skipped before parsing; a LaTeX project's hash covers its includes.
+        if (kind !== 'latex' && knownHashes.has(`${file}\u0000${sha256Hex(bytes)}`)) {
+          summary.skipped++;
+        } else {
+          filesRead++;
+          const result = await readPaperFile(file, { bib, signal });
+          summary.failed.push(...result.errors);
+          const fresh = await freshPapers(store, result.papers, known, summary);
+          for (const paper of fresh) {
+            pending.push(await embedPaper(paper, embedder, signal));
+            pendingSentences += paper.sentences.length;
+          }
+          if (pendingSentences >= (options.writeBatch ?? 2000)) await flush();
         }
-        if (pendingSentences >= (options.writeBatch ?? 2000)) await flush();
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        summary.failed.push({ file, reason: err instanceof Error ? err.message.split('\n')[0] : String(err) });
       }
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      summary.failed.push({ file, reason: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+      options.onProgress?.(progress(i + 1, files.length, summary, pendingSentences, started, file));
     }
-    options.onProgress?.(progress(i + 1, files.length, summary, pendingSentences, started, file));
+    await flush();
+  } finally {
+    // Also after a run that was stopped with its indexes dropped: CREATE INDEX IF NOT EXISTS.
+    await indexes?.create();
   }
-  await flush();
   return summary;
+}
+
+/** Sentences a run expects to write from which it drops the search indexes and rebuilds them at the end. */
+const DEFER_INDEXES_FROM = 20_000;
+
+/** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */
+function searchIndexes(store: CorpusStore): { dropped: boolean; drop(): Promise<void>; create(): Promise<void> } | undefined {
+  const s = store as Partial<{ dropSearchIndexes(): Promise<void>; createSearchIndexes(): Promise<void> }>;
+  if (typeof s.dropSearchIndexes !== 'function' || typeof s.createSearchIndexes !== 'function') return undefined;
+  const control = {
+    dropped: false,
+    drop: async () => {
+      await s.dropSearchIndexes!();
+      control.dropped = true;
+    },
+    create: () => s.createSearchIndexes!(),
+  };
+  return control;
 }
 
 /** Papers that are new or changed; a changed paper's old rows are deleted first so it is replaced whole. */
