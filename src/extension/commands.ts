@@ -107,11 +107,11 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     await indexPaths([editor.document.uri.fsPath], corpus, log);
   });
   const relatedWork = new RelatedWork(corpus, secrets, log);
-  register('corpusLens.generateRelatedWork', async () => {
+  register('corpusLens.generateRelatedWork', async (options?: { topic?: string }) => {
     const editor = paperEditor();
     if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open the paper to write related work for first.');
     try {
-      await relatedWork.generate(editor);
+      await relatedWork.generate(editor, options?.topic);
     } catch (err) {
       log.error(`related work failed: ${(err as Error).message}`);
       void vscode.window.showErrorMessage(`Corpus Lens: ${(err as Error).message}`);

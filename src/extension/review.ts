@@ -25,11 +25,12 @@ export class RelatedWork {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  async generate(editor: vscode.TextEditor): Promise<void> {
+  /** Asks for the topic (prefilled; `topic` skips the question), runs the pipeline, shows the result beside. */
+  async generate(editor: vscode.TextEditor, topic?: string): Promise<void> {
     const doc = editor.document;
     const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
     const review = heavy();
-    const topic = await vscode.window.showInputBox({
+    topic ??= await vscode.window.showInputBox({
       title: 'Corpus Lens: related work on…',
       prompt: 'The topic to survey (prefilled with the paper’s title and abstract)',
       value: review.defaultTopic(doc.getText(), format),
@@ -75,7 +76,7 @@ export class RelatedWork {
     await outputEditor.edit((b) => b.replace(new vscode.Range(new vscode.Position(0, 0), output.positionAt(output.getText().length)), result.text + (result.bibtex ? `\n\n${commentOut(result.bibtex, format)}` : '')));
     this.last = { result, paper: doc.uri, position: editor.selection.active };
     this.log.info(`related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens })}`);
-    await this.offerActions();
+    void this.offerActions(); // the notification stays until the author picks an action
   }
 
   private async offerActions(): Promise<void> {

@@ -172,6 +172,25 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok(actions.some((a) => a.title.startsWith('Cite ')), 'a quick fix cites the paper');
   });
 
+  it('generates related work beside the paper (an evidence outline without an LLM), inserts it and appends its BibTeX', async () => {
+    const editor = await openPaper();
+    const at = editor.document.positionAt(editor.document.getText().indexOf('\\section{Results}'));
+    editor.selection = new vscode.Selection(at, at);
+    await vscode.commands.executeCommand('corpusLens.generateRelatedWork', { topic: 'retrieving example sentences for academic writing' });
+    const draft = vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().includes('Corpus Lens evidence outline'));
+    assert.ok(draft, 'the result opens in an editor beside the paper');
+    const keys = [...new Set([...draft.getText().matchAll(/\[([a-z]+\d{4}[a-z]*)\]/g)].map((m) => m[1]))];
+    assert.ok(keys.length >= 3, `cites corpus papers: ${keys.join(', ')}`);
+    await vscode.commands.executeCommand('corpusLens.insertRelatedWork');
+    assert.ok(editor.document.getText().includes('% Corpus Lens evidence outline'), 'inserted at the cursor');
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.ok(!editor.document.getText().includes('% Corpus Lens evidence outline'), 'one undo removes the insertion');
+    await vscode.commands.executeCommand('corpusLens.appendRelatedWorkBibtex');
+    const bib = readFileSync(path.join(workspace, 'refs.bib'), 'utf8');
+    for (const key of keys) assert.equal(bib.split(`{${key},`).length - 1, 1, `one entry for ${key}`);
+  });
+
   it('ignores workspace settings that would send text or keys elsewhere', async () => {
     const dir = path.join(workspace, '.vscode');
     if (!existsSync(dir)) mkdirSync(dir);
