@@ -78,7 +78,11 @@ export async function openDb(db: string | undefined, schema: string | undefined,
 }
 
 const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|openai] [--model M]
+                          [--context section|none]
   DB: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)
+  --context none (default): plain sentence vectors (a sentence finds its own wording at similarity ≈ 1);
+  section: each vector is blended with the rest of its paper section (better paper-level recall for citation
+  retrieval). Recorded in the corpus; later imports must use the same.
   Rows without an embedding are embedded; rows already in the corpus are skipped. Prints a JSON summary.
   Bad lines are reported with their line numbers (the good ones are imported; exit code 1).`;
 
@@ -97,6 +101,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
           sources: { type: 'string' },
           embedder: { type: 'string' },
           model: { type: 'string' },
+          context: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       });
@@ -106,7 +111,11 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
       }
       if (positionals.length) throw new CliError(`import takes no positional arguments (got '${positionals[0]}')`);
       if (!values.documents) throw new CliError('--documents Document.jsonl is required');
-      const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers } = await import(
+      const contextFlag = values.context ?? 'none';
+      if (contextFlag !== 'section' && contextFlag !== 'none') {
+        throw new CliError(`--context must be section or none (got '${contextFlag}')`);
+      }
+      const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers, DEFAULT_IMPORT_CONTEXT } = await import(
         '../../core/store/seedRows.js'
       );
       const read = async (file: string) => {
@@ -125,6 +134,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
       try {
         const result = await importPapers(store, embedder, papersFromRows(docs.rows, srcs.rows), {
           documentsFile: values.documents,
+          context: contextFlag === 'none' ? 'none' : DEFAULT_IMPORT_CONTEXT,
         });
         errors.push(...result.errors);
         for (const e of errors) err(`corpus-lens: ${e.file}:${e.line}: ${e.message}\n`);

@@ -81,11 +81,12 @@ export class SqlCorpusStore implements CorpusStore {
       model: m.get('embedding_model') ?? '',
       dimensions: Number(m.get('dimensions')),
       createdAt: m.get('created_at'),
+      ...(m.has('vector_context') ? { vectorContext: m.get('vector_context') } : {}),
     };
     return this.cachedMeta;
   }
 
-  async init(options: { model: string; dimensions: number }): Promise<CorpusMeta> {
+  async init(options: { model: string; dimensions: number; vectorContext?: string }): Promise<CorpusMeta> {
     const existing = await this.meta();
     if (existing) {
       checkCompatible(existing, options);
@@ -97,6 +98,11 @@ export class SqlCorpusStore implements CorpusStore {
          ('created_at', $4) ON CONFLICT (key) DO NOTHING`,
       [SCHEMA_VERSION, options.model, String(options.dimensions), new Date().toISOString()],
     );
+    if (options.vectorContext) {
+      await this.driver.query(`INSERT INTO corpus_meta (key, value) VALUES ('vector_context', $1) ON CONFLICT (key) DO NOTHING`, [
+        options.vectorContext,
+      ]);
+    }
     this.cachedMeta = undefined;
     const meta = await this.meta();
     if (!meta) throw new StoreError('could not record the corpus metadata');

@@ -42,6 +42,11 @@ export interface CorpusMeta {
   model: string;
   dimensions: number;
   createdAt?: string;
+  /**
+   * How stored sentence vectors were built (`contextDescriptor()` of src/core/embed/context.ts): `plain`, or e.g.
+   * `ctx(all,2)` = blended with the rest of their section. Absent when the corpus did not record it.
+   */
+  vectorContext?: string;
 }
 
 export interface SentenceInput {
@@ -116,7 +121,7 @@ export interface CorpusStore {
    * Creates the schema for `dimensions` and records `model` when the corpus is new; otherwise checks that they
    * equal the recorded ones and throws a {@link CorpusMismatchError} naming both when they differ.
    */
-  init(options: { model: string; dimensions: number }): Promise<CorpusMeta>;
+  init(options: { model: string; dimensions: number; vectorContext?: string }): Promise<CorpusMeta>;
   /**
    * Adds papers and their sentences. Each paper is atomic: SQL backends write groups of papers (≤ 2,000
    * sentences) per transaction and retry a failed group one paper per transaction, naming the failing paper.
