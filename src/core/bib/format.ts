@@ -1,15 +1,8 @@
 // Rendering a paper's BibTeX entry and making its citation key (the extension's Cite action uses both).
+import type { PaperMeta } from '../ingest/paper.js';
 
 /** What formatBibtexEntry and makeCitationKey read from a paper (ParsedPaper and the store's PaperRef fit). */
-export interface CitablePaper {
-  title?: string | null;
-  authors?: string[];
-  year?: number | null;
-  venue?: string | null;
-  doi?: string | null;
-  arxivId?: string | null;
-  url?: string | null;
-}
+export type CitablePaper = Pick<PaperMeta, 'title' | 'authors' | 'year' | 'venue' | 'doi' | 'arxivId' | 'url'>;
 
 const STOP = new Set(
   'a an the on of in for and to with towards toward via from by at is are as or its into using how what why when do does can we our new'.split(' '),

@@ -2,7 +2,7 @@
 // statement / ONE RPC on every backend, with the previous/next sentence of the same section and the paper.
 // Identical sentence texts (the same boilerplate in several papers) are collapsed, keeping the best hit.
 import type { Embedder } from '../embed/types.js';
-import { checkCompatible, StoreError, type CorpusStore, type Hit, type LookupOptions } from '../store/types.js';
+import { checkCompatible, requireMeta, StoreError, type CorpusStore, type Hit, type LookupOptions } from '../store/types.js';
 
 export type { Hit, PaperRef, SentenceRef } from '../store/types.js';
 
@@ -78,9 +78,7 @@ export function dedupeHits(hits: readonly Hit[]): Hit[] {
 
 /** Refuses a query from another model/dimension than the corpus's, naming both. */
 export async function checkQuery(store: CorpusStore, query: QueryEmbedding): Promise<void> {
-  const meta = await store.meta();
-  if (!meta) throw new StoreError('the corpus is empty: no schema yet (import something first)');
-  checkCompatible(meta, { model: query.model, dimensions: query.vector.length });
+  checkCompatible(await requireMeta(store), { model: query.model, dimensions: query.vector.length });
 }
 
 /** Up to k hits, best first, each with its previous/next sentence in the same section and its paper. */

@@ -4,6 +4,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { filterArgs, toHit } from './rows.js';
 import {
   checkCompatible,
+  requireMeta,
   StoreError,
   type CorpusMeta,
   type CorpusStore,
@@ -110,12 +111,6 @@ export class SqlCorpusStore implements CorpusStore {
     return meta;
   }
 
-  private async requireMeta(): Promise<CorpusMeta> {
-    const m = await this.meta();
-    if (!m) throw new StoreError('the corpus is empty: no schema yet (import something first)');
-    return m;
-  }
-
   private checkVector(v: Float32Array, meta: CorpusMeta): void {
     if (v.length !== meta.dimensions) {
       throw new StoreError(`query embedding has ${v.length} dimensions; the corpus has ${meta.dimensions}`);
@@ -134,7 +129,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
-    const meta = await this.requireMeta();
+    const meta = await requireMeta(this);
     const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
     const total = papers.length;
     let done = 0;
@@ -154,7 +149,7 @@ export class SqlCorpusStore implements CorpusStore {
 
   /** (Re)builds the HNSW and full-text indexes; `m`/`efConstruction` default to pgvector's 16/64. */
   async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
-    const meta = await this.requireMeta();
+    const meta = await requireMeta(this);
     void meta;
     const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
     await this.driver.exec(`SET maintenance_work_mem = '256MB';
@@ -265,7 +260,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
-    const meta = await this.requireMeta();
+    const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const rows = await this.driver.lookup(
@@ -277,7 +272,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
-    await this.requireMeta();
+    await requireMeta(this);
     const rows = await this.driver.lookup(`SELECT * FROM keyword_sentences($1, $2, $3, $4, $5, $6)`, null, [
       text,
       ...filterArgs(o),
@@ -286,7 +281,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async matchHybrid(embedding: Float32Array, text: string, o: HybridOptions): Promise<Hit[]> {
-    const meta = await this.requireMeta();
+    const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const rows = await this.driver.lookup(
@@ -298,7 +293,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
-    await this.requireMeta();
+    await requireMeta(this);
     const rows = await this.driver.lookup(`SELECT * FROM sentence_context($1::bigint[], $2)`, null, [
       sentenceIds.map(String),
       offset,

@@ -7,6 +7,7 @@ import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-m
 import { toHit, vectorText } from './rows.js';
 import {
   checkCompatible,
+  requireMeta,
   StoreError,
   type CorpusMeta,
   type CorpusStore,
@@ -127,14 +128,8 @@ export class SupabaseCorpusStore implements CorpusStore {
     return meta;
   }
 
-  private async requireMeta(): Promise<CorpusMeta> {
-    const m = await this.meta();
-    if (!m) throw new StoreError('the corpus is empty: no schema yet (import something first)');
-    return m;
-  }
-
   async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
-    const meta = await this.requireMeta();
+    const meta = await requireMeta(this);
     const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
     let done = 0;
     for (const p of papers) {
@@ -203,7 +198,7 @@ export class SupabaseCorpusStore implements CorpusStore {
   }
 
   private async checkVector(v: Float32Array): Promise<void> {
-    const meta = await this.requireMeta();
+    const meta = await requireMeta(this);
     if (v.length !== meta.dimensions) {
       throw new StoreError(`query embedding has ${v.length} dimensions; the corpus has ${meta.dimensions}`);
     }
@@ -219,7 +214,7 @@ export class SupabaseCorpusStore implements CorpusStore {
   }
 
   async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
-    await this.requireMeta();
+    await requireMeta(this);
     return this.rpc('keyword_sentences', { query_text: text, ...this.filters(o) });
   }
 
@@ -235,7 +230,7 @@ export class SupabaseCorpusStore implements CorpusStore {
   }
 
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
-    await this.requireMeta();
+    await requireMeta(this);
     return this.rpc('sentence_context', { sentence_ids: [...sentenceIds], match_offset: offset });
   }
 

@@ -182,6 +182,13 @@ export class StoreError extends Error {
 }
 
 /** Checks a model/dimension pair against the corpus's; `*` or an empty recorded model accepts any model. */
+/** The corpus's recorded model and dimension, or a one-line error for a corpus with no schema yet. */
+export async function requireMeta(store: Pick<CorpusStore, 'meta'>): Promise<CorpusMeta> {
+  const m = await store.meta();
+  if (!m) throw new StoreError('the corpus is empty: no schema yet (import something first)');
+  return m;
+}
+
 export function checkCompatible(
   corpus: { model: string; dimensions: number },
   query: { model: string; dimensions: number },
