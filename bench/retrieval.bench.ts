@@ -1,13 +1,13 @@
 // `npm run bench -- retrieval`: citation retrieval (../shared/eval/retrieval, Citation-Integrity) THROUGH THE STORE:
 // corpus.jsonl is imported into an embedded PGlite corpus by the same code path as `corpus-lens import`
-// (papersFromRows + importPapers, offline embedder, section-context vectors, weight 1, `--context section`), every claim (citation
+// (papersFromRows + importPapers, offline embedder, plain vectors: the `corpus-lens import` defaults), every claim (citation
 // tokens removed) is run with `search` in vector, keyword and hybrid modes (k = 25 sentence hits, dedupe off; a
 // paper's rank = its best sentence's rank), and paper-level recall@1/5/10/25 and MRR are printed next to
 // in-memory BM25 over sentences measured in the same run. test/integration/retrieval-eval.test.ts asserts on it.
 import { createEmbedder } from '../src/core/embed/index.js';
 import type { Embedder } from '../src/core/embed/types.js';
 import { pgliteStore } from '../src/core/store/pglite.js';
-import { DEFAULT_IMPORT_CONTEXT, importPapers, papersFromRows, type DocumentRow, type ImportContext, type Lined, type SourceRow } from '../src/core/store/seedRows.js';
+import { importPapers, papersFromRows, type DocumentRow, type ImportContext, type Lined, type SourceRow } from '../src/core/store/seedRows.js';
 import type { CorpusStore } from '../src/core/store/types.js';
 import { search, type SearchMode } from '../src/core/retrieve/index.js';
 import { freshPGlite } from '../test/support/db-pglite.js';
@@ -60,7 +60,7 @@ export async function importEvalCorpus(data: RetrievalData, options: { context?:
   const t0 = performance.now();
   const r = await importPapers(store, embedder, papersFromRows(documents, sources), {
     documentsFile: 'corpus.jsonl',
-    context: options.context ?? DEFAULT_IMPORT_CONTEXT,
+    context: options.context ?? 'none',
     deferIndexesFrom: 0,
   });
   return { store, embedder, sentences: r.sentences, importSeconds: (performance.now() - t0) / 1000 };
@@ -85,7 +85,7 @@ function metricsOf(ranks: readonly number[]): Metrics {
 export async function evalThroughStore(
   corpus: EvalCorpus,
   claims: readonly Claim[],
-  options: { modes?: readonly SearchMode[]; rrfK?: number; candidates?: number } = {},
+  options: { modes?: readonly SearchMode[]; rrfK?: number; candidates?: number; k?: number; sectionWeight?: number; perSection?: number } = {},
 ): Promise<Record<string, Metrics & { msPerQuery: number }>> {
   const out: Record<string, Metrics & { msPerQuery: number }> = {};
   for (const mode of options.modes ?? MODES) {
@@ -93,9 +93,9 @@ export async function evalThroughStore(
     const t0 = performance.now();
     for (const c of claims) {
       const hits = await search(corpus.store, corpus.embedder, c.query, mode, {
-        k: 25,
+        k: options.k ?? 25,
         dedupe: false,
-        ...(mode === 'hybrid' ? { rrfK: options.rrfK, candidates: options.candidates } : {}),
+        ...(mode === 'hybrid' ? { rrfK: options.rrfK, candidates: options.candidates, sectionWeight: options.sectionWeight, perSection: options.perSection } : {}),
       });
       ranks.push(paperRank(hits.map((h) => h.paper.id), c.cited));
     }

@@ -58,7 +58,7 @@ test('schema --print prints the one SQL source for the given dimension', async (
   assert.match(r.stdout, /embedding vector\(1536\)/);
   assert.match(r.stdout, /USING hnsw \(embedding vector_cosine_ops\)/);
   assert.match(r.stdout, /CREATE OR REPLACE FUNCTION match_sentences\(\s*query_embedding vector\(1536\)/);
-  assert.match(r.stdout, /to_tsvector\('english', text\)/);
+  assert.match(r.stdout, /bm25_sentences/);
   assert.equal(r.stdout, schemaSql(1536));
   const bad = await cli(['schema', '--print', '--dimensions', 'x']);
   assert.equal(bad.code, 1);

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { keywordSearch } from '../../src/core/retrieve/index.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { SCHEMA_VERSION } from '../../src/core/store/schema.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import { countTrips } from '../support/db-trips.js';
 import { storeContract } from '../support/db-contract.js';
@@ -22,7 +24,7 @@ before(async () => {
   const idx = await store.driver.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'sentences' ORDER BY 1`);
   assert.deepEqual(
     idx.rows.map((r) => r.indexname),
-    ['sentences_embedding_hnsw', 'sentences_global', 'sentences_pkey', 'sentences_position', 'sentences_text_fts'],
+    ['sentences_embedding_hnsw', 'sentences_global', 'sentences_pkey', 'sentences_position', 'sentences_tsv'],
   );
 });
 
@@ -57,4 +59,46 @@ test('a failing paper in a group is retried alone and named; the others land', a
   await assert.rejects(store.writePapers([good, bad]), /paper b1: null value in column "text"/);
   const r = await store.driver.query(`SELECT count(*)::int AS n FROM sentences WHERE paper_id = 'g1'`);
   assert.equal(r.rows[0].n, 1);
+});
+
+/** term_stats/fts_totals as the triggers keep them vs a recount from the stored lexemes. */
+async function statsDrift(): Promise<{ kept: number; recount: number; differ: number; totals: boolean }> {
+  const q = (sql: string) => store.driver.query(sql).then((r) => r.rows[0]);
+  const differ = await q(`SELECT count(*)::int AS n FROM term_stats t
+    FULL JOIN ts_stat('SELECT tsv FROM sentences') s ON s.word = t.term WHERE t.df IS DISTINCT FROM s.ndoc`);
+  const totals = await q(`SELECT f.documents = (SELECT count(*) FROM sentences)
+    AND f.lexemes = (SELECT coalesce(sum(length(tsv)), 0) FROM sentences) AS ok FROM fts_totals f`);
+  const kept = await q(`SELECT count(*)::int AS n FROM term_stats`);
+  const recount = await q(`SELECT count(*)::int AS n FROM ts_stat('SELECT tsv FROM sentences')`);
+  return { kept: Number(kept.n), recount: Number(recount.n), differ: Number(differ.n), totals: Boolean(totals.ok) };
+}
+
+test('BM25 statistics stay exact through inserts, deletes and text updates', async () => {
+  const start = await statsDrift();
+  assert.ok(start.kept > 20, `term_stats holds the corpus's lexemes (${start.kept})`);
+  assert.deepEqual(start, { ...start, differ: 0, totals: true });
+  const v = new Float32Array(64).fill(0.1);
+  await store.writePapers([
+    { id: 'stats1', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'Zygomorphic flowers attract bees.', embedding: v }] },
+  ]);
+  assert.equal((await statsDrift()).differ, 0);
+  assert.equal((await keywordSearch(store, 'zygomorphic', { k: 3 }))[0]?.paper.id, 'stats1');
+  await store.driver.query(`UPDATE sentences SET text = 'Actinomorphic flowers attract bees.' WHERE paper_id = 'stats1'`);
+  assert.deepEqual(await keywordSearch(store, 'zygomorphic', { k: 3 }), []);
+  await store.deletePapers(['stats1']);
+  const end = await statsDrift();
+  assert.deepEqual(end, { ...start });
+});
+
+test('a schema v1 corpus is upgraded in place on open: lexemes stored, BM25 statistics computed', async () => {
+  await store.driver.exec(`DROP FUNCTION bm25_sentences; DROP TABLE term_stats; DROP TABLE fts_totals;
+    DROP TRIGGER sentences_stats_insert ON sentences; DROP TRIGGER sentences_stats_delete ON sentences;
+    DROP TRIGGER sentences_stats_update ON sentences; ALTER TABLE sentences DROP COLUMN tsv;
+    UPDATE corpus_meta SET value = '1' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  const kw = await keywordSearch(store, 'BM25', { k: 5 });
+  assert.equal(kw[0]?.sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
+  assert.deepEqual((await statsDrift()).differ, 0);
 });

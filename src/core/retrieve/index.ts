@@ -31,6 +31,10 @@ export interface HybridMatchOptions extends MatchOptions {
   rrfK?: number;
   /** Candidates from each ranking before fusion (default max(100, 4k)). */
   candidates?: number;
+  /** Weight of each sentence's section similarity in the vector ranking (default 3; 0 = the sentence alone). */
+  sectionWeight?: number;
+  /** At most this many hits from one section (default 3; 0 = no cap). */
+  perSection?: number;
 }
 
 export type SearchMode = 'vector' | 'keyword' | 'hybrid';
@@ -88,7 +92,10 @@ export async function match(store: CorpusStore, query: QueryEmbedding, options: 
   return finish(hits, options);
 }
 
-/** Full-text search (Postgres `english` configuration; words are OR-ed, quotes/OR/-word use web-search syntax). */
+/**
+ * Keyword search: BM25 over Postgres `english` lexemes, a sentence's score plus twice its section's. Candidates are the
+ * sentences holding one of the query's selective words; quotes/OR/-word select with web-search syntax.
+ */
 export async function keywordSearch(store: CorpusStore, text: string, options: MatchOptions = {}): Promise<Hit[]> {
   const hits = await store.matchKeyword(text, { ...lookupOptions(options), threshold: undefined });
   return finish(hits, options);
@@ -108,6 +115,8 @@ export async function hybridSearch(
     threshold: undefined,
     rrfK: options.rrfK ?? 60,
     candidates: options.candidates ?? Math.max(100, 4 * lo.count),
+    sectionWeight: options.sectionWeight,
+    perSection: options.perSection,
   });
   const kept = options.threshold == null ? hits : hits.filter((h) => !(h.similarity < options.threshold!));
   return finish(kept, options);

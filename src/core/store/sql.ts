@@ -21,6 +21,9 @@ import {
 
 export type Row = Record<string, unknown>;
 
+/** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
+const STATS_STALE = 'search_stats_stale';
+
 /** A staged sentence row: what the bulk loader writes into the temporary table `staging_sentences`. */
 export interface StagedSentence extends SentenceInput {
   paperId: string;
@@ -77,14 +80,35 @@ export class SqlCorpusStore implements CorpusStore {
     const { rows } = await this.driver.query('SELECT key, value FROM corpus_meta');
     const m = new Map(rows.map((r) => [String(r.key), String(r.value)]));
     if (!m.has('dimensions')) return (this.cachedMeta = null);
+    if (Number(m.get('schema_version') ?? 1) < Number(SCHEMA_VERSION)) await this.upgrade(Number(m.get('dimensions')));
+    else if (m.has(STATS_STALE)) await this.refreshStatsIfStale();
     this.cachedMeta = {
-      schemaVersion: m.get('schema_version') ?? SCHEMA_VERSION,
+      schemaVersion: SCHEMA_VERSION,
       model: m.get('embedding_model') ?? '',
       dimensions: Number(m.get('dimensions')),
       createdAt: m.get('created_at'),
       ...(m.has('vector_context') ? { vectorContext: m.get('vector_context') } : {}),
     };
     return this.cachedMeta;
+  }
+
+  /**
+   * Brings an older Corpus Lens schema up to this version in place (the schema SQL is idempotent; v2 adds the stored
+   * lexemes and the BM25 statistics, computed here once). A database the user may not alter gets a clear error.
+   */
+  private async upgrade(dimensions: number): Promise<void> {
+    try {
+      // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
+      await this.driver.exec(`SET maintenance_work_mem = '256MB'; ${schemaSql(dimensions)}; RESET maintenance_work_mem`);
+      await this.driver.query('SELECT refresh_search_stats()');
+      await this.driver.query(`UPDATE corpus_meta SET value = $1 WHERE key = 'schema_version'`, [SCHEMA_VERSION]);
+    } catch (err) {
+      throw new StoreError(
+        `this corpus uses an older Corpus Lens schema and could not be upgraded (${err instanceof Error ? err.message : String(err)}); ` +
+          'run the output of `corpus-lens schema --print` as its owner',
+        { cause: err },
+      );
+    }
   }
 
   async init(options: { model: string; dimensions: number; vectorContext?: string }): Promise<CorpusMeta> {
@@ -142,20 +166,34 @@ export class SqlCorpusStore implements CorpusStore {
     return result;
   }
 
-  /** Drops the HNSW and full-text indexes (before a large load). */
+  /**
+   * Before a large load: drops the HNSW and full-text indexes and defers the BM25 statistics and section vectors
+   * (this session's triggers skip them; `createSearchIndexes` recounts once). The corpus is marked so that a load
+   * killed half-way is recounted on the next open.
+   */
   async dropSearchIndexes(): Promise<void> {
-    await this.driver.exec('DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_text_fts');
+    await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
+      INSERT INTO corpus_meta (key, value) VALUES ('${STATS_STALE}', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true';
+      SET corpus_lens.defer_stats = 'on'`);
   }
 
-  /** (Re)builds the HNSW and full-text indexes; `m`/`efConstruction` default to pgvector's 16/64. */
+  /** (Re)builds the HNSW and full-text indexes (`m`/`efConstruction` default to pgvector's 16/64) and deferred statistics. */
   async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
-    const meta = await requireMeta(this);
-    void meta;
+    await requireMeta(this);
     const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
     await this.driver.exec(`SET maintenance_work_mem = '256MB';
       CREATE INDEX IF NOT EXISTS sentences_embedding_hnsw ON sentences USING hnsw (embedding vector_cosine_ops)${w};
-      CREATE INDEX IF NOT EXISTS sentences_text_fts ON sentences USING gin (to_tsvector('english', text));
+      CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
       RESET maintenance_work_mem`);
+    await this.refreshStatsIfStale();
+  }
+
+  /** Recounts the BM25 statistics and section vectors when a bulk load deferred them. */
+  private async refreshStatsIfStale(): Promise<void> {
+    const { rows } = await this.driver.query(`SELECT 1 FROM corpus_meta WHERE key = $1`, [STATS_STALE]);
+    if (!rows.length) return;
+    await this.driver.exec(`RESET corpus_lens.defer_stats; SELECT refresh_search_stats();
+      DELETE FROM corpus_meta WHERE key = '${STATS_STALE}'`);
   }
 
   /**
@@ -285,9 +323,9 @@ export class SqlCorpusStore implements CorpusStore {
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const rows = await this.driver.lookup(
-      `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       embedding,
-      [text, ...filterArgs(o), o.rrfK ?? 60, o.candidates ?? Math.max(100, 4 * o.count)],
+      [text, ...filterArgs(o), o.rrfK ?? 60, o.candidates ?? Math.max(100, 4 * o.count), o.sectionWeight ?? 3, o.perSection ?? 3],
     );
     return rows.map(toHit);
   }

@@ -226,6 +226,8 @@ export class SupabaseCorpusStore implements CorpusStore {
       ...this.filters(o),
       rrf_k: o.rrfK ?? 60,
       candidate_count: o.candidates ?? Math.max(100, 4 * o.count),
+      section_weight: o.sectionWeight ?? 3,
+      per_section: o.perSection ?? 3,
     });
   }
 

@@ -25,9 +25,9 @@ export interface PaperRef {
 
 /** One hit: the target sentence (shifted by `offset`), its neighbours in the same section (or null), its paper. */
 export interface Hit {
-  /** Cosine similarity of the matched sentence to the query (keyword mode: the ts_rank_cd rank). */
+  /** Cosine similarity of the matched sentence to the query (keyword mode: the BM25 score). */
   similarity: number;
-  /** The ranking score (vector: = similarity; keyword: ts_rank_cd; hybrid: reciprocal-rank-fusion score). */
+  /** The ranking score (vector: = similarity; keyword: BM25 of sentence + section; hybrid: reciprocal-rank-fusion score). */
   score: number;
   sentence: SentenceRef;
   previous: SentenceRef | null;
@@ -105,6 +105,10 @@ export interface HybridOptions extends LookupOptions {
   rrfK?: number;
   /** Candidates taken from each ranking before fusion (default max(100, 4k)). */
   candidates?: number;
+  /** Weight of a sentence's section similarity in the vector ranking (default 3; 0 = the sentence alone). */
+  sectionWeight?: number;
+  /** At most this many hits from one section (default 3; 0 = no cap). */
+  perSection?: number;
 }
 
 export type StoreKind = 'pglite' | 'postgres' | 'supabase';
@@ -130,7 +134,7 @@ export interface CorpusStore {
   writePapers(papers: readonly PaperInput[], options?: WriteOptions): Promise<WriteResult>;
   /** Top `count` sentences by cosine similarity, with context, in one round trip. */
   matchVector(embedding: Float32Array, options: LookupOptions): Promise<Hit[]>;
-  /** Full-text search (Postgres `english` configuration, ts_rank_cd), with context, in one round trip. */
+  /** Full-text search (Postgres `english` lexemes, BM25 of the sentence plus its section), with context, in one round trip. */
   matchKeyword(text: string, options: LookupOptions): Promise<Hit[]>;
   /** Reciprocal-rank fusion of vector and keyword rankings, with context, in one round trip. */
   matchHybrid(embedding: Float32Array, text: string, options: HybridOptions): Promise<Hit[]>;
