@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve } from 'node:path';
 import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
-import type { CorpusStore, PaperInput } from '../store/types.js';
+import { deferIndexesFrom, type CorpusStore, type PaperInput } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, listPaperFiles, toPaperInput } from './folder.js';
 import { selectPaperFiles } from './latex.js';
@@ -53,6 +53,7 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
   summary.failed.push(...bibErrors);
   const started = Date.now();
   const indexes = searchIndexes(store);
+  const existing = indexes ? (await store.counts()).sentences : 0;
   let pending: PaperInput[] = [];
   let pendingSentences = 0;
   let filesRead = 0;
@@ -60,7 +61,7 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
     if (!pending.length) return;
     // A large load is faster into a table without its HNSW and full-text indexes, built once at the end.
     const expected = summary.sentences + (pendingSentences / Math.max(1, filesRead)) * (files.length - summary.skipped);
-    if (indexes && !indexes.dropped && expected >= DEFER_INDEXES_FROM) await indexes.drop();
+    if (indexes && !indexes.dropped && expected >= deferIndexesFrom(existing)) await indexes.drop();
     const batch = pending;
     pending = [];
     pendingSentences = 0;
@@ -103,8 +104,6 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
   return summary;
 }
 
-/** Sentences a run expects to write from which it drops the search indexes and rebuilds them at the end. */
-const DEFER_INDEXES_FROM = 20_000;
 
 /** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */
 function searchIndexes(store: CorpusStore): { dropped: boolean; drop(): Promise<void>; create(): Promise<void> } | undefined {

@@ -3,7 +3,7 @@
 // into papers, derives the section ordinal, embeds rows without an embedding and writes one paper per transaction.
 import { contextDescriptor, contextualize, DEFAULT_CONTEXT_WEIGHT, type ContextOptions } from '../embed/context.js';
 import type { Embedder } from '../embed/types.js';
-import { StoreError, type CorpusStore, type PaperInput, type WriteResult } from './types.js';
+import { deferIndexesFrom, StoreError, type CorpusStore, type PaperInput, type WriteResult } from './types.js';
 
 export interface DocumentRow {
   doc_id: string;
@@ -267,7 +267,7 @@ export async function importPapers(
     batchSize?: number;
     signal?: AbortSignal;
     onProgress?: (done: number, total: number) => void;
-    /** Defer index builds for a first import of at least this many sentences (default 20,000). */
+    /** Defer index builds for an import of at least this many sentences and a quarter of the corpus (default 2,000). */
     deferIndexesFrom?: number;
     /** Section context of the stored vectors (e.g. {@link DEFAULT_IMPORT_CONTEXT}); default 'none' = plain vectors. */
     context?: ImportContext;
@@ -289,14 +289,13 @@ export async function importPapers(
     );
   }
   const result: ImportResult = { papers: 0, sentences: 0, skipped: 0, embedded: 0, errors: [] };
-  // A large first import into an empty SQL corpus: build the HNSW/full-text indexes once at the end instead of
-  // inserting every row into them (measured: one build is several times faster than incremental inserts).
+  // A large import into an SQL corpus: build the HNSW/full-text indexes once at the end instead of inserting every
+  // row into them (see deferIndexesFrom).
   const bulk = store as Partial<{ dropSearchIndexes(): Promise<void>; createSearchIndexes(): Promise<void> }>;
   const total0 = papers.reduce((a, p) => a + p.sentences.length, 0);
   const defer =
-    total0 >= (options.deferIndexesFrom ?? 20_000) &&
     typeof bulk.dropSearchIndexes === 'function' &&
-    (await store.counts()).sentences === 0;
+    total0 >= deferIndexesFrom((await store.counts()).sentences, options.deferIndexesFrom);
   if (defer) await bulk.dropSearchIndexes!();
   try {
     await writeAll();

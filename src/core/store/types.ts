@@ -202,3 +202,12 @@ export function checkCompatible(
     throw new CorpusMismatchError(corpus, query);
   }
 }
+
+/**
+ * Sentences a load expects to write from which it drops the search indexes and rebuilds them at the end: at least
+ * 2,000 and a quarter of the corpus. Measured in PGlite (2026-11-22): 20k random 384-d rows written into a live
+ * HNSW index took 83 s (~4 ms a row), a fresh build over 15k Citation-Integrity rows 11 s (~0.7 ms a row).
+ */
+export function deferIndexesFrom(existingSentences: number, minimum = 2_000): number {
+  return Math.max(minimum, existingSentences / 4);
+}
