@@ -7,7 +7,7 @@
 import { createEmbedder } from '../src/core/embed/index.js';
 import type { Embedder } from '../src/core/embed/types.js';
 import { pgliteStore } from '../src/core/store/pglite.js';
-import { importPapers, papersFromRows, type DocumentRow, type ImportContext, type Lined, type SourceRow } from '../src/core/store/seedRows.js';
+import { importPapers, papersFromRows, type DocumentRow, type Lined, type SourceRow } from '../src/core/store/seedRows.js';
 import type { CorpusStore } from '../src/core/store/types.js';
 import { search, type SearchMode } from '../src/core/retrieve/index.js';
 import { freshPGlite } from '../test/support/db-pglite.js';
@@ -32,8 +32,8 @@ export interface EvalCorpus {
   importSeconds: number;
 }
 
-/** Imports the eval corpus (one paper per doc, its sentences in order, one section) into a fresh in-memory PGlite. */
-export async function importEvalCorpus(data: RetrievalData, options: { context?: ImportContext } = {}): Promise<EvalCorpus> {
+/** Imports the eval corpus (one paper per doc, its sentences in order, one section; plain vectors) into a fresh in-memory PGlite. */
+export async function importEvalCorpus(data: RetrievalData): Promise<EvalCorpus> {
   const documents: Lined<DocumentRow>[] = [];
   const sources: Lined<SourceRow>[] = [];
   let line = 0;
@@ -60,7 +60,6 @@ export async function importEvalCorpus(data: RetrievalData, options: { context?:
   const t0 = performance.now();
   const r = await importPapers(store, embedder, papersFromRows(documents, sources), {
     documentsFile: 'corpus.jsonl',
-    context: options.context ?? 'none',
     deferIndexesFrom: 0,
   });
   return { store, embedder, sentences: r.sentences, importSeconds: (performance.now() - t0) / 1000 };
@@ -85,7 +84,7 @@ function metricsOf(ranks: readonly number[]): Metrics {
 export async function evalThroughStore(
   corpus: EvalCorpus,
   claims: readonly Claim[],
-  options: { modes?: readonly SearchMode[]; rrfK?: number; candidates?: number; k?: number; sectionWeight?: number; perSection?: number } = {},
+  options: { modes?: readonly SearchMode[] } = {},
 ): Promise<Record<string, Metrics & { msPerQuery: number }>> {
   const out: Record<string, Metrics & { msPerQuery: number }> = {};
   for (const mode of options.modes ?? MODES) {
@@ -93,9 +92,8 @@ export async function evalThroughStore(
     const t0 = performance.now();
     for (const c of claims) {
       const hits = await search(corpus.store, corpus.embedder, c.query, mode, {
-        k: options.k ?? 25,
+        k: 25,
         dedupe: false,
-        ...(mode === 'hybrid' ? { rrfK: options.rrfK, candidates: options.candidates, sectionWeight: options.sectionWeight, perSection: options.perSection } : {}),
       });
       ranks.push(paperRank(hits.map((h) => h.paper.id), c.cited));
     }

@@ -104,7 +104,6 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
   return summary;
 }
 
-
 /** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */
 function searchIndexes(store: CorpusStore): { dropped: boolean; drop(): Promise<void>; create(): Promise<void> } | undefined {
   const s = store as Partial<{ dropSearchIndexes(): Promise<void>; createSearchIndexes(): Promise<void> }>;

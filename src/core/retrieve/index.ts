@@ -113,8 +113,8 @@ export async function hybridSearch(
   const hits = await store.matchHybrid(query.vector, text, {
     ...lo,
     threshold: undefined,
-    rrfK: options.rrfK ?? 60,
-    candidates: options.candidates ?? Math.max(100, 4 * lo.count),
+    rrfK: options.rrfK,
+    candidates: options.candidates,
     sectionWeight: options.sectionWeight,
     perSection: options.perSection,
   });

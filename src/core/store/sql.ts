@@ -4,6 +4,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { filterArgs, toHit } from './rows.js';
 import {
   checkCompatible,
+  hybridTuning,
   requireMeta,
   StoreError,
   type CorpusMeta,
@@ -63,6 +64,8 @@ export class SqlCorpusStore implements CorpusStore {
   readonly readOnly = false;
   private cachedMeta: CorpusMeta | null | undefined;
   private iterativeScanSet = false;
+  /** dropSearchIndexes deferred the statistics in this session (its setting is per session, as this flag). */
+  private statsDeferred = false;
 
   constructor(
     readonly driver: SqlDriver,
@@ -81,7 +84,7 @@ export class SqlCorpusStore implements CorpusStore {
     const m = new Map(rows.map((r) => [String(r.key), String(r.value)]));
     if (!m.has('dimensions')) return (this.cachedMeta = null);
     if (Number(m.get('schema_version') ?? 1) < Number(SCHEMA_VERSION)) await this.upgrade(Number(m.get('dimensions')));
-    else if (m.has(STATS_STALE)) await this.refreshStatsIfStale();
+    else if (m.has(STATS_STALE)) await this.refreshStats();
     this.cachedMeta = {
       schemaVersion: SCHEMA_VERSION,
       model: m.get('embedding_model') ?? '',
@@ -175,6 +178,7 @@ export class SqlCorpusStore implements CorpusStore {
     await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
       INSERT INTO corpus_meta (key, value) VALUES ('${STATS_STALE}', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true';
       SET corpus_lens.defer_stats = 'on'`);
+    this.statsDeferred = true;
   }
 
   /** (Re)builds the HNSW and full-text indexes (`m`/`efConstruction` default to pgvector's 16/64) and deferred statistics. */
@@ -185,15 +189,14 @@ export class SqlCorpusStore implements CorpusStore {
       CREATE INDEX IF NOT EXISTS sentences_embedding_hnsw ON sentences USING hnsw (embedding vector_cosine_ops)${w};
       CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
       RESET maintenance_work_mem`);
-    await this.refreshStatsIfStale();
+    if (this.statsDeferred) await this.refreshStats();
   }
 
-  /** Recounts the BM25 statistics and section vectors when a bulk load deferred them. */
-  private async refreshStatsIfStale(): Promise<void> {
-    const { rows } = await this.driver.query(`SELECT 1 FROM corpus_meta WHERE key = $1`, [STATS_STALE]);
-    if (!rows.length) return;
+  /** Recounts the BM25 statistics and section vectors a bulk load deferred (in this session or a killed one). */
+  private async refreshStats(): Promise<void> {
     await this.driver.exec(`RESET corpus_lens.defer_stats; SELECT refresh_search_stats();
       DELETE FROM corpus_meta WHERE key = '${STATS_STALE}'`);
+    this.statsDeferred = false;
   }
 
   /**
@@ -322,10 +325,11 @@ export class SqlCorpusStore implements CorpusStore {
     const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
+    const t = hybridTuning(o);
     const rows = await this.driver.lookup(
       `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       embedding,
-      [text, ...filterArgs(o), o.rrfK ?? 60, o.candidates ?? Math.max(100, 4 * o.count), o.sectionWeight ?? 3, o.perSection ?? 3],
+      [text, ...filterArgs(o), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
     );
     return rows.map(toHit);
   }

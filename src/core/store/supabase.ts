@@ -7,6 +7,7 @@ import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-m
 import { toHit, vectorText } from './rows.js';
 import {
   checkCompatible,
+  hybridTuning,
   requireMeta,
   StoreError,
   type CorpusMeta,
@@ -220,14 +221,15 @@ export class SupabaseCorpusStore implements CorpusStore {
 
   async matchHybrid(embedding: Float32Array, text: string, o: HybridOptions): Promise<Hit[]> {
     await this.checkVector(embedding);
+    const t = hybridTuning(o);
     return this.rpc('hybrid_sentences', {
       query_embedding: vectorText(embedding),
       query_text: text,
       ...this.filters(o),
-      rrf_k: o.rrfK ?? 60,
-      candidate_count: o.candidates ?? Math.max(100, 4 * o.count),
-      section_weight: o.sectionWeight ?? 3,
-      per_section: o.perSection ?? 3,
+      rrf_k: t.rrfK,
+      candidate_count: t.candidates,
+      section_weight: t.sectionWeight,
+      per_section: t.perSection,
     });
   }
 

@@ -100,6 +100,19 @@ export interface LookupOptions {
   paperIds?: readonly string[];
 }
 
+/** The hybrid lookup's defaults: the TypeScript stores and the SQL function's own DEFAULTs. */
+export const HYBRID_DEFAULTS = { rrfK: 60, minCandidates: 100, sectionWeight: 3, perSection: 3 } as const;
+
+/** A hybrid lookup's tuning with the defaults applied (candidates: max(100, 4 × count)). */
+export function hybridTuning(o: HybridOptions): { rrfK: number; candidates: number; sectionWeight: number; perSection: number } {
+  return {
+    rrfK: o.rrfK ?? HYBRID_DEFAULTS.rrfK,
+    candidates: o.candidates ?? Math.max(HYBRID_DEFAULTS.minCandidates, 4 * o.count),
+    sectionWeight: o.sectionWeight ?? HYBRID_DEFAULTS.sectionWeight,
+    perSection: o.perSection ?? HYBRID_DEFAULTS.perSection,
+  };
+}
+
 export interface HybridOptions extends LookupOptions {
   /** Reciprocal-rank-fusion constant (default 60). */
   rrfK?: number;
