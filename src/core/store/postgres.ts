@@ -79,9 +79,10 @@ class PgDriver implements SqlDriver {
     await this.client.query(sql);
   }
 
-  async lookup(sql: string, vector: Float32Array | null, params: readonly unknown[]): Promise<Row[]> {
+  async lookup(sql: string, vector: Float32Array | null, params: readonly unknown[], prepareAs?: string): Promise<Row[]> {
     const values = vector ? [vectorText(vector), ...params] : [...params];
-    const r = await this.client.query(sql, values);
+    // pg prepares a named statement once per client and then only binds it.
+    const r = await this.client.query(prepareAs ? { name: prepareAs, text: sql, values } : { text: sql, values });
     return r.rows as Row[];
   }
 

@@ -15,8 +15,12 @@ function checkDimensions(d: number): number {
   return d;
 }
 
-/** The shared tail of every lookup: `hits(id, score, similarity)` → target (shifted by match_offset), context, paper. */
-const CONTEXT_TAIL = `
+/**
+ * The shared tail of every lookup: `hits(id, score, similarity)` → target (shifted by `offset`, an SQL expression),
+ * context, paper.
+ */
+function contextTail(offset: string): string {
+  return `
   SELECT h.similarity, h.score,
     jsonb_build_object('id', t.id, 'paperId', t.paper_id, 'text', t.text, 'sectionTitle', t.section_title,
       'sectionNumber', t.section_number, 'sentenceIndex', t.sentence_index, 'globalIndex', t.global_index) AS sentence,
@@ -31,13 +35,16 @@ const CONTEXT_TAIL = `
   FROM hits h
   JOIN sentences m ON m.id = h.id
   JOIN sentences t ON t.paper_id = m.paper_id AND t.section_index = m.section_index
-                  AND t.sentence_index = m.sentence_index + coalesce(match_offset, 0)
+                  AND t.sentence_index = m.sentence_index + coalesce(${offset}, 0)
   LEFT JOIN sentences p ON p.paper_id = t.paper_id AND p.section_index = t.section_index
                        AND p.sentence_index = t.sentence_index - 1
   LEFT JOIN sentences n ON n.paper_id = t.paper_id AND n.section_index = t.section_index
                        AND n.sentence_index = t.sentence_index + 1
   JOIN papers pa ON pa.id = t.paper_id
   ORDER BY h.score DESC, t.id`;
+}
+
+const CONTEXT_TAIL = contextTail('match_offset');
 
 /** The filter on a sentence row `s` (year range through its paper, paper ids). */
 const FILTER = `(paper_ids IS NULL OR s.paper_id = ANY (paper_ids))
@@ -93,6 +100,33 @@ function termFrequencies(alias: string): string {
 const FN_SETTINGS = `SET plan_cache_mode = force_custom_plan
 SET hnsw.iterative_scan = relaxed_order
 SET hnsw.ef_search = 100`;
+
+/** The vector match with context: the body of match_sentences, and (unfiltered) the store's prepared statement. */
+function vectorMatch(p: { vector: string; count: string; threshold: string; offset: string; filter: string }): string {
+  return `WITH top AS MATERIALIZED (
+    SELECT s.id, s.embedding <=> ${p.vector} AS distance
+    FROM sentences s
+    WHERE ${p.filter}
+    ORDER BY s.embedding <=> ${p.vector}
+    LIMIT ${p.count}
+  ), hits AS (
+    SELECT id, 1 - distance AS score, 1 - distance AS similarity FROM top
+    WHERE ${p.threshold} IS NULL OR 1 - distance >= ${p.threshold}
+  )
+  ${contextTail(p.offset)}`;
+}
+
+/**
+ * The unfiltered vector match as one plain statement — the same SQL as match_sentences — for a named prepared
+ * statement: $1 the query vector, $2 the threshold (float8 or NULL), $3 the offset; k is part of the text so that
+ * the cached generic plan knows its LIMIT and keeps the HNSW scan. It skips the PL/pgSQL call and its re-planning
+ * (force_custom_plan) on every lookup: in PGlite at 20k × 384-d, 13.3 → 6.0 ms p50 with context (top-25 ids alone:
+ * 2.8 ms), measured interleaved on a busy machine (2026-11-22). Filtered lookups keep the function's custom plans.
+ */
+export function matchStatement(count: number): string {
+  const k = Math.max(0, Math.floor(count));
+  return vectorMatch({ vector: '$1', count: String(k), threshold: '$2::float8', offset: '$3::int', filter: 'true' });
+}
 
 const RETURNS = `RETURNS TABLE (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb, paper jsonb)`;
 
@@ -331,17 +365,7 @@ AS $fn$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  WITH top AS MATERIALIZED (
-    SELECT s.id, s.embedding <=> query_embedding AS distance
-    FROM sentences s
-    WHERE ${FILTER}
-    ORDER BY s.embedding <=> query_embedding
-    LIMIT match_count
-  ), hits AS (
-    SELECT id, 1 - distance AS score, 1 - distance AS similarity FROM top
-    WHERE match_threshold IS NULL OR 1 - distance >= match_threshold
-  )
-  ${CONTEXT_TAIL};
+  ${vectorMatch({ vector: 'query_embedding', count: 'match_count', threshold: 'match_threshold', offset: 'match_offset', filter: FILTER })};
 END
 $fn$;
 

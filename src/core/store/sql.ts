@@ -1,6 +1,6 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
-import { SCHEMA_VERSION, schemaSql } from './schema.js';
+import { matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
 import { filterArgs, toHit } from './rows.js';
 import {
   checkCompatible,
@@ -36,8 +36,12 @@ export interface SqlDriver {
   query(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
   /** Several statements, no parameters. */
   exec(sql: string): Promise<void>;
-  /** A lookup statement whose first parameter is the query vector (sent as efficiently as the driver can). */
-  lookup(sql: string, vector: Float32Array | null, params: readonly unknown[]): Promise<Row[]>;
+  /**
+   * A lookup statement whose first parameter is the query vector (sent as efficiently as the driver can). With
+   * `prepareAs`, the statement is prepared once per connection under that name (the same name must always carry
+   * the same text) and later lookups only bind and execute it.
+   */
+  lookup(sql: string, vector: Float32Array | null, params: readonly unknown[], prepareAs?: string): Promise<Row[]>;
   /** Runs fn in one transaction on one connection. */
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -304,11 +308,18 @@ export class SqlCorpusStore implements CorpusStore {
     const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
-    const rows = await this.driver.lookup(
-      `SELECT * FROM match_sentences($1, $2, $3, $4, $5, $6, $7)`,
-      embedding,
-      [o.threshold ?? null, ...filterArgs(o)],
-    );
+    const [count, offset, yearMin, yearMax, paperIds] = filterArgs(o);
+    const rows =
+      yearMin == null && yearMax == null && paperIds == null
+        ? await this.driver.lookup(matchStatement(count), embedding, [o.threshold ?? null, offset], `corpus_lens_match_${count}`)
+        : await this.driver.lookup(`SELECT * FROM match_sentences($1, $2, $3, $4, $5, $6, $7)`, embedding, [
+            o.threshold ?? null,
+            count,
+            offset,
+            yearMin,
+            yearMax,
+            paperIds,
+          ]);
     return rows.map(toHit);
   }
 
