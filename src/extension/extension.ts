@@ -11,6 +11,7 @@ import { StatusBar } from './status.js';
 import { Secrets } from './secrets.js';
 import { readSettings } from './settings.js';
 import { registerCommands } from './commands.js';
+import { registerStructureView, type StructureProvider } from './structure.js';
 
 const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 
@@ -18,6 +19,7 @@ export interface CorpusLensApi {
   panel: ResultsPanel;
   lookups: Lookups;
   corpus: CorpusService;
+  structure: StructureProvider;
 }
 
 export function activate(context: vscode.ExtensionContext): CorpusLensApi {
@@ -32,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const commands = registerCommands({ context, log, secrets, corpus, lookups, lastPaperEditor: () => lastPaperEditor });
   const panel = new ResultsPanel(context, commands.panelActions);
   commands.attachPanel(panel);
+  const structure = registerStructureView({ context, corpus, log, lastPaperEditor: () => lastPaperEditor });
 
   lookups.onDidLookup((event) => {
     panel.show(event);
@@ -74,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     }),
   );
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus };
+  return { panel, lookups, corpus, structure };
 }
 
 export function deactivate(): void {}

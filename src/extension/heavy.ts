@@ -7,3 +7,4 @@ export { search } from '../core/retrieve/index.js';
 export { ingest } from '../core/ingest/pipeline.js';
 export { planCitation, bibFilesNamedBy, citationText } from '../core/bib/cite.js';
 export { defaultTopic, runReview, OpenAIChat, parseBibEntries, isAbortError } from '../core/review/index.js';
+export { sectionStructure, sectionHeading } from '../core/retrieve/structure.js';

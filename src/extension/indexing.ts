@@ -6,13 +6,24 @@ import type { CorpusService } from './corpus.js';
 import { heavy } from './load.js';
 import { readSettings } from './settings.js';
 
+let running = 0;
+const finished = new vscode.EventEmitter<void>();
+/** Fires when an indexing run ends, however it ends (views that read the corpus reload then, not during it). */
+export const onDidFinishIndexing = finished.event;
+
+/** Whether an indexing run is writing to the corpus now. */
+export function isIndexing(): boolean {
+  return running > 0;
+}
+
 export async function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<void> {
   const settings = readSettings();
   if (settings.corpus.schema === 'corpusStudio') {
     void vscode.window.showWarningMessage('Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to index papers.');
     return;
   }
-  const summary = await vscode.window.withProgress(
+  running++;
+  const summary = await Promise.resolve(vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: indexing', cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
@@ -37,7 +48,10 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
         await store.close();
       }
     },
-  );
+  )).finally(() => {
+    running--;
+    finished.fire();
+  });
   log.info(`indexed ${paths.join(', ')}: ${JSON.stringify(summary)}`);
   for (const f of summary.failed) log.warn(`could not index ${f.file}: ${f.reason}`);
   const failed = summary.failed.length ? `, ${summary.failed.length} failed (see the log)` : '';

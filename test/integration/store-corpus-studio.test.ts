@@ -47,7 +47,7 @@ describe('CorpusStudio schema over SQL (PGlite)', () => {
 });
 
 describe('CorpusStudio schema over Supabase (supabase-js → PostgREST stand-in)', () => {
-  storeContract({ store: () => sbStore, roundTrips: () => standin.requests.length, keyword: false, tripsPerLookup: 3 });
+  storeContract({ store: () => sbStore, roundTrips: () => standin.requests.length, keyword: false, tripsPerLookup: 3, sections: false });
 
   test('a lookup is the RPC, then one batched Document GET and one Source GET, whatever k is', async () => {
     const start = standin.requests.length;

@@ -84,3 +84,36 @@ test('CLI: query --db supabase:<url> with SUPABASE_KEY, vector and keyword modes
   assert.equal(await cmd.run(['--db', `supabase:${standin.url}`, '--mode', 'keyword', 'fusion']), 0);
   assert.equal(JSON.parse(out.join(''))[0].sentence.text, 'Hybrid retrieval with reciprocal rank fusion beats both rankings.');
 });
+
+test('sectionTitles: the section_titles RPC, a page at a time until an empty page', async () => {
+  const start = standin.requests.length;
+  const rows = await store.sectionTitles();
+  assert.equal(rows.length, 5);
+  assert.deepEqual(
+    standin.requests.slice(start).map((r) => `${r.method} ${r.path}`),
+    ['POST /rest/v1/rpc/section_titles', 'POST /rest/v1/rpc/section_titles'],
+  );
+  // Keyset pages: the rows after (p1, 1), two at a time.
+  const page = await db.query<{ paper_id: string; section_index: number; section_title: string }>(
+    `SELECT * FROM section_titles('p1', 1, 2)`,
+  );
+  assert.deepEqual(page.rows.map((r) => [r.paper_id, r.section_index, r.section_title]), [
+    ['p2', 0, 'Introduction'],
+    ['p2', 1, 'Results'],
+  ]);
+});
+
+test('sectionTitles on a project migrated before section_titles() existed: one line that says what to run', async () => {
+  await db.exec('DROP FUNCTION section_titles(text, int, int)');
+  try {
+    await assert.rejects(store.sectionTitles(), (err: Error) => {
+      assert.equal(err.name, 'StoreError');
+      assert.match(err.message, /no section_titles\(\) function .*run the output of `corpus-lens schema --print` as a migration/);
+      assert.doesNotMatch(err.message, /\n/);
+      return true;
+    });
+  } finally {
+    await db.exec(schemaSql(64)); // the migration again
+  }
+  assert.equal((await store.sectionTitles()).length, 5);
+});

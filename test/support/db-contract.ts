@@ -25,6 +25,8 @@ export interface ContractTarget {
   keyword: boolean;
   /** Requests per vector lookup (1; the CorpusStudio schema on Supabase: 3, two of them concurrent). */
   tripsPerLookup?: number;
+  /** Whether sectionTitles() is served (the CorpusStudio schema on Supabase: no, a clear StoreError). */
+  sections?: boolean;
 }
 
 const { documents } = fixtureRows();
@@ -177,6 +179,30 @@ export function storeContract(t: ContractTarget): void {
       for (const h of years) assert.equal(h.paper.year, 2019);
     });
   }
+
+  test('sectionTitles lists every section of every paper once, with its title, in paper order', async () => {
+    if (t.sections === false) {
+      await assert.rejects(t.store().sectionTitles(), (err: Error) => {
+        assert.equal(err.name, 'StoreError');
+        assert.match(err.message, /not available/);
+        assert.doesNotMatch(err.message, /\n/);
+        return true;
+      });
+      return;
+    }
+    const rows = await t.store().sectionTitles();
+    const key = (r: { paperId: string; sectionIndex: number }) => `${r.paperId}#${r.sectionIndex}`;
+    assert.deepEqual(
+      [...rows].sort((a, b) => key(a).localeCompare(key(b))),
+      [
+        { paperId: 'p1', sectionIndex: 0, title: 'Introduction' },
+        { paperId: 'p1', sectionIndex: 1, title: 'Method' },
+        { paperId: 'p2', sectionIndex: 0, title: 'Introduction' },
+        { paperId: 'p2', sectionIndex: 1, title: 'Results' },
+        { paperId: 'p3', sectionIndex: 0, title: 'Background' },
+      ],
+    );
+  });
 
   if (t.reimport) {
     test('re-importing the same rows adds nothing', async () => {

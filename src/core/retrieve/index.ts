@@ -154,3 +154,15 @@ export function reciprocalRankFusion(rankings: readonly (readonly Hit[])[], rrfK
     .sort((a, b) => b.score - a.score || a.hit.sentence.id - b.hit.sentence.id)
     .map(({ hit, score }) => ({ ...hit, score }));
 }
+
+export {
+  cleanSectionTitle,
+  normalizeSectionTitle,
+  sectionHeading,
+  sectionStructure,
+  DEFAULT_STRUCTURE_LIMIT,
+  type SectionStat,
+  type SectionStructure,
+  type SectionTitleRow,
+  type StructureOptions,
+} from './structure.js';

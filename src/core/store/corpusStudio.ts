@@ -22,6 +22,7 @@ import {
   type LookupOptions,
   type PaperInput,
   type PaperSource,
+  type SectionTitle,
   type SentenceRef,
   type StoreKind,
   type WriteResult,
@@ -168,6 +169,20 @@ class CorpusStudioSqlStore extends ReadOnlyStore implements CorpusStore {
       `SELECT (SELECT count(*) FROM "Source")::int AS papers, (SELECT count(*) FROM "Document")::int AS sentences`,
     );
     return { papers: Number(r.rows[0].papers), sentences: Number(r.rows[0].sentences) };
+  }
+
+  /** A section is a (doc_id, section_number, section_title) group; its index is its order by first global_index. */
+  async sectionTitles(): Promise<SectionTitle[]> {
+    const r = await this.driver.query(
+      `SELECT doc_id, section_title,
+         (row_number() OVER (PARTITION BY doc_id ORDER BY min(global_index)) - 1)::int AS section_index
+       FROM "Document" GROUP BY doc_id, section_number, section_title ORDER BY doc_id, section_index`,
+    );
+    return r.rows.map((x) => ({
+      paperId: String(x.doc_id),
+      sectionIndex: Number(x.section_index),
+      title: (x.section_title as string | null) ?? null,
+    }));
   }
 
   close(): Promise<void> {
@@ -356,6 +371,12 @@ class CorpusStudioSupabaseStore extends ReadOnlyStore implements CorpusStore {
     unwrap(this.url, 'counting "Source"', p);
     unwrap(this.url, 'counting "Document"', s);
     return { papers: p.count ?? 0, sentences: s.count ?? 0 };
+  }
+
+  async sectionTitles(): Promise<SectionTitle[]> {
+    throw new StoreError(
+      'the section-structure view is not available for a CorpusStudio database on Supabase (it has no RPC that lists sections)',
+    );
   }
 
   async close(): Promise<void> {

@@ -468,5 +468,20 @@ BEGIN
   ${CONTEXT_TAIL};
 END
 $fn$;
+
+-- Every section of every paper once, with its title (the section-structure view), in pages of at most max_rows
+-- ordered by (paper_id, section_index), so that PostgREST's row limit (Supabase: 1,000) never truncates the
+-- list: pass the last row's paper_id and section_index to get the next page. Each page is an index range scan.
+CREATE OR REPLACE FUNCTION section_titles(after_paper text DEFAULT NULL, after_section int DEFAULT NULL,
+  max_rows int DEFAULT 1000)
+RETURNS TABLE (paper_id text, section_index int, section_title text)
+LANGUAGE sql STABLE AS $fn$
+  SELECT s.paper_id, s.section_index, min(s.section_title)
+  FROM sentences s
+  WHERE after_paper IS NULL OR (s.paper_id, s.section_index) > (after_paper, coalesce(after_section, -2147483648))
+  GROUP BY s.paper_id, s.section_index
+  ORDER BY s.paper_id, s.section_index
+  LIMIT max_rows;
+$fn$;
 `;
 }

@@ -14,6 +14,7 @@ import {
   type LookupOptions,
   type PaperInput,
   type PaperSource,
+  type SectionTitle,
   type SentenceInput,
   type StoreKind,
   type WriteOptions,
@@ -370,6 +371,23 @@ export class SqlCorpusStore implements CorpusStore {
 
   async deletePapers(ids: readonly string[]): Promise<void> {
     if (ids.length) await this.driver.query('DELETE FROM papers WHERE id = ANY($1::text[])', [ids]);
+  }
+
+  /**
+   * One row per (paper, section), in one statement: the query of the schema's section_titles() without its paging,
+   * and not a call of it, so that a corpus created before that function existed needs no upgrade.
+   */
+  async sectionTitles(): Promise<SectionTitle[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query(
+      `SELECT paper_id, section_index, min(section_title) AS section_title FROM sentences
+       GROUP BY paper_id, section_index ORDER BY paper_id, section_index`,
+    );
+    return rows.map((r) => ({
+      paperId: String(r.paper_id),
+      sectionIndex: Number(r.section_index),
+      title: (r.section_title as string | null) ?? null,
+    }));
   }
 
   close(): Promise<void> {

@@ -17,6 +17,7 @@ import {
   type LookupOptions,
   type PaperInput,
   type PaperSource,
+  type SectionTitle,
   type WriteOptions,
   type WriteResult,
 } from './types.js';
@@ -265,6 +266,32 @@ export class SupabaseCorpusStore implements CorpusStore {
     if (!ids.length) return;
     const r = (await this.client.from('papers').delete().in('id', [...ids])) as Reply<null>;
     unwrap(this.url, 'deleting papers', r);
+  }
+
+  /**
+   * The RPC section_titles(), a page of up to 1,000 rows at a time (PostgREST's row limit would cut one long answer),
+   * until a page comes back empty: a project whose row limit is below 1,000 still gets every row.
+   */
+  async sectionTitles(): Promise<SectionTitle[]> {
+    if (!(await this.meta())) return [];
+    const out: SectionTitle[] = [];
+    const page = 1000;
+    for (let after: SectionTitle | undefined; ; ) {
+      const r = (await this.client.rpc('section_titles', {
+        after_paper: after?.paperId ?? null,
+        after_section: after?.sectionIndex ?? null,
+        max_rows: page,
+      })) as Reply<{ paper_id: string; section_index: number; section_title: string | null }[]>;
+      if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
+        throw new StoreError(
+          'this Supabase project has no section_titles() function (an older Corpus Lens schema): run the output of `corpus-lens schema --print` as a migration',
+        );
+      }
+      const rows = unwrap(this.url, 'section_titles', r) ?? [];
+      for (const x of rows) out.push({ paperId: String(x.paper_id), sectionIndex: Number(x.section_index), title: x.section_title ?? null });
+      if (!rows.length) return out;
+      after = out[out.length - 1];
+    }
   }
 
   async close(): Promise<void> {

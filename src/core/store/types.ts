@@ -158,7 +158,20 @@ export interface CorpusStore {
   sources(): Promise<PaperSource[]>;
   /** Deletes papers with their sentences (a changed source is re-ingested whole). */
   deletePapers(ids: readonly string[]): Promise<void>;
+  /**
+   * Every section of every paper, once, with its title (null when it has none): what the section-structure view
+   * counts (src/core/retrieve/structure.ts). An empty corpus (no schema yet) has none.
+   */
+  sectionTitles(): Promise<SectionTitle[]>;
   close(): Promise<void>;
+}
+
+/** One section of one paper (CorpusStore.sectionTitles). */
+export interface SectionTitle {
+  paperId: string;
+  /** Ordinal of the section within its paper. */
+  sectionIndex: number;
+  title: string | null;
 }
 
 export interface PaperSource {

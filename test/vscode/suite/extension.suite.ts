@@ -191,6 +191,43 @@ describe('Corpus Lens in a real VS Code', function () {
     for (const key of keys) assert.equal(bib.split(`{${key},`).length - 1, 1, `one entry for ${key}`);
   });
 
+  it('shows the section structure of the corpus in its usual order, and inserts a heading as one undoable edit', async () => {
+    const editor = await openPaper();
+    assert.equal(api.structure.current.kind, 'idle', 'the view has not read the corpus before it was shown');
+    await vscode.commands.executeCommand('corpusLens.structure.focus');
+    const state = await waitFor('the section structure', () => (['loaded', 'error', 'notConfigured'].includes(api.structure.current.kind) ? api.structure.current : undefined));
+    assert.equal(state.kind, 'loaded', JSON.stringify(state).slice(0, 300));
+    const sections = api.structure.sections;
+    // The 30 sample papers open with an abstract (\begin{abstract}, or `abstract:` in the Markdown front matter),
+    // which the ingest files as the section "Abstract", then \section{Introduction} / ## Introduction, then Related Work;
+    // they all end with Conclusion.
+    assert.deepEqual(sections.slice(0, 3).map((s) => s.title), ['Abstract', 'Introduction', 'Related Work']);
+    assert.equal(sections.at(-1)?.title, 'Conclusion');
+    const intro = api.structure.getTreeItem(sections[1]);
+    assert.equal(intro.description, '30/30 papers · 100%');
+    const method = sections.find((s) => s.title === 'Method');
+    assert.ok(method && method.papers < 30 && method.papers >= 20, `Method in ${method?.papers} papers`);
+    const seen = await waitForAsync('the tree to show the titles', async () => {
+      const texts = await snapshot('structure');
+      const shown = texts.some((t) => t.includes('Related Work') && t.includes('30/30 papers · 100%') && !t.includes('Reading the sections'));
+      return shown ? texts : undefined;
+    });
+    assert.ok(seen.some((t) => /Section Structure/i.test(t)));
+
+    const paper = await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
+    const at = paper.document.positionAt(paper.document.getText().indexOf('\\section{Results}'));
+    paper.selection = new vscode.Selection(at, at);
+    const before = paper.document.getText();
+    const discussion = sections.find((s) => s.title === 'Discussion');
+    assert.ok(discussion, 'Discussion is a usual section of the sample corpus');
+    await vscode.commands.executeCommand('corpusLens.insertSectionHeading', discussion);
+    const after = editor.document.getText();
+    assert.equal(after, before.replace('\\section{Results}', '\\section{Discussion}\n\\section{Results}'), 'the heading goes on its own line at the cursor');
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), before, 'one undo removes the heading');
+  });
+
   it('ignores workspace settings that would send text or keys elsewhere', async () => {
     const dir = path.join(workspace, '.vscode');
     if (!existsSync(dir)) mkdirSync(dir);
