@@ -5,6 +5,7 @@
 // its sentences), not one transaction: a failed second request leaves a paper without sentences, which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
 import { toHit, vectorText } from './rows.js';
+import { SCHEMA_VERSION } from './schema.js';
 import {
   checkCompatible,
   hybridTuning,
@@ -113,7 +114,7 @@ export class SupabaseCorpusStore implements CorpusStore {
     }
     unwrap(this.url, 'reading corpus_meta', probe);
     const rows = [
-      { key: 'schema_version', value: '1' },
+      { key: 'schema_version', value: SCHEMA_VERSION },
       { key: 'embedding_model', value: options.model },
       { key: 'dimensions', value: String(options.dimensions) },
       { key: 'created_at', value: new Date().toISOString() },
@@ -254,11 +255,13 @@ export class SupabaseCorpusStore implements CorpusStore {
   async sources(): Promise<PaperSource[]> {
     if (!(await this.meta())) return [];
     const out: PaperSource[] = [];
-    for (let from = 0; ; from += 1000) {
+    // Page until an empty page: a project whose row limit is below 1,000 returns short pages that are not the last.
+    for (;;) {
+      const from = out.length;
       const r = (await this.client.from('papers').select('id,source_path,content_hash').order('id').range(from, from + 999)) as Reply<Array<Record<string, string | null>>>;
       const rows = unwrap(this.url, 'listing papers', r) ?? [];
+      if (!rows.length) return out;
       out.push(...rows.map((x) => ({ id: String(x.id), sourcePath: x.source_path ?? null, contentHash: x.content_hash ?? null })));
-      if (rows.length < 1000) return out;
     }
   }
 
