@@ -1,4 +1,4 @@
-// Bundles the three targets: the extension host entry, the CLI and the webview.
+// Bundles the targets: the extension host entry (and its lazily loaded part), the corpus process, the CLI and the webview.
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -26,6 +26,16 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode', ...nodeExternals],
+  },
+  {
+    // The embedded corpus's own process (src/core/store/remote.ts forks it): PGlite's memory and WASM work stay
+    // out of the extension host.
+    entryPoints: ['src/core/store/remote-host.ts'],
+    outfile: 'dist/store-host.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: nodeExternals,
   },
   {
     entryPoints: ['src/cli/main.ts'],

@@ -1,0 +1,142 @@
+// The child process behind `openRemoteStore` (remote.ts), bundled as dist/store-host.js: one corpus per process,
+// opened with `openStore` on the first request, every later request a method call on it. It exits when the parent
+// disconnects (close(), or the parent died: no orphan survives a crashed extension host).
+import { paperTextSource } from '../review/paper-text.js';
+import { openStore, type OpenStoreOptions } from './index.js';
+import {
+  CALLBACK_MARK,
+  OPTIONAL_METHODS,
+  SIGNAL_MARK,
+  STORE_METHODS,
+  serializeError,
+  type HostReply,
+  type HostRequest,
+  type OpenedStore,
+} from './remote.js';
+import { StoreError, type CorpusStore } from './types.js';
+
+type Method = (...args: unknown[]) => Promise<unknown>;
+
+let store: CorpusStore | undefined;
+let opening: Promise<unknown> | undefined;
+let closed: Promise<void> | undefined;
+let methods = new Map<string, Method>();
+const controllers = new Map<number, AbortController>();
+
+function send(m: HostReply): void {
+  if (!process.connected) return;
+  try {
+    process.send!(m);
+  } catch (err) {
+    // A result that cannot be cloned: say so instead of leaving the call pending.
+    if (m.type === 'result') send({ type: 'error', id: m.id, error: serializeError(new StoreError(`cannot send the result: ${(err as Error).message}`)) });
+  }
+}
+
+/** The methods the proxy may call: the interface's, and the optional ones this store has. */
+function methodsOf(s: CorpusStore): Map<string, Method> {
+  const out = new Map<string, Method>();
+  const any = s as unknown as Record<string, unknown>;
+  for (const name of [...STORE_METHODS, ...OPTIONAL_METHODS]) {
+    const f = any[name];
+    if (typeof f === 'function') out.set(name, (f as Method).bind(s));
+  }
+  out.set('close', () => (closed ??= s.close()));
+  // The review reads a paper's sentences through `store.driver` in-process; across the boundary the host does it.
+  const driver = (any.driver ?? null) as { query?: unknown } | null;
+  if (!out.has('paperSentences') && s.schema === 'corpusLens' && typeof driver?.query === 'function') {
+    out.set('paperSentences', (id) => paperTextSource(s).paperSentences(String(id)));
+  }
+  return out;
+}
+
+/**
+ * PGlite's work is synchronous WASM behind promises that settle as microtasks: a long write never lets the event
+ * loop turn, so an abort message would be read only after the whole write. One turn of the loop after each
+ * transaction (a group of ≤ 2,000 sentences) lets it in before writePapers checks its signal for the next group:
+ * the write stops at the first group boundary after the abort arrives, as in-process.
+ */
+function yieldAfterTransactions(s: CorpusStore): void {
+  const driver = (s as unknown as { driver?: { transaction?: (fn: unknown) => Promise<unknown> } }).driver;
+  if (!driver || typeof driver.transaction !== 'function') return;
+  const transaction = driver.transaction.bind(driver);
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  driver.transaction = (fn) => transaction(fn).finally(turn);
+}
+
+async function open(target: string, options: OpenStoreOptions): Promise<OpenedStore> {
+  if (store || opening) throw new StoreError('this corpus process already has a corpus open');
+  const p = openStore(target, options);
+  opening = p;
+  store = await p;
+  yieldAfterTransactions(store);
+  methods = methodsOf(store);
+  return {
+    kind: store.kind,
+    schema: store.schema,
+    readOnly: store.readOnly,
+    methods: OPTIONAL_METHODS.filter((m) => methods.has(m)),
+    pid: process.pid,
+  };
+}
+
+async function call(id: number, method: string, rawArgs: unknown[]): Promise<unknown> {
+  if (method === 'open') return open(rawArgs[0] as string, (rawArgs[1] ?? {}) as OpenStoreOptions);
+  const f = methods.get(method);
+  if (!store) throw new StoreError('no corpus is open in this process');
+  if (!f) throw new StoreError(`this corpus has no method ${method}`);
+  const signal = () => {
+    let c = controllers.get(id);
+    if (!c) controllers.set(id, (c = new AbortController()));
+    return c.signal;
+  };
+  const revive = (v: unknown, key: string): unknown => {
+    if (v === SIGNAL_MARK) return signal();
+    if (v === CALLBACK_MARK) return (...args: unknown[]) => send({ type: 'event', id, name: key, args });
+    return v;
+  };
+  const args = rawArgs.map((a) => {
+    if (a === SIGNAL_MARK) return signal();
+    if (a === null || typeof a !== 'object' || Array.isArray(a) || ArrayBuffer.isView(a)) return a;
+    return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, revive(v, k)]));
+  });
+  return f(...args);
+}
+
+process.on('message', (raw) => {
+  const m = raw as HostRequest;
+  if (m.type === 'abort') {
+    controllers.get(m.id)?.abort();
+    return;
+  }
+  if (m.type !== 'call') return;
+  // The controller exists before the first await: an abort sent right after the call finds it.
+  if (m.args.some((a) => a === SIGNAL_MARK || (a !== null && typeof a === 'object' && Object.values(a).includes(SIGNAL_MARK)))) {
+    const c = new AbortController();
+    if (m.aborted) c.abort();
+    controllers.set(m.id, c);
+  }
+  call(m.id, m.method, m.args).then(
+    (result) => send({ type: 'result', id: m.id, result }),
+    (err) => send({ type: 'error', id: m.id, error: serializeError(err) }),
+  ).finally(() => controllers.delete(m.id));
+});
+
+// close() and a dead parent both end here: close the corpus (PGlite flushes its files), then exit.
+process.on('disconnect', () => {
+  const closing = store ? (closed ??= store.close()).catch(() => undefined) : Promise.resolve();
+  const timer = setTimeout(() => process.exit(0), 1500);
+  void closing.then(() => {
+    clearTimeout(timer);
+    process.exit(0);
+  });
+});
+
+process.on('unhandledRejection', (err) => {
+  process.stderr.write(`corpus process: unhandled rejection: ${err instanceof Error ? err.stack : String(err)}\n`);
+});
+
+if (!process.send) {
+  process.stderr.write('corpus-lens store host: run by openRemoteStore (child_process.fork), not directly\n');
+  process.exit(2);
+}
