@@ -1,10 +1,13 @@
 // The corpus and the embedder the user configured, opened on first use (never at activation: PGlite's WASM
-// and a fresh initdb take seconds) and reopened when the settings change.
+// and a fresh initdb take seconds) and reopened when the settings change. The embedded corpus runs in its own
+// process (dist/store-host.js, see src/core/store/remote.ts): PGlite's memory and its long WASM work (index
+// builds, every lookup) stay out of the extension host that all extensions share.
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Embedder } from '../core/embed/types.js';
-import type { CorpusStore } from '../core/store/types.js';
+import type { OpenStoreOptions } from '../core/store/index.js';
+import type { CorpusStore, StoreError } from '../core/store/types.js';
 import { heavy } from './load.js';
 import { readSettings, type Settings } from './settings.js';
 import type { Secrets } from './secrets.js';
@@ -71,16 +74,42 @@ export class CorpusService implements vscode.Disposable {
     }
   }
 
+  /**
+   * Opens a corpus: an embedded one (a folder) in a child process, a network one (postgres, supabase: thin clients)
+   * here. `onExit` hears of a child that died (crash, out of memory, killed).
+   */
+  async openStore(target: string, options: OpenStoreOptions, onExit?: (err: StoreError) => void): Promise<CorpusStore> {
+    const { openStore, openRemoteStore, targetKind } = heavy();
+    if (targetKind(target) !== 'pglite') return openStore(target, options);
+    return openRemoteStore(target, options, { script: path.join(__dirname, 'store-host.js'), onExit });
+  }
+
+  /** A connection whose corpus process died is dropped: the panel shows the error, the next lookup reopens it. */
+  private lost(store: () => CorpusStore | undefined, err: StoreError): void {
+    const current = this.current;
+    if (!current) return;
+    current.connection.then(
+      (c) => {
+        if (c.store !== store() || this.current !== current) return;
+        this.log.warn(`${err.message}; the next lookup reopens the corpus`);
+        this.current = undefined;
+        this.changed.fire();
+      },
+      () => undefined,
+    );
+  }
+
   private async open(settings: Settings): Promise<Connection> {
     const target = this.target(settings);
-    const { openStore } = heavy();
     if (settings.corpus.backend === 'embedded' && !existsSync(target)) {
       throw new NotConfiguredError(`no corpus at ${target} yet`);
     }
     const supabaseKey = settings.corpus.backend === 'supabase' ? await this.secrets.get('supabase', settings.corpus.url) : undefined;
     const url = settings.corpus.backend === 'postgres' ? await this.withPassword(settings.corpus.url) : target;
     this.log.info(`opening corpus ${redact(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
-    const store = await openStore(url, { schema: settings.corpus.schema, supabaseKey });
+    let opened: CorpusStore | undefined;
+    const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey }, (err) => this.lost(() => opened, err));
+    opened = store;
     const meta = await store.meta();
     const counts = await store.counts();
     if (!meta || counts.sentences === 0) {

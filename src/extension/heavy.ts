@@ -1,7 +1,8 @@
 // Everything the extension needs that is too heavy to load at activation (PGlite's glue, the PDF reader,
 // the OpenAI and Supabase clients, the BibTeX parser, the review pipeline). esbuild bundles this module
 // on its own as dist/heavy.js; `heavy()` in load.ts requires it on first use.
-export { openStore } from '../core/store/index.js';
+export { openStore, targetKind } from '../core/store/index.js';
+export { openRemoteStore } from '../core/store/remote.js';
 export { createEmbedder } from '../core/embed/index.js';
 export { search } from '../core/retrieve/index.js';
 export { ingest } from '../core/ingest/pipeline.js';

@@ -28,10 +28,10 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      const { ingest, openStore, createEmbedder } = heavy();
+      const { ingest, createEmbedder } = heavy();
       await corpus.drop(); // the embedded corpus has one writer: close the lookup connection first
       const where = target ?? corpus.target(settings);
-      const store = await openStore(where, { schema: 'corpusLens' });
+      const store = await corpus.openStore(where, { schema: 'corpusLens' }); // embedded: in its own process
       try {
         const embedder = createEmbedder({ provider: 'offline' });
         let reported = 0;

@@ -263,4 +263,41 @@ describe('Corpus Lens in a real VS Code', function () {
       await config.update('corpus.url', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it('runs the embedded corpus in its own process; when it dies, the panel says so and the next lookup reopens it', async () => {
+    const { store } = await api.corpus.connection();
+    const pid = (store as { pid?: number }).pid;
+    assert.ok(pid && pid !== process.pid, `the corpus runs in a child process (${pid})`);
+    const dropped = new Promise<void>((resolve) => {
+      const d = api.corpus.onDidChange(() => {
+        d.dispose();
+        resolve();
+      });
+    });
+    const editor = await openPaper();
+    moveTo(editor, 'The similarity of two sentences is the cosine');
+    process.kill(pid, 'SIGKILL');
+    // A lookup that reaches the dead process shows the error (one line, no hang); one that starts after the
+    // connection was dropped already reopens it.
+    const first = await findSimilar(api, ['results', 'error']);
+    if (first.kind === 'error') assert.match(first.message, /^the corpus process exited \(code null, signal SIGKILL\)/);
+    await dropped;
+    moveTo(editor, 'Participants wrote faster');
+    const state = await findSimilar(api, ['results', 'error']);
+    assert.equal(state.kind, 'results', JSON.stringify(state).slice(0, 300));
+    const again = (await api.corpus.connection()).store as { pid?: number };
+    assert.ok(again.pid && again.pid !== pid, 'a new corpus process');
+  });
+
+  it('indexes this paper through the corpus process, and lookups see it', async () => {
+    const before = (await api.corpus.connection()).sentences;
+    const editor = await openPaper();
+    await vscode.commands.executeCommand('corpusLens.indexThisPaper');
+    const after = await api.corpus.connection();
+    assert.ok(after.sentences > before, `${before} → ${after.sentences} sentences`);
+    moveTo(editor, 'Participants wrote faster');
+    const state = await findSimilar(api, ['results', 'error']);
+    assert.equal(state.kind, 'results', JSON.stringify(state).slice(0, 300));
+    if (state.kind === 'results') assert.ok(state.hits.some((h) => /^Participants wrote faster/.test(h.sentence.text)), 'the paper\'s own sentence is found');
+  });
 });
