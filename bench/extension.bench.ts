@@ -2,7 +2,9 @@
 // to results posted with the offline embedder — sentence at cursor, embedding, match with context, mapping
 // for the panel, recurring-word highlighting — on the sample corpus and on a large synthetic-text corpus
 // (target p50 ≤ 15 ms of our own time), plus the memory the open corpus adds. BENCH_SCALE=small: 10k sentences
-// instead of 100k.
+// instead of 100k. The sample corpus is also measured through the corpus process the extension uses
+// (openRemoteStore, dist/store-host.js): the lookup's IPC cost, and the memory it adds here (this process stands in
+// for the extension host) and in the child.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { createEmbedder } from '../src/core/embed/index.ts';
 import { search } from '../src/core/retrieve/index.ts';
 import { highlightTerms } from '../src/core/retrieve/recurring.ts';
 import { openStore } from '../src/core/store/index.ts';
+import { openRemoteStore } from '../src/core/store/remote.ts';
 import type { CorpusStore, PaperInput } from '../src/core/store/types.ts';
 import { TextModel } from '../src/core/text/index.ts';
 import { toHitView } from '../webview/adapt.ts';
@@ -53,6 +56,18 @@ async function lookupTimes(store: CorpusStore, paper: string, queries: number): 
   return { total, parts };
 }
 
+/** A process's resident memory in bytes (Linux: VmRSS of /proc/<pid>/status), or NaN elsewhere. */
+function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
 function report(label: string, r: { total: number[]; parts: Record<string, number[]> }): void {
   const parts = Object.entries(r.parts).map(([k, v]) => `${k} ${fmt(median(v))}`).join(', ');
   console.log(`${label}: cursor idle → results p50 ${fmt(median(r.total))}, p95 ${fmt(percentile(r.total, 95))} (${parts})`);
@@ -94,12 +109,36 @@ export async function run(): Promise<void> {
   const paper = readFileSync(join(root, 'samples', 'sample-paper.tex'), 'utf8');
   const sampleDir = join(mkdtempSync(join(tmpdir(), 'cl-bench-ext-')), 'sample');
   execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), 'ingest', '--db', sampleDir, join(root, 'samples', 'corpus')], { cwd: root });
+  // The embedder's tables and the text code load before any memory is counted; the corpus process is measured
+  // first, since PGlite opened in this process would leave its memory here.
+  await createEmbedder({ provider: 'offline' }).embed([new TextModel(paper, 'latex').sentences()[0].clean]);
+  const rssRemoteBefore = process.memoryUsage().rss;
+  const remote = await openRemoteStore(sampleDir, {}, { script: join(root, 'dist', 'store-host.js') });
+  await lookupTimes(remote, paper, 5);
+  const remoteTimes = await lookupTimes(remote, paper, 100);
+  report(`sample corpus through the corpus process (${(await remote.counts()).sentences} sentences)`, remoteTimes);
+  const remoteAdded = process.memoryUsage().rss - rssRemoteBefore;
+  const childRss = rssOf(remote.pid);
+  await remote.close();
+
   const rssBefore = process.memoryUsage().rss;
   const sample = await openStore(sampleDir);
   await lookupTimes(sample, paper, 5); // first lookups pay for PGlite's warm-up
-  report(`sample corpus (${(await sample.counts()).sentences} sentences)`, await lookupTimes(sample, paper, 100));
-  console.log(`memory added by the open sample corpus: ${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB RSS`);
+  const localTimes = await lookupTimes(sample, paper, 100);
+  report(`sample corpus (${(await sample.counts()).sentences} sentences)`, localTimes);
+  const localAdded = process.memoryUsage().rss - rssBefore;
+  console.log(`memory added by the open sample corpus: ${mb(localAdded)} RSS`);
   await sample.close();
+  const p50 = (r: { total: number[]; parts: Record<string, number[]> }, part?: string) => median(part ? r.parts[part] : r.total);
+  console.log(
+    `corpus process vs in-process, sample corpus: match p50 ${fmt(p50(remoteTimes, 'match'))} vs ${fmt(p50(localTimes, 'match'))} ` +
+      `(×${(p50(remoteTimes, 'match') / p50(localTimes, 'match')).toFixed(2)}, +${fmt(p50(remoteTimes, 'match') - p50(localTimes, 'match'))} IPC); ` +
+      `cursor idle → results p50 ${fmt(p50(remoteTimes))} vs ${fmt(p50(localTimes))} (×${(p50(remoteTimes) / p50(localTimes)).toFixed(2)})`,
+  );
+  console.log(
+    `memory the open sample corpus adds to this process (the extension host's stand-in): ${mb(remoteAdded)} RSS with the corpus process ` +
+      `vs ${mb(localAdded)} in-process; the corpus process itself: ${mb(childRss)} RSS`,
+  );
 
   const n = process.env.BENCH_SCALE === 'small' ? 10_000 : 100_000;
   const t0 = Date.now();
