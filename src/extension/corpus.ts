@@ -26,8 +26,13 @@ export interface Connection {
 /** The corpus is missing or empty: the panel offers to set it up. */
 export class NotConfiguredError extends Error {}
 
+/** The embedded corpus is being indexed: PGlite allows one writer, so lookups wait until the run ends. */
+export class CorpusBusyError extends Error {}
+
 export class CorpusService implements vscode.Disposable {
   private current: { key: string; connection: Promise<Connection> } | undefined;
+  /** Embedded corpus folders (resolved) that indexing runs are writing to, with how many runs. */
+  private readonly writing = new Map<string, number>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the connection is dropped (settings changed, corpus re-indexed). */
   readonly onDidChange = this.changed.event;
@@ -52,6 +57,9 @@ export class CorpusService implements vscode.Disposable {
 
   connection(): Promise<Connection> {
     const settings = readSettings();
+    if (settings.corpus.backend === 'embedded' && this.writing.has(path.resolve(this.embeddedPath(settings)))) {
+      return Promise.reject(new CorpusBusyError('the corpus is being indexed: lookups resume when indexing ends'));
+    }
     const key = JSON.stringify([settings.corpus, settings.embedding]);
     if (this.current?.key !== key) {
       void this.drop();
@@ -99,13 +107,26 @@ export class CorpusService implements vscode.Disposable {
     );
   }
 
+  /**
+   * Marks an embedded corpus as being written by an indexing run until the returned function is called: a second
+   * PGlite on the same folder would corrupt it, so lookups on it fail with CorpusBusyError meanwhile.
+   */
+  writingTo(target: string): () => void {
+    const key = path.resolve(target);
+    this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    return () => {
+      const n = (this.writing.get(key) ?? 1) - 1;
+      if (n > 0) this.writing.set(key, n);
+      else this.writing.delete(key);
+    };
+  }
+
   private async open(settings: Settings): Promise<Connection> {
     const target = this.target(settings);
     if (settings.corpus.backend === 'embedded' && !existsSync(target)) {
       throw new NotConfiguredError(`no corpus at ${target} yet`);
     }
-    const supabaseKey = settings.corpus.backend === 'supabase' ? await this.secrets.get('supabase', settings.corpus.url) : undefined;
-    const url = settings.corpus.backend === 'postgres' ? await this.withPassword(settings.corpus.url) : target;
+    const { url, supabaseKey } = await this.credentials(settings);
     this.log.info(`opening corpus ${redact(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
     let opened: CorpusStore | undefined;
     const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey }, (err) => this.lost(() => opened, err));
@@ -128,6 +149,25 @@ export class CorpusService implements vscode.Disposable {
     if (e.provider === 'offline') return createEmbedder({ provider: 'offline' });
     const apiKey = await this.secrets.get('embedding', e.baseUrl);
     return createEmbedder({ provider: 'openai', baseURL: e.baseUrl, model: e.model, apiKey: apiKey ?? 'none', dimensions: e.dimensions ?? undefined });
+  }
+
+  /**
+   * What an indexing run writes with: the configured corpus (with its credentials) and embedder, or a given folder
+   * (the sample corpus) with the offline embedder.
+   */
+  async openForIndexing(folder?: string): Promise<{ store: CorpusStore; embedder: Embedder }> {
+    if (folder) return { store: await this.openStore(folder, { schema: 'corpusLens' }), embedder: heavy().createEmbedder({ provider: 'offline' }) };
+    const settings = readSettings();
+    const { url, supabaseKey } = await this.credentials(settings);
+    return { store: await this.openStore(url, { schema: 'corpusLens', supabaseKey }), embedder: await this.embedder(settings) };
+  }
+
+  /** The corpus target with the credentials kept in SecretStorage: a postgres URL's password, a Supabase key. */
+  private async credentials(settings: Settings): Promise<{ url: string; supabaseKey?: string }> {
+    const target = this.target(settings);
+    if (settings.corpus.backend === 'postgres') return { url: await this.withPassword(target) };
+    if (settings.corpus.backend === 'supabase') return { url: target, supabaseKey: await this.secrets.get('supabase', settings.corpus.url) };
+    return { url: target };
   }
 
   /** Adds the password kept in SecretStorage for this host to a postgres:// URL that has none. */

@@ -23,17 +23,18 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
     return;
   }
   running++;
+  // Before the first await: from here on, a lookup does not open the corpus this run writes to.
+  const release = settings.corpus.backend === 'embedded' || target ? corpus.writingTo(target ?? corpus.embeddedPath(settings)) : () => undefined;
   const summary = await Promise.resolve(vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: indexing', cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      const { ingest, createEmbedder } = heavy();
+      const { ingest } = heavy();
       await corpus.drop(); // the embedded corpus has one writer: close the lookup connection first
-      const where = target ?? corpus.target(settings);
-      const store = await corpus.openStore(where, { schema: 'corpusLens' }); // embedded: in its own process
+      // The configured corpus and embedder (an OpenAI-built corpus refuses offline vectors); embedded: in its own process.
+      const { store, embedder } = await corpus.openForIndexing(target);
       try {
-        const embedder = createEmbedder({ provider: 'offline' });
         let reported = 0;
         return await ingest(store, paths, {
           embedder,
@@ -49,6 +50,7 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
       }
     },
   )).finally(() => {
+    release();
     running--;
     finished.fire();
   });

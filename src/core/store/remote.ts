@@ -196,7 +196,12 @@ class RemoteClient {
   private post(m: HostRequest): boolean {
     try {
       this.child.send(m, (err) => {
-        if (err && m.type === 'call') this.settle(m.id, (p) => p.reject(this.dead ?? new StoreError(`the corpus process is unreachable: ${err.message}`, { cause: err })));
+        if (!err || m.type !== 'call') return;
+        // A broken channel (EPIPE) mostly means the child is dying: its 'exit' rejects the call with the code and
+        // signal, which say why; if no exit comes within a second, the call fails as unreachable.
+        const unreachable = new StoreError(`the corpus process is unreachable: ${err.message}`, { cause: err });
+        const timer = setTimeout(() => this.settle(m.id, (p) => p.reject(this.dead ?? unreachable)), 1000);
+        void this.exited.then(() => clearTimeout(timer));
       });
       return true;
     } catch (err) {

@@ -289,6 +289,18 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok(again.pid && again.pid !== pid, 'a new corpus process');
   });
 
+  it('does not open the embedded corpus a second time while an indexing run writes to it', async () => {
+    await api.corpus.connection(); // open: the run below must not reuse it either
+    const release = api.corpus.writingTo(api.corpus.embeddedPath());
+    try {
+      await api.corpus.drop(); // as an indexing run does, after marking the folder
+      await assert.rejects(api.corpus.connection(), /being indexed/);
+    } finally {
+      release();
+    }
+    assert.ok((await api.corpus.connection()).sentences > 0, 'reopens once the run has ended');
+  });
+
   it('indexes this paper through the corpus process, and lookups see it', async () => {
     const before = (await api.corpus.connection()).sentences;
     const editor = await openPaper();
