@@ -3,8 +3,8 @@
 // bench/store.bench.ts): sentences are bulk-loaded with BINARY COPY (text input of vectors is ~4 µs per float in
 // WASM); the query vector is sent as a binary parameter through the extended protocol (saves ~1.5 ms a lookup at
 // 384-d over a text parameter).
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from './rows.js';
 import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx, type StagedSentence } from './sql.js';
@@ -13,16 +13,38 @@ import { StoreError } from './types.js';
 const enc = new TextEncoder();
 
 /**
- * PostgreSQL's buffer cache inside the WASM heap. PGlite's default (128MB) is most of the memory an open corpus
- * holds; pages it does not keep are re-read through the OS file cache. Measured on a persisted 100k × 384-d corpus
- * (fresh process, 150 lookups, 2026-11-22, busy machine): 128MB → +281–291 MB RSS, match p50 5.4–6.2 ms;
- * 32MB → +150–156 MB, p50 7.8–10.4 ms; 16MB → +149–164 MB, p50 8.1–8.6 ms. Half the memory for ~2 ms a lookup,
- * far inside the 15 ms budget (bench/store.bench.ts prints both in one run).
+ * PostgreSQL's buffer cache inside the WASM heap, sized to the corpus: a lookup that misses it re-reads pages through
+ * PGlite's file system (~10 µs a page), and an HNSW search over offline vectors touches thousands of pages. Measured
+ * (2026-11-22, fresh process, persisted corpora): 100k offline-embedder sentences (461 MB on disk): top-25 ids
+ * 23 ms at 32MB, 12 ms at 128MB (PGlite's default), 4.4 ms at 160MB, 4.8 ms at 256MB; 100k clustered synthetic:
+ * 6.0 ms at 128MB, 5.2 at 192MB; the sample corpus (1k sentences) needs none of it. So: 40 % of the corpus's data
+ * on disk plus 16MB, from 32MB up to 256MB (100k sentences → ~190MB). The store runs in its own process in VS
+ * Code, so this memory is not the extension host's.
  */
-export const PGLITE_SHARED_BUFFERS = '32MB';
+export function sharedBuffersFor(dataBytes: number): string {
+  const mb = Math.round(0.4 * (dataBytes / 2 ** 20) + 16);
+  return `${Math.min(256, Math.max(32, mb))}MB`;
+}
+
+/** Bytes of table and index data in a PGlite data directory (its `base` folder, less a new database's ~24MB). */
+function dataBytes(dir: string): number {
+  let total = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.isFile()) total += statSync(join(d, e.name)).size;
+    }
+  };
+  try {
+    walk(join(dir, 'base'));
+  } catch {
+    return 0; // a new corpus
+  }
+  return Math.max(0, total - 24 * 2 ** 20);
+}
 
 export interface PGliteOpenOptions {
-  /** shared_buffers, e.g. '32MB' (default {@link PGLITE_SHARED_BUFFERS}); null keeps PGlite's own default. */
+  /** shared_buffers, e.g. '32MB' (default: {@link sharedBuffersFor} the corpus's size); null keeps PGlite's default. */
   sharedBuffers?: string | null;
 }
 
@@ -32,7 +54,8 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-pgvector'),
   ]);
-  const buffers = options.sharedBuffers === undefined ? PGLITE_SHARED_BUFFERS : options.sharedBuffers;
+  const local = !dir.startsWith('memory://');
+  const buffers = options.sharedBuffers === undefined ? sharedBuffersFor(local ? dataBytes(resolve(dir)) : 0) : options.sharedBuffers;
   const settings = {
     extensions: { vector },
     ...(buffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] } : {}),
