@@ -31,8 +31,11 @@ export class CorpusBusyError extends Error {}
 
 export class CorpusService implements vscode.Disposable {
   private current: { key: string; connection: Promise<Connection> } | undefined;
-  /** Embedded corpus folders (resolved) that indexing runs are writing to, with how many runs. */
+  /** The corpus targets (folders or URLs) indexing runs are writing to, with how many runs each. */
   private readonly writing = new Map<string, number>();
+  private readonly finishedIndexing = new vscode.EventEmitter<void>();
+  /** Fires when an indexing run ends, however it ends (views that read the corpus reload then, not during it). */
+  readonly onDidFinishIndexing = this.finishedIndexing.event;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the connection is dropped (settings changed, corpus re-indexed). */
   readonly onDidChange = this.changed.event;
@@ -57,7 +60,7 @@ export class CorpusService implements vscode.Disposable {
 
   connection(): Promise<Connection> {
     const settings = readSettings();
-    if (settings.corpus.backend === 'embedded' && this.writing.has(path.resolve(this.embeddedPath(settings)))) {
+    if (settings.corpus.backend === 'embedded' && this.isWriting(this.embeddedPath(settings))) {
       return Promise.reject(new CorpusBusyError('the corpus is being indexed: lookups resume when indexing ends'));
     }
     const key = JSON.stringify([settings.corpus, settings.embedding]);
@@ -108,17 +111,27 @@ export class CorpusService implements vscode.Disposable {
   }
 
   /**
-   * Marks an embedded corpus as being written by an indexing run until the returned function is called: a second
-   * PGlite on the same folder would corrupt it, so lookups on it fail with CorpusBusyError meanwhile.
+   * Marks a corpus (an embedded folder or a URL) as being written by an indexing run until the returned function is
+   * called: a second PGlite on the same folder would corrupt it, so lookups on it fail with CorpusBusyError meanwhile.
    */
   writingTo(target: string): () => void {
-    const key = path.resolve(target);
-    this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    this.writing.set(target, (this.writing.get(target) ?? 0) + 1);
     return () => {
-      const n = (this.writing.get(key) ?? 1) - 1;
-      if (n > 0) this.writing.set(key, n);
-      else this.writing.delete(key);
+      const n = (this.writing.get(target) ?? 1) - 1;
+      if (n > 0) this.writing.set(target, n);
+      else this.writing.delete(target);
+      this.finishedIndexing.fire();
     };
+  }
+
+  /** Whether an indexing run is writing to any corpus now. */
+  get indexing(): boolean {
+    return this.writing.size > 0;
+  }
+
+  private isWriting(folder: string): boolean {
+    const resolved = path.resolve(folder);
+    return [...this.writing.keys()].some((k) => path.resolve(k) === resolved);
   }
 
   private async open(settings: Settings): Promise<Connection> {
@@ -182,6 +195,7 @@ export class CorpusService implements vscode.Disposable {
   dispose(): void {
     void this.drop();
     this.changed.dispose();
+    this.finishedIndexing.dispose();
   }
 }
 

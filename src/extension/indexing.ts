@@ -6,25 +6,14 @@ import type { CorpusService } from './corpus.js';
 import { heavy } from './load.js';
 import { readSettings } from './settings.js';
 
-let running = 0;
-const finished = new vscode.EventEmitter<void>();
-/** Fires when an indexing run ends, however it ends (views that read the corpus reload then, not during it). */
-export const onDidFinishIndexing = finished.event;
-
-/** Whether an indexing run is writing to the corpus now. */
-export function isIndexing(): boolean {
-  return running > 0;
-}
-
 export async function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<void> {
   const settings = readSettings();
   if (settings.corpus.schema === 'corpusStudio') {
     void vscode.window.showWarningMessage('Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to index papers.');
     return;
   }
-  running++;
   // Before the first await: from here on, a lookup does not open the corpus this run writes to.
-  const release = settings.corpus.backend === 'embedded' || target ? corpus.writingTo(target ?? corpus.embeddedPath(settings)) : () => undefined;
+  const release = corpus.writingTo(target ?? (settings.corpus.backend === 'embedded' ? corpus.embeddedPath(settings) : settings.corpus.url));
   const summary = await Promise.resolve(vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: indexing', cancellable: true },
     async (progress, token) => {
@@ -49,11 +38,7 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
         await store.close();
       }
     },
-  )).finally(() => {
-    release();
-    running--;
-    finished.fire();
-  });
+  )).finally(release);
   log.info(`indexed ${paths.join(', ')}: ${JSON.stringify(summary)}`);
   for (const f of summary.failed) log.warn(`could not index ${f.file}: ${f.reason}`);
   const failed = summary.failed.length ? `, ${summary.failed.length} failed (see the log)` : '';

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { SectionStat, SectionStructure } from '../core/retrieve/structure.js';
 import { NotConfiguredError, type CorpusService } from './corpus.js';
 import { formatOf, isPaperDocument } from './documents.js';
-import { isIndexing, onDidFinishIndexing } from './indexing.js';
 import { heavy } from './load.js';
 
 export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
@@ -38,7 +37,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
   ) {
     this.disposables.push(
       corpus.onDidChange(() => this.invalidate()),
-      onDidFinishIndexing(() => this.invalidate()),
+      corpus.onDidFinishIndexing(() => this.invalidate()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('corpusLens.corpus')) this.invalidate();
       }),
@@ -87,7 +86,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
   /** Reads the corpus again now (the refresh button). */
   async refresh(): Promise<void> {
     clearTimeout(this.timer);
-    if (isIndexing()) {
+    if (this.corpus.indexing) {
       this.render('The corpus is being indexed; this view updates when indexing ends.');
       return;
     }
@@ -103,7 +102,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
     if (this.state.kind === 'idle') return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      if (isIndexing()) return;
+      if (this.corpus.indexing) return;
       if (this.view?.visible) void this.load();
       else this.setState({ kind: 'idle' });
     }, 300);
