@@ -11,7 +11,7 @@
 // Year and paper filters are applied after match_documents (it has no filter parameters), so a filtered lookup
 // can return fewer than k hits. Keyword and hybrid search need the Corpus Lens schema.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { filterArgs, parseVectorText, toHit } from './rows.js';
+import { filterArgs, parseVectorText, toHit, toSectionTitle } from './rows.js';
 import type { Row, SqlDriver } from './sql.js';
 import { createSupabaseClient, unwrap } from './supabase.js';
 import {
@@ -174,15 +174,11 @@ class CorpusStudioSqlStore extends ReadOnlyStore implements CorpusStore {
   /** A section is a (doc_id, section_number, section_title) group; its index is its order by first global_index. */
   async sectionTitles(): Promise<SectionTitle[]> {
     const r = await this.driver.query(
-      `SELECT doc_id, section_title,
+      `SELECT doc_id AS paper_id, section_title,
          (row_number() OVER (PARTITION BY doc_id ORDER BY min(global_index)) - 1)::int AS section_index
        FROM "Document" GROUP BY doc_id, section_number, section_title ORDER BY doc_id, section_index`,
     );
-    return r.rows.map((x) => ({
-      paperId: String(x.doc_id),
-      sectionIndex: Number(x.section_index),
-      title: (x.section_title as string | null) ?? null,
-    }));
+    return r.rows.map(toSectionTitle);
   }
 
   close(): Promise<void> {

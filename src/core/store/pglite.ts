@@ -60,7 +60,7 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
     extensions: { vector },
     ...(buffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] } : {}),
   };
-  if (dir.startsWith('memory://')) return PGlite.create(dir, settings);
+  if (!local) return PGlite.create(dir, settings);
   const path = resolve(dir);
   mkdirSync(dirname(path), { recursive: true });
   try {

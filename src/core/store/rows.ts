@@ -1,6 +1,6 @@
 // Mapping of the lookup functions' rows (similarity, score, sentence, previous, next, paper) to Hit, shared by
 // every backend, and small encoders shared by the SQL backends.
-import type { Hit, LookupOptions, PaperRef, SentenceRef } from './types.js';
+import type { Hit, LookupOptions, PaperRef, SectionTitle, SentenceRef } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -56,6 +56,11 @@ export function toHit(row: Json): Hit {
     next: toSentence(row.next),
     paper: toPaper(row.paper),
   };
+}
+
+/** A row (paper_id, section_index, section_title) of section_titles() or its SQL, as every backend returns it. */
+export function toSectionTitle(row: Json): SectionTitle {
+  return { paperId: String(row.paper_id), sectionIndex: num(row.section_index), title: str(row.section_title) };
 }
 
 /** pgvector's text input: `[1,2,3]`. */

@@ -1,7 +1,7 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
 import { matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
-import { filterArgs, toHit } from './rows.js';
+import { filterArgs, toHit, toSectionTitle } from './rows.js';
 import {
   checkCompatible,
   hybridTuning,
@@ -383,11 +383,7 @@ export class SqlCorpusStore implements CorpusStore {
       `SELECT paper_id, section_index, min(section_title) AS section_title FROM sentences
        GROUP BY paper_id, section_index ORDER BY paper_id, section_index`,
     );
-    return rows.map((r) => ({
-      paperId: String(r.paper_id),
-      sectionIndex: Number(r.section_index),
-      title: (r.section_title as string | null) ?? null,
-    }));
+    return rows.map(toSectionTitle);
   }
 
   close(): Promise<void> {

@@ -4,7 +4,7 @@
 // upserts that ignore duplicates (re-importing adds nothing). Over HTTP a paper is two requests (papers, then
 // its sentences), not one transaction: a failed second request leaves a paper without sentences, which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { toHit, vectorText } from './rows.js';
+import { toHit, toSectionTitle, vectorText } from './rows.js';
 import { SCHEMA_VERSION } from './schema.js';
 import {
   checkCompatible,
@@ -284,14 +284,14 @@ export class SupabaseCorpusStore implements CorpusStore {
         after_paper: after?.paperId ?? null,
         after_section: after?.sectionIndex ?? null,
         max_rows: page,
-      })) as Reply<{ paper_id: string; section_index: number; section_title: string | null }[]>;
+      })) as Reply<Record<string, unknown>[]>;
       if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
         throw new StoreError(
           'this Supabase project has no section_titles() function (an older Corpus Lens schema): run the output of `corpus-lens schema --print` as a migration',
         );
       }
       const rows = unwrap(this.url, 'section_titles', r) ?? [];
-      for (const x of rows) out.push({ paperId: String(x.paper_id), sectionIndex: Number(x.section_index), title: x.section_title ?? null });
+      out.push(...rows.map(toSectionTitle));
       if (!rows.length) return out;
       after = out[out.length - 1];
     }
