@@ -1,4 +1,5 @@
 // Bundles the targets: the extension host entry (and its lazily loaded part), the corpus process, the CLI and the webview.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -54,6 +55,10 @@ const targets = [
     target: 'es2022',
   },
 ];
+
+// sql.js (the Zotero reader's SQLite) loads its WASM from beside the bundle (src/core/sources/zotero/sqlite.ts).
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
 

@@ -9,11 +9,12 @@ import type { Embedder } from '../src/core/embed/types.js';
 import { pgliteStore } from '../src/core/store/pglite.js';
 import { importPapers, papersFromRows, type DocumentRow, type Lined, type SourceRow } from '../src/core/store/seedRows.js';
 import type { CorpusStore } from '../src/core/store/types.js';
-import { search, type SearchMode } from '../src/core/retrieve/index.js';
+import { paperSearch, search, type SearchMode } from '../src/core/retrieve/index.js';
 import { freshPGlite } from '../test/support/db-pglite.js';
 import {
   bm25Scorer,
   contentTokens,
+  paperBm25Scorer,
   evaluate,
   formatMetrics,
   loadRetrievalData,
@@ -22,7 +23,9 @@ import {
   type RetrievalData,
 } from '../test/support/retrieval-eval.js';
 
-export const MODES: readonly SearchMode[] = ['vector', 'keyword', 'hybrid'];
+/** The sentence rankings (a paper ranks at its best sentence) and the paper ranking (`query --group papers`). */
+export type EvalMode = SearchMode | 'papers';
+export const MODES: readonly EvalMode[] = ['vector', 'keyword', 'hybrid', 'papers'];
 
 export interface EvalCorpus {
   store: CorpusStore;
@@ -84,17 +87,17 @@ function metricsOf(ranks: readonly number[]): Metrics {
 export async function evalThroughStore(
   corpus: EvalCorpus,
   claims: readonly Claim[],
-  options: { modes?: readonly SearchMode[] } = {},
+  options: { modes?: readonly EvalMode[] } = {},
 ): Promise<Record<string, Metrics & { msPerQuery: number }>> {
   const out: Record<string, Metrics & { msPerQuery: number }> = {};
   for (const mode of options.modes ?? MODES) {
     const ranks: number[] = [];
     const t0 = performance.now();
     for (const c of claims) {
-      const hits = await search(corpus.store, corpus.embedder, c.query, mode, {
-        k: 25,
-        dedupe: false,
-      });
+      const hits =
+        mode === 'papers'
+          ? await paperSearch(corpus.store, corpus.embedder, c.query, { k: 25 })
+          : await search(corpus.store, corpus.embedder, c.query, mode, { k: 25, dedupe: false });
       ranks.push(paperRank(hits.map((h) => h.paper.id), c.cited));
     }
     out[mode] = { ...metricsOf(ranks), msPerQuery: (performance.now() - t0) / claims.length };
@@ -107,6 +110,8 @@ export async function bm25Baselines(data: RetrievalData, claims: readonly Claim[
   return {
     'BM25 over sentences, in memory': await evaluate(data, claims, bm25Scorer(data.sentences)),
     'BM25 stemmed, in memory': await evaluate(data, claims, bm25Scorer(data.sentences, { tokenize: contentTokens })),
+    'BM25 over whole papers, in memory': await evaluate(data, claims, paperBm25Scorer(data)),
+    'BM25 over whole papers stemmed, in memory': await evaluate(data, claims, paperBm25Scorer(data, { tokenize: contentTokens })),
   };
 }
 

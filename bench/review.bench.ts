@@ -12,6 +12,8 @@ import { createEmbedder } from '../src/core/embed/index.js';
 import type { ChatModel, ChatRequest, ChatResult } from '../src/core/llm/chat.js';
 import { OpenAIChat } from '../src/core/llm/chat.js';
 import { runReview } from '../src/core/review/index.js';
+import { anySharedWord, assessSupport, SUPPORT_THRESHOLD } from '../src/core/review/support.js';
+import { loadClaimFixture, scoreClaims, type ClaimPair } from '../test/support/claim-fixture.js';
 import type { ReviewResult } from '../src/core/review/types.js';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { loadCorpus, REVIEW_CORPUS, reviewModel, startChatStandin, syntheticCorpus } from '../test/support/chat-standin.js';
@@ -64,7 +66,39 @@ function table(r: ReviewResult): string {
     .join('\n');
 }
 
+/**
+ * The offline claim-support check on the labelled fixture (test/fixtures/claim-support.json): the threshold is
+ * chosen on the train half (best caught + kept, ties to the lower threshold), then every half is reported with
+ * it, beside the "any shared word" baseline. Targets: ≥ 95% of unfaithful caught, ≥ 90% of faithful kept.
+ */
+export function claimSupport(): void {
+  const pairs = loadClaimFixture(join(__dirname, '..'));
+  const judge = (t: number) => (p: ClaimPair) => assessSupport(p.sentence, p.quotes, { topic: p.title, threshold: t }).verdict === 'supported';
+  const train = pairs.filter((p) => p.half === 'train');
+  let best = { t: 0, sum: -1 };
+  for (let t = 0.5; t <= 0.901; t += 0.05) {
+    const s = scoreClaims(train, judge(t));
+    if (s.caught + s.kept > best.sum + 1e-9) best = { t: Math.round(t * 100) / 100, sum: s.caught + s.kept };
+  }
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
+  console.log(`claim support — labelled fixture: ${pairs.length} pairs (${pairs.filter((p) => p.faithful).length} faithful, ${pairs.filter((p) => !p.faithful).length} unfaithful)`);
+  console.log(`  threshold chosen on the train half: ${best.t} (shipped default ${SUPPORT_THRESHOLD})`);
+  for (const [name, set] of [['train', train], ['held-out', pairs.filter((p) => p.half === 'heldout')], ['all', pairs]] as const) {
+    const c = scoreClaims(set, judge(best.t));
+    const b = scoreClaims(set, (p) => anySharedWord(p.sentence, p.quotes));
+    const ok = c.caught >= 0.95 && c.kept >= 0.9 ? 'OK' : 'BELOW TARGET';
+    console.log(
+      `  ${name.padEnd(8)} ${String(set.length).padStart(3)} pairs  checker: unfaithful caught ${pct(c.caught)}, faithful kept ${pct(c.kept)} ${ok}` +
+        `   any-shared-word baseline: caught ${pct(b.caught)}, kept ${pct(b.kept)}`,
+    );
+  }
+  const all = scoreClaims(pairs, judge(best.t));
+  for (const p of all.missed) console.log(`    missed (${p.kind}): ${p.sentence}`);
+  for (const p of all.rejected) console.log(`    rejected (faithful): ${p.sentence}`);
+}
+
 export async function run(): Promise<void> {
+  claimSupport();
   const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-review-bench-'));
   const standin = await startChatStandin(reviewModel());
   const embedder = createEmbedder({ provider: 'offline' });

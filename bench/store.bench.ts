@@ -43,7 +43,7 @@ function normalise(v: Float32Array): Float32Array {
 }
 
 /** Clustered data: N/200 topic centres; a sentence = its paper's topic centre + noise. */
-class Synthetic {
+export class Synthetic {
   readonly centres: Float32Array[];
   private r = rng(42);
   constructor(readonly n: number) {

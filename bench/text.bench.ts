@@ -2,6 +2,10 @@
 import { TextModel } from '../src/core/text/index.ts';
 import { generateLatexPaper, rng } from './generate-paper.ts';
 import { fmt, median, percentile, timeMs } from './stats.ts';
+import { split as sentenceSplitterSplit } from 'sentence-splitter';
+import { splitSentences } from '../src/core/text/split.ts';
+import { evalPath } from '../test/support/eval.ts';
+import { loadSbdCases, scoreSbd, type Splitter } from '../test/support/sbd-score.ts';
 
 const LOOKUPS = 5000;
 
@@ -22,7 +26,46 @@ function lookupTimes(text: string, seed: number): { all: number[]; prose: number
   return { all, prose };
 }
 
+const SBD_SUITES: Array<[label: string, file: string]> = [
+  ['pragmatic-segmenter English spec', 'pragmatic_segmenter_english_spec_all.json'],
+  ['pySBD regression issues', 'pysbd_regression_issues_en.json'],
+  ['Golden Rules (pySBD)', 'golden_rules_en_pysbd.json'],
+];
+
+const intlSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+const SPLITTERS: Array<[name: string, split: Splitter]> = [
+  ['Corpus Lens', splitSentences],
+  ['Intl.Segmenter', (text) => [...intlSegmenter.segment(text)].map((s) => ({ start: s.index, end: s.index + s.segment.length }))],
+  [
+    'sentence-splitter',
+    (text) => sentenceSplitterSplit(text).filter((n) => n.type === 'Sentence').map((n) => ({ start: n.range[0], end: n.range[1] })),
+  ],
+];
+
+/** Sentence-boundary suites (../shared/eval/sbd, scored as its README says) against two common splitters. */
+function sbdTable(): void {
+  console.log('## Sentence boundaries: cases passed (exact sentence lists after trimming)');
+  const rows = SBD_SUITES.map(([label, file]) => [label, evalPath('sbd', file)] as const);
+  if (rows.every(([, path]) => !path)) {
+    console.log('(skipped: ../shared/eval/sbd absent)');
+    return;
+  }
+  console.log(`| suite | ${SPLITTERS.map(([name]) => name).join(' | ')} |`);
+  console.log(`|---|${SPLITTERS.map(() => '---:').join('|')}|`);
+  for (const [label, path] of rows) {
+    if (!path) continue;
+    const cases = loadSbdCases(path);
+    const cells = SPLITTERS.map(([, split]) => {
+      const s = scoreSbd(cases, split);
+      return `${s.passed}/${s.total} (${((100 * s.passed) / s.total).toFixed(1)}%)`;
+    });
+    console.log(`| ${label} (${cases.length} cases) | ${cells.join(' | ')} |`);
+  }
+}
+
 export async function run(): Promise<void> {
+  sbdTable();
   const short = generateLatexPaper(200, 7);
   const long = generateLatexPaper(20_000, 7);
   const s = lookupTimes(short, 11);

@@ -23,6 +23,7 @@ export function toHitView(hit: Hit, url?: string | null): HitView {
       venue: hit.paper.venue,
       doi: hit.paper.doi,
       url: url ?? null,
+      citationKey: hit.paper.citationKey ?? null,
     },
   };
 }

@@ -241,24 +241,35 @@ class Panel {
         break;
       case 'notConfigured':
         this.clearResults();
-        this.setMessage('cl-info', state.reason ?? 'No corpus is configured yet. Index a folder of papers, open the sample corpus or connect to a shared corpus.', [
-          this.button('Set up corpus…', 'configure', 'Set up corpus', true),
-        ]);
+        this.setMessage(
+          'cl-info',
+          `${state.reason ? `${capitalise(state.reason)}. ` : 'No corpus yet. '}Add papers (PDF, LaTeX, Markdown, .bib) to build one, open the sample corpus to try Corpus Lens, or connect to a shared corpus.`,
+          [
+            this.button('Add Papers…', 'run:addPapers', 'Add papers to the corpus', true),
+            this.button('Open Sample Corpus', 'run:openSample', 'Open the sample corpus'),
+            this.button('Connect…', 'run:connect', 'Connect to a corpus'),
+          ],
+        );
         this.announce('No corpus configured.');
         break;
       case 'error': {
         this.clearResults();
         this.setMessage('cl-error', null, []);
         this.message.setAttribute('role', 'alert');
-        this.message.append(el('p', { class: 'cl-error-text' }, el('strong', {}, 'Search failed: '), state.message));
+        const where = state.corpus ? `Search in ${state.corpus} failed: ` : 'Search failed: ';
+        this.message.append(el('p', { class: 'cl-error-text' }, el('strong', {}, where), state.message));
         if (state.detail) {
           this.message.append(el('details', { class: 'cl-error-detail' }, el('summary', {}, 'Details'), el('pre', {}, state.detail)));
         }
+        const buttons = state.recover
+          ? [this.button(`Go back to ${state.recover}`, 'recover', `Go back to ${state.recover}`, true), this.button('Try again', 'retry', 'Try the search again')]
+          : [this.button('Try again', 'retry', 'Try the search again', true)];
         this.message.append(
           el(
             'div',
             { class: 'cl-message-actions' },
-            this.button('Try again', 'retry', 'Try the search again', true),
+            ...buttons,
+            this.button('Switch corpus…', 'run:connect', 'Switch to another corpus'),
             this.button('Show log', 'showLog', 'Show the Corpus Lens log'),
           ),
         );
@@ -445,7 +456,12 @@ class Panel {
     const target = e.target instanceof Element ? e.target.closest<HTMLElement>('[data-action]') : null;
     if (!target) return;
     const action = target.dataset.action ?? '';
-    if (action === 'configure' || action === 'retry' || action === 'showLog') {
+    if (action.startsWith('run:')) {
+      const next = action.slice(4);
+      if (next === 'addPapers' || next === 'openSample' || next === 'connect') this.post({ type: 'run', action: next });
+      return;
+    }
+    if (action === 'configure' || action === 'retry' || action === 'showLog' || action === 'recover') {
       this.post({ type: action });
       return;
     }
@@ -607,4 +623,9 @@ if (root) {
   (window as unknown as { corpusLens?: { lastRender(): RenderStats | undefined } }).corpusLens = {
     lastRender: () => panel.lastRender,
   };
+}
+
+/** "the corpus is empty" → "The corpus is empty". */
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -24,6 +24,8 @@ export interface PaperView {
   doi: string | null;
   /** A landing page or local file URI the host can open; DOI is preferred when both exist. */
   url?: string | null;
+  /** The key the paper was indexed under (Zotero / Better BibTeX, the user's .bib); Cite uses it where it is free. */
+  citationKey?: string | null;
 }
 
 /**
@@ -79,7 +81,8 @@ export type ViewState =
   | { kind: 'noResults'; threshold: number; query?: QueryView }
   | { kind: 'notProse'; reason?: string }
   | { kind: 'notConfigured'; reason?: string }
-  | { kind: 'error'; message: string; detail?: string };
+  /** `corpus`: the corpus that failed; `recover`: the last one that worked (a "Go back to …" button). */
+  | { kind: 'error'; message: string; detail?: string; corpus?: string; recover?: string };
 
 export type ViewStateKind = ViewState['kind'];
 
@@ -115,7 +118,15 @@ export type ViewMessage =
   | { type: 'configure' }
   /** "Try again" on an error, and "Find similar" in the idle state. */
   | { type: 'retry' }
-  | { type: 'showLog' };
+  | { type: 'showLog' }
+  /** "Go back to <the corpus that last worked>" on an error. */
+  | { type: 'recover' }
+  /** A next action named by a first-run or error state. */
+  | { type: 'run'; action: NextAction };
+
+/** The next actions the panel offers: add papers, open the sample corpus, connect to (or switch) a corpus. */
+export type NextAction = 'addPapers' | 'openSample' | 'connect';
+const NEXT_ACTIONS: readonly string[] = ['addPapers', 'openSample', 'connect'];
 
 export type HostMessageType = HostMessage['type'];
 export type ViewMessageType = ViewMessage['type'];
@@ -134,6 +145,8 @@ const VIEW_TYPES: readonly string[] = [
   'configure',
   'retry',
   'showLog',
+  'recover',
+  'run',
 ];
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -164,6 +177,8 @@ export function isViewMessage(x: unknown): x is ViewMessage {
       return x.offset === 0 || x.offset === 1;
     case 'setHighlight':
       return x.mode === 'recurring' || x.mode === 'rare' || x.mode === 'off';
+    case 'run':
+      return typeof x.action === 'string' && NEXT_ACTIONS.includes(x.action);
     default:
       return true;
   }

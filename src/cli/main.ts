@@ -1,5 +1,6 @@
 // The `corpus-lens` command line: a thin face over src/core. Each subcommand lives in its own module.
 import { CliError, type Command } from './command.js';
+import { errorText, redactSecrets } from '../core/redact.js';
 import { segmentCommand } from './commands/segment.js';
 import { schemaCommand } from './commands/schema.js';
 import { importCommand } from './commands/import.js';
@@ -12,12 +13,33 @@ const commands: Record<string, Command> = {
   import: importCommand,
   query: queryCommand,
   ingest: ingestCommand,
+  fetch: { summary: 'build a corpus from arXiv, Semantic Scholar, OpenAlex, a .bib or DOIs / arXiv ids', run: async (a) => (await import('./commands/fetch.js')).fetchCommand.run(a) },
   review: { summary: 'generate a cited related-work section (without an LLM: an evidence outline)', run: async (a) => (await import('./commands/review.js')).reviewCommand.run(a) },
+  copy: { summary: 'copy a corpus to another (e.g. embedded → PostgreSQL), resumable, verified', run: async (a) => (await import('./commands/copy.js')).copyCommand.run(a) },
 };
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
   return ['Usage: corpus-lens <command> [options]', '', 'Commands:', ...lines].join('\n');
+}
+
+// A reader that stops early (`corpus-lens segment … | head`) closes the pipe: that ends the output, it is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
+/** A file-system failure deep in a write (PostgreSQL's "could not extend file") gets the user's next step. */
+function withFix(message: string): string {
+  if (/no space left on device|ENOSPC|EDQUOT|quota exceeded/i.test(message) && !/free some space/.test(message)) {
+    return `${message} — the disk is full: free some space and run again (what was written before stays; a rerun skips it)`;
+  }
+  if (/read-only file system|EROFS/i.test(message) && !/writable/.test(message)) {
+    return `${message} — the corpus is on a read-only file system: copy it to a writable folder and use that`;
+  }
+  return message;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -36,9 +58,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`corpus-lens: ${message.split('\n')[0]}\n`);
-    if (process.env.CORPUS_LENS_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    // Every CLI error passes here: one line, credentials redacted, never "[object Object]".
+    process.stderr.write(`corpus-lens: ${withFix(errorText(err).split('\n')[0])}\n`);
+    if (process.env.CORPUS_LENS_DEBUG && err instanceof Error) process.stderr.write(`${redactSecrets(err.stack ?? '')}\n`);
     process.exitCode = err instanceof CliError ? err.exitCode : 1;
   },
 );

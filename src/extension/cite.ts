@@ -1,35 +1,47 @@
-// Cite: the citation goes in at the cursor as one undoable edit, and the paper's BibTeX entry is added to
+// Cite: the citation goes in at the end of the sentence under the cursor (core/bib/place.ts: before the full
+// stop, merged into a citation already there) as one undoable edit, and the paper's BibTeX entry is added to
 // the project's .bib unless an entry for the same DOI or title is there already (then its key is used).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { heavy } from './load.js';
 import type { HitView } from '../../webview/protocol.js';
+import type { CitablePaper } from '../core/bib/format.js';
 import { formatOf } from './documents.js';
 import { readSettings } from './settings.js';
 
 export interface CiteTarget {
   editor: vscode.TextEditor;
-  /** Where the citation goes (default: the cursor). */
+  /** The cursor whose sentence is cited (default: the editor's cursor). */
   position?: vscode.Position;
 }
 
 /** Inserts the citation and adds the entry; returns the key used. */
-export async function citeHit(hit: HitView, target: CiteTarget): Promise<string> {
+export function citeHit(hit: HitView, target: CiteTarget): Promise<string> {
+  return citePaper({ ...hit.paper, authors: hit.paper.authors }, target);
+}
+
+/**
+ * Cites any paper (a corpus hit, a Zotero item): the key of an entry already in the .bib for it, else `own` (the
+ * paper's own key and entry, e.g. Zotero's), else a new key; returns the key used.
+ */
+export async function citePaper(paper: CitablePaper, target: CiteTarget, own?: { key: string; entry: string }): Promise<string> {
   const { editor } = target;
   const doc = editor.document;
   const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
   const settings = readSettings(doc.uri);
   const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
   const bibDoc = await openIfExists(bibUri);
-  const { planCitation, citationText } = heavy();
-  const plan = await planCitation(bibDoc?.getText() ?? '', { ...hit.paper, authors: hit.paper.authors });
+  const { planCitation, placeCitation } = heavy();
+  const plan = await planCitation(bibDoc?.getText() ?? '', paper, own);
 
-  const position = target.position ?? editor.selection.active;
-  const before = position.character > 0 ? doc.getText(new vscode.Range(position.translate(0, -1), position)) : '';
-  const tie = format === 'latex' && /\S/.test(before) && before !== '~' && before !== '{' ? '~' : '';
-  const spaced = format === 'markdown' && /\S/.test(before) ? ' ' : '';
-  const inserted = await editor.edit((b) => b.insert(position, tie + spaced + citationText(format, plan.key, settings.citation.command)));
-  if (!inserted) throw new Error(`could not insert the citation into ${path.basename(doc.fileName)}`);
+  const cursor = target.position ?? editor.selection.active;
+  const text = doc.getText();
+  const edit = placeCitation(text, format, Math.min(doc.offsetAt(cursor), text.length), plan.key, { command: settings.citation.command });
+  if (edit.text) {
+    const at = doc.positionAt(edit.offset);
+    const inserted = await editor.edit((b) => b.insert(at, edit.text));
+    if (!inserted) throw new Error(`could not insert the citation into ${path.basename(doc.fileName)}`);
+  }
   if (plan.entry) await appendEntry(bibUri, bibDoc, plan.entry);
   return plan.key;
 }

@@ -1,8 +1,15 @@
 // The commands of the "Corpus Lens" category and the panel's actions.
+import { errorText } from '../core/redact.js';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { heavy } from './load.js';
 import type { HitView } from '../../webview/protocol.js';
 import { citeHit } from './cite.js';
-import type { CorpusService } from './corpus.js';
+import { NotConfiguredError, type CorpusService } from './corpus.js';
+import { corpusFolderFor } from '../core/store/corpus-folder.js';
+import { choiceLabel, currentChoice, sameChoice, useChoice, type CorpusChoice } from './switching.js';
+import type { NextAction } from '../../webview/protocol.js';
+import { citeFromZotero } from './zotero.js';
 import { isPaperDocument } from './documents.js';
 import { SHOW_IN_PANEL_COMMAND } from './hover.js';
 import { indexPaths, openSampleCorpus } from './indexing.js';
@@ -12,6 +19,12 @@ import type { PanelActions, ResultsPanel } from './panel.js';
 import type { Secrets } from './secrets.js';
 import { RelatedWork } from './review.js';
 import { readSettings } from './settings.js';
+import { moveCorpusToPostgres } from './move-corpus.js';
+import { lineOfSentence, openTarget } from '../core/open-target.js';
+
+const INDEXED_ROOTS_KEY = 'corpusLens.indexedRoots';
+/** "Add Papers…" (another part of the extension may provide it; Index Folder stands in until then). */
+const ADD_PAPERS_COMMAND = 'corpusLens.addPapers';
 
 export interface CommandDeps {
   context: vscode.ExtensionContext;
@@ -47,29 +60,102 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
       log.info(`cited ${hit.paper.id} as ${key} in ${editor.document.uri.fsPath}`);
     } catch (err) {
       log.error(`cite failed: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
+    }
+  };
+
+  /** Folders the user indexed (files under them may be opened from corpus data), plus the workspace and the samples. */
+  const indexedRoots = (): string[] => [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    vscode.Uri.joinPath(context.extensionUri, 'samples').fsPath,
+    ...context.globalState.get<string[]>(INDEXED_ROOTS_KEY, []),
+  ];
+  const rememberRoots = async (paths: string[]) => {
+    const known = context.globalState.get<string[]>(INDEXED_ROOTS_KEY, []);
+    await context.globalState.update(INDEXED_ROOTS_KEY, [...new Set([...known, ...paths])].slice(-200));
+  };
+
+  /** The page of a PDF a corpus sentence is on (read again with the indexing reader), or null. */
+  const pageOf = async (file: string, sentence: string): Promise<number | null> => {
+    try {
+      const { papers } = await heavy().readPaperFile(file);
+      return papers.flatMap((p) => p.sentences).find((s) => s.text === sentence)?.page ?? null;
+    } catch (err) {
+      log.warn(`open source: could not read ${file} for the page: ${errorText(err)}`);
+      return null;
     }
   };
 
   const openSource = async (hit: HitView) => {
     const p = hit.paper;
-    const target = p.doi ? `https://doi.org/${p.doi}` : p.url;
-    if (!target) return void vscode.window.showInformationMessage(`Corpus Lens: no DOI, URL or file is recorded for "${p.title ?? p.id}".`);
-    await vscode.env.openExternal(vscode.Uri.parse(target));
+    let sourcePath: string | null = null;
+    try {
+      const { store } = await corpus.connection();
+      sourcePath = (await store.sources()).find((s) => s.id === p.id)?.sourcePath ?? null;
+    } catch (err) {
+      log.warn(`open source: could not read the source path of ${p.id}: ${errorText(err)}`);
+    }
+    const target = openTarget({ doi: p.doi, url: p.url, sourcePath }, indexedRoots());
+    if (target.kind === 'none') {
+      log.warn(`open source of ${p.id}: ${target.reason}`);
+      return void vscode.window.showInformationMessage(`Corpus Lens: "${p.title ?? p.id}": ${target.reason}.`);
+    }
+    if (target.kind === 'url') {
+      log.info(`open source of ${p.id}: ${target.url}`);
+      return void (await vscode.env.openExternal(vscode.Uri.parse(target.url, true)));
+    }
+    const uri = vscode.Uri.file(target.path);
+    if (/\.(tex|ltx|md|markdown|qmd|rmd|html?|txt)$/i.test(target.path)) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const line = lineOfSentence(doc.getText(), hit.sentence.text);
+      const at = new vscode.Position(line, 0);
+      log.info(`open source of ${p.id}: ${target.path} (line ${line + 1})`);
+      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: true, viewColumn: vscode.ViewColumn.Active });
+    } else {
+      // PDF and the rest: VS Code's default viewer for the file type (a PDF viewer extension, when installed).
+      // No viewer takes a page from VS Code, so the page is said in the status bar.
+      const page = await pageOf(target.path, hit.sentence.text);
+      log.info(`open source of ${p.id}: ${target.path}${page ? ` (page ${page})` : ''}`);
+      await vscode.commands.executeCommand('vscode.open', uri);
+      if (page) vscode.window.setStatusBarMessage(`Corpus Lens: the sentence is on page ${page} of ${path.basename(target.path)}`, 20_000);
+    }
   };
 
   const configure = async () => {
     const pick = await vscode.window.showQuickPick(
       [
+        { label: '$(add) Add papers…', id: 'add', detail: 'Choose PDF, LaTeX, Markdown, arXiv HTML or .bib files to build the corpus from' },
         { label: '$(folder-library) Index papers in this workspace', id: 'workspace', detail: 'PDF, LaTeX, Markdown, arXiv HTML and .bib files, into the embedded corpus' },
+        { label: '$(cloud-download) Add papers…', id: 'add', detail: "Your paper's bibliography, an arXiv / Semantic Scholar / OpenAlex search, or DOIs: open full text fetched" },
         { label: '$(book) Open the sample corpus', id: 'sample', detail: '30 short example papers that ship with Corpus Lens' },
         { label: '$(plug) Connect to a shared corpus…', id: 'connect', detail: 'PostgreSQL + pgvector, Supabase, or a CorpusStudio database' },
       ],
       { title: 'Corpus Lens: set up a corpus' },
     );
-    if (pick?.id === 'workspace') await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.workspace.workspaceFolders?.[0]?.uri);
+    if (pick?.id === 'add') await runNextAction('addPapers');
+    else if (pick?.id === 'workspace') await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.workspace.workspaceFolders?.[0]?.uri);
     else if (pick?.id === 'sample') await openSampleCorpus(context, corpus, log).then(() => findSimilar());
     else if (pick?.id === 'connect') await vscode.commands.executeCommand('corpusLens.connect');
+    else if (pick?.id === 'add') await vscode.commands.executeCommand('corpusLens.addPapers');
+  };
+
+  /** Back to the corpus that last worked (after a failed switch), and look up the cursor's sentence there. */
+  const goBack = async () => {
+    const previous = corpus.history.fallback();
+    if (!previous) return void vscode.window.showInformationMessage('Corpus Lens: no earlier corpus to go back to.');
+    log.info(`going back to ${choiceLabel(previous, corpus.samplePath)}`);
+    await useChoice(previous);
+    await corpus.drop();
+    await findSimilar();
+  };
+
+  /** "Add Papers…" is corpusLens.addPapers where that command exists, else Index Folder. */
+  const runNextAction = async (action: NextAction) => {
+    if (action === 'addPapers') {
+      const has = (await vscode.commands.getCommands(true)).includes(ADD_PAPERS_COMMAND);
+      await vscode.commands.executeCommand(has ? ADD_PAPERS_COMMAND : 'corpusLens.indexFolder');
+    } else if (action === 'openSample') await openSampleCorpus(context, corpus, log).then(() => findSimilar());
+    else await vscode.commands.executeCommand('corpusLens.connect');
   };
 
   const panelActions: PanelActions = {
@@ -82,6 +168,8 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     configure: () => void configure(),
     retry: () => void findSimilar(),
     showLog: () => log.show(),
+    recover: () => void goBack(),
+    run: (action) => void runNextAction(action),
   };
 
   const register = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
@@ -89,8 +177,29 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   register('corpusLens.openPanel', () => panel?.reveal());
   register('corpusLens.showLog', () => log.show());
   register('corpusLens.setApiKey', () => setApiKey(secrets));
-  register('corpusLens.connect', () => connect(secrets, corpus));
-  register(CITE_HIT_COMMAND, (hit: HitView, uri?: string, position?: vscode.Position) => cite(hit, uri, position));
+  register('corpusLens.connect', async (choice?: CorpusChoice) => {
+    const previous = corpus.history.fallback() ?? currentChoice();
+    const switched = choice ? (await useChoice(choice), true) : await connect(secrets, corpus, context, log);
+    if (!switched) return;
+    await corpus.drop();
+    await panel?.reveal();
+    try {
+      await corpus.connection();
+    } catch (err) {
+      if (!(err instanceof NotConfiguredError)) {
+        const back = `Go back to ${choiceLabel(previous, corpus.samplePath)}`;
+        void vscode.window.showErrorMessage(`Corpus Lens: could not connect to ${corpus.label()}: ${errorText(err)}`, back, 'Show Log').then((pick) => {
+          if (pick === back) void goBack();
+          else if (pick === 'Show Log') log.show();
+        });
+      }
+    }
+    await findSimilar();
+  });
+  register('corpusLens.moveToPostgres', () => moveCorpusToPostgres(secrets, corpus, log));
+  // From a hover link the position arrives as plain JSON ({line, character}).
+  register(CITE_HIT_COMMAND, (hit: HitView, uri?: string, position?: { line: number; character: number }) =>
+    cite(hit, uri, position ? new vscode.Position(position.line, position.character) : undefined));
   register(SHOW_IN_PANEL_COMMAND, async (uri: string, offset: number) => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
     await panel?.reveal();
@@ -98,15 +207,29 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   });
   register('corpusLens.indexFolder', async (folder?: vscode.Uri) => {
     const chosen = folder ? [folder] : await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: true, canSelectMany: true, openLabel: 'Index' });
-    if (chosen?.length) await indexPaths(chosen.map((u) => u.fsPath), corpus, log);
+    if (chosen?.length) {
+      await rememberRoots(chosen.map((u) => u.fsPath));
+      await indexPaths(chosen.map((u) => u.fsPath), corpus, log);
+    }
+  });
+  register('corpusLens.citeFromZotero', async (options?: { query?: string }) => {
+    try {
+      const key = await citeFromZotero({ log, paperEditor }, options);
+      if (key) panel?.notice(`Cited as ${key}`);
+      return key;
+    } catch (err) {
+      log.error(`cite from Zotero failed: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
+    }
   });
   register('corpusLens.indexThisPaper', async () => {
     const editor = paperEditor();
     if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open the paper to index first.');
     if (editor.document.isDirty) await editor.document.save();
+    await rememberRoots([editor.document.uri.fsPath]);
     await indexPaths([editor.document.uri.fsPath], corpus, log);
   });
-  const relatedWork = new RelatedWork(corpus, secrets, log);
+  const relatedWork = new RelatedWork(corpus, secrets, log, paperEditor);
   register('corpusLens.generateRelatedWork', async (options?: { topic?: string }) => {
     const editor = paperEditor();
     if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open the paper to write related work for first.');
@@ -114,7 +237,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
       await relatedWork.generate(editor, options?.topic);
     } catch (err) {
       log.error(`related work failed: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
     }
   });
   register('corpusLens.insertRelatedWork', () => relatedWork.insert());
@@ -150,23 +273,45 @@ async function setApiKey(secrets: Secrets): Promise<void> {
   void vscode.window.showInformationMessage(key ? 'Corpus Lens: API key saved.' : 'Corpus Lens: API key removed.');
 }
 
-async function connect(secrets: Secrets, corpus: CorpusService): Promise<void> {
+/**
+ * Asks which corpus to use: a recent one, the sample corpus, or a new folder / database. Returns whether the
+ * corpus in use changed (the caller reconnects and offers the way back if that fails).
+ */
+async function connect(secrets: Secrets, corpus: CorpusService, context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<boolean> {
   const config = vscode.workspace.getConfiguration('corpusLens');
   const global = vscode.ConfigurationTarget.Global;
-  const pick = await vscode.window.showQuickPick(
+  const current = currentChoice();
+  type Item = vscode.QuickPickItem & { id: string; choice?: CorpusChoice };
+  const recent: Item[] = corpus.history
+    .recent()
+    .filter((c) => !sameChoice(c, current))
+    .map((c) => ({ label: `$(history) ${choiceLabel(c, corpus.samplePath)}`, description: c.backend === 'embedded' ? c.path : c.url, id: 'recent', choice: c }));
+  const pick = await vscode.window.showQuickPick<Item>(
     [
-      { label: 'Embedded corpus in a folder', id: 'embedded' },
-      { label: 'PostgreSQL + pgvector', id: 'postgres' },
-      { label: 'Supabase', id: 'supabase' },
+      ...recent,
+      ...(recent.some((r) => r.choice?.path === corpus.samplePath) ? [] : [{ label: '$(book) The sample corpus', description: '30 short example papers', id: 'sample' }]),
+      { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' },
+      { label: 'Embedded corpus in a folder…', id: 'embedded' },
+      { label: 'PostgreSQL + pgvector…', id: 'postgres' },
+      { label: 'Supabase…', id: 'supabase' },
     ],
-    { title: 'Corpus Lens: connect to a corpus' },
+    { title: `Corpus Lens: switch corpus (now: ${corpus.label()})` },
   );
-  if (!pick) return;
+  if (!pick) return false;
+  if (pick.choice) {
+    await useChoice(pick.choice);
+    return true;
+  }
+  if (pick.id === 'sample') {
+    await openSampleCorpus(context, corpus, log);
+    return true;
+  }
   if (pick.id === 'embedded') {
     const folder = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Use this corpus folder' });
-    if (!folder?.[0]) return;
+    if (!folder?.[0]) return false;
+    // The corpus folder, also when the picker landed inside its PostgreSQL files or on the folder around it.
     await config.update('corpus.backend', 'embedded', global);
-    await config.update('corpus.path', folder[0].fsPath, global);
+    await config.update('corpus.path', corpusFolderFor(folder[0].fsPath), global);
   } else {
     const url = await vscode.window.showInputBox({
       title: pick.id === 'postgres' ? 'PostgreSQL URL (the password is asked next and kept in secret storage)' : 'Supabase project URL',
@@ -174,7 +319,7 @@ async function connect(secrets: Secrets, corpus: CorpusService): Promise<void> {
       validateInput: (v) => (isUrl(v) ? undefined : 'Enter a URL'),
       ignoreFocusOut: true,
     });
-    if (!url) return;
+    if (!url) return false;
     const clean = new URL(url);
     const password = clean.password;
     clean.password = '';
@@ -184,7 +329,7 @@ async function connect(secrets: Secrets, corpus: CorpusService): Promise<void> {
       password: true,
       ignoreFocusOut: true,
     });
-    if (secret === undefined) return;
+    if (secret === undefined) return false;
     const kind = pick.id === 'postgres' ? 'postgres' : 'supabase';
     if (secret) await secrets.set(kind, clean.toString(), secret);
     const schema = await vscode.window.showQuickPick(
@@ -194,13 +339,12 @@ async function connect(secrets: Secrets, corpus: CorpusService): Promise<void> {
       ],
       { title: 'Which schema does it use?' },
     );
-    if (!schema) return;
+    if (!schema) return false;
     await config.update('corpus.backend', kind, global);
     await config.update('corpus.url', clean.toString(), global);
     await config.update('corpus.schema', schema.id, global);
   }
-  await corpus.drop();
-  await vscode.commands.executeCommand('corpusLens.findSimilar');
+  return true;
 }
 
 function isUrl(v: string): boolean {

@@ -11,6 +11,8 @@ import type { CorpusStore, StoreError } from '../core/store/types.js';
 import { heavy } from './load.js';
 import { readSettings, type Settings } from './settings.js';
 import type { Secrets } from './secrets.js';
+import { errorText, redactSecrets } from '../core/redact.js';
+import { choiceLabel, CorpusHistory, currentChoice } from './switching.js';
 
 export interface Connection {
   store: CorpusStore;
@@ -31,6 +33,11 @@ export class CorpusBusyError extends Error {}
 
 export class CorpusService implements vscode.Disposable {
   private current: { key: string; connection: Promise<Connection> } | undefined;
+  /**
+   * Closes of dropped connections still under way: a reopen waits for them, or a second process would find the
+   * embedded corpus folder still held by the first ("in use").
+   */
+  private closing: Promise<unknown> = Promise.resolve();
   /** The corpus targets (folders or URLs) indexing runs are writing to, with how many runs each. */
   private readonly writing = new Map<string, number>();
   private readonly finishedIndexing = new vscode.EventEmitter<void>();
@@ -40,11 +47,26 @@ export class CorpusService implements vscode.Disposable {
   /** Fires when the connection is dropped (settings changed, corpus re-indexed). */
   readonly onDidChange = this.changed.event;
 
+  /** The corpora used recently and the way back after a failed switch. */
+  readonly history: CorpusHistory;
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly secrets: Secrets,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    this.history = new CorpusHistory(context.globalState);
+  }
+
+  /** Where the sample corpus is built (Set up corpus → sample corpus). */
+  get samplePath(): string {
+    return path.join(this.context.globalStorageUri.fsPath, 'sample-corpus');
+  }
+
+  /** How the user knows the configured corpus ("the sample corpus", a folder name, a database). */
+  label(settings = readSettings()): string {
+    return choiceLabel(currentChoice(settings), this.samplePath);
+  }
 
   /** The embedded corpus folder: the setting, or one in the extension's global storage. */
   embeddedPath(settings = readSettings()): string {
@@ -68,9 +90,19 @@ export class CorpusService implements vscode.Disposable {
       void this.drop();
       const connection = this.open(settings);
       this.current = { key, connection };
-      connection.catch(() => {
-        if (this.current?.connection === connection) this.current = undefined; // try again next time
-      });
+      const label = this.label(settings);
+      connection.then(
+        (c) => {
+          if (this.current?.connection !== connection) return; // dropped before it opened
+          this.log.info(`connected to ${label}: ${c.papers} papers, ${c.sentences} sentences`);
+          void this.history.opened(currentChoice(settings));
+        },
+        (err) => {
+          if (this.current?.connection === connection) this.current = undefined; // try again next time
+          if (err instanceof NotConfiguredError) this.log.warn(`${label}: ${err.message}`);
+          else this.log.error(`could not connect to ${label}: ${errorText(err)}`);
+        },
+      );
     }
     return this.current.connection;
   }
@@ -80,8 +112,11 @@ export class CorpusService implements vscode.Disposable {
     const old = this.current;
     this.current = undefined;
     if (old) {
+      this.log.info('corpus connection closed (settings changed, indexing, or switching corpus)');
       this.changed.fire();
-      await old.connection.then((c) => c.store.close()).catch(() => undefined);
+      const closed = old.connection.then((c) => c.store.close()).catch(() => undefined);
+      this.closing = Promise.all([this.closing, closed]);
+      await closed;
     }
   }
 
@@ -92,7 +127,9 @@ export class CorpusService implements vscode.Disposable {
   async openStore(target: string, options: OpenStoreOptions, onExit?: (err: StoreError) => void): Promise<CorpusStore> {
     const { openStore, openRemoteStore, targetKind } = heavy();
     if (targetKind(target) !== 'pglite') return openStore(target, options);
-    return openRemoteStore(target, options, { script: path.join(__dirname, 'store-host.js'), onExit });
+    // The previous corpus process of this window may still be closing (drop() before indexing, a reopen after a
+    // crash): wait for its lock (store/lock.ts) a little rather than report the corpus in use.
+    return openRemoteStore(target, { lockWaitMs: 10_000, ...options }, { script: path.join(__dirname, 'store-host.js'), onExit });
   }
 
   /** A connection whose corpus process died is dropped: the panel shows the error, the next lookup reopens it. */
@@ -135,6 +172,7 @@ export class CorpusService implements vscode.Disposable {
   }
 
   private async open(settings: Settings): Promise<Connection> {
+    await this.closing;
     const target = this.target(settings);
     if (settings.corpus.backend === 'embedded' && !existsSync(target)) {
       throw new NotConfiguredError(`no corpus at ${target} yet`);
@@ -142,7 +180,7 @@ export class CorpusService implements vscode.Disposable {
     const { url, supabaseKey } = await this.credentials(settings);
     this.log.info(`opening corpus ${redact(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
     let opened: CorpusStore | undefined;
-    const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey }, (err) => this.lost(() => opened, err));
+    const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey, create: false }, (err) => this.lost(() => opened, err));
     opened = store;
     const meta = await store.meta();
     const counts = await store.counts();
@@ -161,7 +199,15 @@ export class CorpusService implements vscode.Disposable {
     const e = settings.embedding;
     if (e.provider === 'offline') return createEmbedder({ provider: 'offline' });
     const apiKey = await this.secrets.get('embedding', e.baseUrl);
-    return createEmbedder({ provider: 'openai', baseURL: e.baseUrl, model: e.model, apiKey: apiKey ?? 'none', dimensions: e.dimensions ?? undefined });
+    const prefixes = e.prefixes === 'custom' ? { query: e.queryPrefix, document: e.documentPrefix } : e.prefixes;
+    return createEmbedder({
+      provider: 'openai',
+      baseURL: e.baseUrl,
+      model: e.model,
+      apiKey: apiKey ?? 'none',
+      dimensions: e.dimensions ?? undefined,
+      prefixes,
+    });
   }
 
   /**
@@ -199,13 +245,7 @@ export class CorpusService implements vscode.Disposable {
   }
 }
 
-/** A URL without its password, for the log. */
+/** A target without its credentials, for the log (core/redact.ts: passwords, API keys in the query). */
 export function redact(target: string): string {
-  try {
-    const u = new URL(target);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return target;
-  }
+  return redactSecrets(target);
 }

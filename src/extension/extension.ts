@@ -1,5 +1,6 @@
 // The composition root: wires the lookup loop to the panel, hover, diagnostics, status bar and commands.
 // Nothing heavy happens here: the corpus (PGlite's WASM) opens on the first lookup.
+import { redactingLog } from './redacting-log.js';
 import * as vscode from 'vscode';
 import { CorpusService } from './corpus.js';
 import { isPaperDocument } from './documents.js';
@@ -12,6 +13,7 @@ import { Secrets } from './secrets.js';
 import { readSettings } from './settings.js';
 import { registerCommands } from './commands.js';
 import { registerStructureView, type StructureProvider } from './structure.js';
+import { registerAddPapers } from './add-papers.js';
 
 const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 
@@ -20,10 +22,12 @@ export interface CorpusLensApi {
   lookups: Lookups;
   corpus: CorpusService;
   structure: StructureProvider;
+  /** The extension's log folder (the Corpus Lens output channel's file is in the session's log folder above it). */
+  logUri: vscode.Uri;
 }
 
 export function activate(context: vscode.ExtensionContext): CorpusLensApi {
-  const log = vscode.window.createOutputChannel('Corpus Lens', { log: true });
+  const log = redactingLog(vscode.window.createOutputChannel('Corpus Lens', { log: true }));
   const secrets = new Secrets(context.secrets);
   const corpus = new CorpusService(context, secrets, log);
   const lookups = new Lookups(corpus, log);
@@ -35,6 +39,8 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const panel = new ResultsPanel(context, commands.panelActions);
   commands.attachPanel(panel);
   const structure = registerStructureView({ context, corpus, log, lastPaperEditor: () => lastPaperEditor });
+  const paperEditor = () => (vscode.window.activeTextEditor && isPaperDocument(vscode.window.activeTextEditor.document) ? vscode.window.activeTextEditor : lastPaperEditor);
+  context.subscriptions.push(registerAddPapers({ context, log, secrets, corpus, paperEditor }));
 
   lookups.onDidLookup((event) => {
     panel.show(event);
@@ -77,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     }),
   );
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus, structure };
+  return { panel, lookups, corpus, structure, logUri: context.logUri };
 }
 
 export function deactivate(): void {}

@@ -4,6 +4,9 @@ import * as vscode from 'vscode';
 import { documentModel } from './documents.js';
 import type { Lookups } from './lookup.js';
 import { readSettings } from './settings.js';
+import { escapeMarkdownText } from '../core/text/escape-markdown.js';
+import { toHitView } from '../../webview/adapt.js';
+import { CITE_HIT_COMMAND } from './originality.js';
 
 export const SHOW_IN_PANEL_COMMAND = 'corpusLens.showInPanel';
 
@@ -19,17 +22,22 @@ export class SimilarHover implements vscode.HoverProvider {
     const result = await this.lookups.hitsFor(doc, sentence, 0, controller.signal).catch(() => undefined);
     if (!result || token.isCancellationRequested || !result.hits.length) return undefined;
     const md = new vscode.MarkdownString();
-    md.isTrusted = { enabledCommands: [SHOW_IN_PANEL_COMMAND] };
+    md.isTrusted = { enabledCommands: [SHOW_IN_PANEL_COMMAND, CITE_HIT_COMMAND] };
     md.appendMarkdown('**Corpus Lens** — similar sentences\n\n');
     for (const hit of result.hits.slice(0, 3)) {
-      md.appendMarkdown('- ');
-      md.appendText(`${hit.paper.title ?? 'Untitled'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`);
-      md.appendMarkdown(`, ${hit.similarity.toFixed(2)}: *`);
-      md.appendText(hit.sentence.text);
-      md.appendMarkdown('*\n');
+      // Escaped here, not with appendText: that makes every space &nbsp; and the hover breaks lines mid-word.
+      const title = `${hit.paper.title ?? 'Untitled'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;
+      // Cite from the hover: the same placement as the panel (end of this sentence), one undoable edit.
+      const cite = commandArgs([toHitView(hit), doc.uri.toString(), { line: position.line, character: position.character }]);
+      md.appendMarkdown(`- ${escapeMarkdownText(title)}, ${hit.similarity.toFixed(2)}: *${escapeMarkdownText(hit.sentence.text)}* [Cite](command:${CITE_HIT_COMMAND}?${cite})\n`);
     }
-    const args = encodeURIComponent(JSON.stringify([doc.uri.toString(), sentence.start]));
+    const args = commandArgs([doc.uri.toString(), sentence.start]);
     md.appendMarkdown(`\n[Open all ${result.hits.length} in the panel](command:${SHOW_IN_PANEL_COMMAND}?${args})`);
     return new vscode.Hover(md, new vscode.Range(doc.positionAt(sentence.start), doc.positionAt(sentence.end)));
   }
+}
+
+/** Command-link arguments: JSON, percent-encoded, brackets too (a `)` in corpus text would end the link). */
+function commandArgs(args: unknown[]): string {
+  return encodeURIComponent(JSON.stringify(args)).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
 }

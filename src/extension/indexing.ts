@@ -1,36 +1,54 @@
 // "Index Folder…", "Index This Paper" and the sample corpus: the ingest pipeline with a cancellable
-// progress notification. One bad file never stops the run; failures are listed at the end.
+// progress notification. One bad file never stops the run; the end reports papers, sentences, failed files and
+// warnings (core/ingest/report.ts), the problems grouped in the log with their file.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { IngestOptions, IngestSummary } from '../core/ingest/pipeline.js';
+import type { CorpusStore } from '../core/store/types.js';
 import type { CorpusService } from './corpus.js';
 import { heavy } from './load.js';
 import { readSettings } from './settings.js';
+import { errorText } from '../core/redact.js';
 
-export async function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<void> {
+/** Indexes `paths`; false when the run failed or was stopped (reported and logged here). */
+export function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<boolean> {
+  return indexWith({ what: paths.join(', '), unit: 'files', run: (store, options) => heavy().ingest(store, paths, options) }, corpus, log, target);
+}
+
+/** What to index: `run` writes into the store it is given (the pipeline's ingest, or ingestUnits for a Zotero library). */
+export interface IndexingRun {
+  /** For the log: the paths, or 'Zotero library …'. */
+  what: string;
+  /** What the progress counts: 'files', 'items'. */
+  unit: string;
+  run(store: CorpusStore, options: IngestOptions): Promise<IngestSummary>;
+}
+
+/** Runs an indexing job into the configured corpus with a cancellable progress notification and the end report. */
+export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<boolean> {
   const settings = readSettings();
   if (settings.corpus.schema === 'corpusStudio') {
     void vscode.window.showWarningMessage('Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to index papers.');
-    return;
+    return false;
   }
   // Before the first await: from here on, a lookup does not open the corpus this run writes to.
   const release = corpus.writingTo(target ?? (settings.corpus.backend === 'embedded' ? corpus.embeddedPath(settings) : settings.corpus.url));
-  const summary = await Promise.resolve(vscode.window.withProgress(
+  const run = Promise.resolve(vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: indexing', cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      const { ingest } = heavy();
       await corpus.drop(); // the embedded corpus has one writer: close the lookup connection first
       // The configured corpus and embedder (an OpenAI-built corpus refuses offline vectors); embedded: in its own process.
       const { store, embedder } = await corpus.openForIndexing(target);
       try {
         let reported = 0;
-        return await ingest(store, paths, {
+        return await job.run(store, {
           embedder,
           signal: controller.signal,
           onProgress: (p) => {
             const pct = p.filesTotal ? (100 * p.filesDone) / p.filesTotal : 0;
-            progress.report({ increment: pct - reported, message: `${p.filesDone}/${p.filesTotal} files · ${Math.round(p.sentencesPerSecond)} sentences/s${p.etaSeconds != null ? ` · ${Math.ceil(p.etaSeconds)} s left` : ''}` });
+            progress.report({ increment: pct - reported, message: `${p.filesDone}/${p.filesTotal} ${job.unit} · ${Math.round(p.sentencesPerSecond)} sentences/s${p.etaSeconds != null ? ` · ${Math.ceil(p.etaSeconds)} s left` : ''}` });
             reported = pct;
           },
         });
@@ -39,19 +57,37 @@ export async function indexPaths(paths: string[], corpus: CorpusService, log: vs
       }
     },
   )).finally(release);
-  log.info(`indexed ${paths.join(', ')}: ${JSON.stringify(summary)}`);
-  for (const f of summary.failed) log.warn(`could not index ${f.file}: ${f.reason}`);
-  const failed = summary.failed.length ? `, ${summary.failed.length} failed (see the log)` : '';
-  const action = summary.failed.length ? await vscode.window.showInformationMessage(`Corpus Lens: ${summary.papers} papers, ${summary.sentences} sentences added, ${summary.skipped} unchanged${failed}.`, 'Show Log') : undefined;
-  if (!summary.failed.length) void vscode.window.showInformationMessage(`Corpus Lens: ${summary.papers} papers, ${summary.sentences} sentences added, ${summary.skipped} unchanged.`);
-  if (action === 'Show Log') log.show();
+  let summary: Awaited<typeof run>;
+  try {
+    summary = await run;
+  } catch (err) {
+    const message = heavy().isAbortError(err) ? 'indexing stopped' : `indexing failed: ${errorText(err)}`;
+    log.error(`${message} (${job.what})`);
+    void vscode.window.showErrorMessage(`Corpus Lens: ${message}.`);
+    return false;
+  }
+  const { indexingSummaryLine, problemLines } = heavy();
+  const line = indexingSummaryLine(summary);
+  log.info(`indexed ${job.what}: ${line}`);
+  for (const l of problemLines(summary)) (l.startsWith('failed') ? log.error(l) : log.warn(l));
+  const problems = summary.failed.length || summary.warnings.length;
+  const message = `Corpus Lens: ${line}.`;
+  if (!problems) {
+    void vscode.window.showInformationMessage(message);
+    return true;
+  }
+  const text = `${message} Details are in the log.`;
+  const shown = summary.failed.length ? vscode.window.showWarningMessage(text, 'Show Log') : vscode.window.showInformationMessage(text, 'Show Log');
+  // Not awaited: the run is over whether or not the user answers the notification.
+  void Promise.resolve(shown).then((pick) => pick === 'Show Log' && log.show());
+  return true;
 }
 
 /** Builds the sample corpus that ships with the extension (once) and makes it the embedded corpus. */
 export async function openSampleCorpus(context: vscode.ExtensionContext, corpus: CorpusService, log: vscode.LogOutputChannel): Promise<void> {
   const dir = path.join(context.globalStorageUri.fsPath, 'sample-corpus');
   const source = vscode.Uri.joinPath(context.extensionUri, 'samples', 'corpus').fsPath;
-  await indexPaths([source], corpus, log, dir);
+  if (!(await indexPaths([source], corpus, log, dir))) return;
   const config = vscode.workspace.getConfiguration('corpusLens');
   await config.update('corpus.backend', 'embedded', vscode.ConfigurationTarget.Global);
   await config.update('corpus.path', dir, vscode.ConfigurationTarget.Global);

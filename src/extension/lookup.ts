@@ -1,6 +1,7 @@
 // The loop: sentence under the cursor → embedding → match → panel. One lookup at a time: a new one aborts
 // the one in flight, and a result never replaces a newer one. Results are cached per sentence, so the
 // hover and a return to the same sentence cost no embedding call and no query.
+import { errorText } from '../core/redact.js';
 import * as vscode from 'vscode';
 import { LRUCache } from 'lru-cache';
 import type { Hit } from '../core/store/types.js';
@@ -9,6 +10,7 @@ import { NotConfiguredError, type CorpusService, type Connection } from './corpu
 import { documentModel, isPaperDocument } from './documents.js';
 import { heavy } from './load.js';
 import { readSettings } from './settings.js';
+import { choiceLabel as choiceLabelOf } from './switching.js';
 
 export interface LookupResult {
   sentence: Sentence;
@@ -23,13 +25,16 @@ export type LookupEvent =
   | { kind: 'results'; result: LookupResult; document: vscode.TextDocument }
   | { kind: 'notProse' }
   | { kind: 'notConfigured'; reason: string }
-  | { kind: 'error'; error: Error };
+  /** `corpus`: the corpus that failed; `recover`: the one that last worked, to go back to. */
+  | { kind: 'error'; error: Error; corpus?: string; recover?: string };
 
 export class Lookups implements vscode.Disposable {
   private inflight: AbortController | undefined;
   private seq = 0;
   private lastKey: string | undefined;
   private readonly cache = new LRUCache<string, Hit[]>({ max: 500 });
+  /** Bumped when the cache is cleared: a lookup that started on the corpus before does not refill it. */
+  private generation = 0;
   private readonly emitter = new vscode.EventEmitter<LookupEvent>();
   readonly onDidLookup = this.emitter.event;
   /** 1 = "what authors write next". */
@@ -39,10 +44,7 @@ export class Lookups implements vscode.Disposable {
     private readonly corpus: CorpusService,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    corpus.onDidChange(() => {
-      this.cache.clear();
-      this.lastKey = undefined;
-    });
+    corpus.onDidChange(() => this.clear());
   }
 
   /** Looks up the sentence at the editor's cursor; `force` repeats it even when unchanged. */
@@ -74,24 +76,46 @@ export class Lookups implements vscode.Disposable {
     const seq = ++this.seq;
     this.emitter.fire({ kind: 'searching', sentence });
     try {
-      const result = await this.hitsFor(doc, sentence, this.offset, controller.signal);
+      const result = await this.hitsOnCurrentCorpus(doc, sentence, controller.signal);
       if (seq === this.seq) this.emitter.fire({ kind: 'results', result, document: doc });
     } catch (err) {
       if (seq !== this.seq || controller.signal.aborted) return;
       this.lastKey = undefined;
       if (err instanceof NotConfiguredError) this.emitter.fire({ kind: 'notConfigured', reason: err.message });
       else {
-        this.log.error(`lookup failed: ${(err as Error).message}`);
-        this.emitter.fire({ kind: 'error', error: err as Error });
+        const message = errorText(err);
+        this.log.error(`lookup failed: ${message}`);
+        const fallback = this.corpus.history.fallback();
+        this.emitter.fire({
+          kind: 'error',
+          error: Object.assign(new Error(message), { name: (err as Error)?.name ?? 'Error' }),
+          corpus: this.corpus.label(),
+          recover: fallback ? choiceLabelOf(fallback, this.corpus.samplePath) : undefined,
+        });
       }
     } finally {
       if (this.inflight === controller) this.inflight = undefined;
     }
   }
 
+  /**
+   * A lookup whose corpus was dropped while it ran (settings changed, an indexing run started) failed on the old
+   * connection ("the corpus is closed"): it runs once more on the current one instead of showing that error.
+   */
+  private async hitsOnCurrentCorpus(doc: vscode.TextDocument, sentence: Sentence, signal: AbortSignal): Promise<LookupResult> {
+    const generation = this.generation;
+    try {
+      return await this.hitsFor(doc, sentence, this.offset, signal);
+    } catch (err) {
+      if (generation === this.generation || signal.aborted) throw err;
+      return this.hitsFor(doc, sentence, this.offset, signal);
+    }
+  }
+
   /** Hits for a sentence (cached), e.g. for the hover. Throws NotConfiguredError when there is no corpus. */
   async hitsFor(doc: vscode.TextDocument, sentence: Sentence, offset: 0 | 1, signal?: AbortSignal): Promise<LookupResult> {
     const t0 = performance.now();
+    const generation = this.generation;
     const connection = await this.corpus.connection();
     const settings = readSettings(doc.uri);
     const title = settings.embedding.prefixTitle ? documentModel(doc).title() : null;
@@ -106,13 +130,14 @@ export class Lookups implements vscode.Disposable {
         signal,
       });
       signal?.throwIfAborted();
-      this.cache.set(key, hits);
+      if (generation === this.generation) this.cache.set(key, hits);
     }
     return { sentence, hits, connection, offset, elapsedMs: performance.now() - t0 };
   }
 
   /** Forgets cached results (after the corpus changed). */
   clear(): void {
+    this.generation++;
     this.cache.clear();
     this.lastKey = undefined;
   }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { toBookmark, toHitView } from '../../webview/adapt.js';
 import { panelHtml } from '../../webview/html.js';
 import {
-  isViewMessage, type BookmarkView, type HitView, type HostMessage, type ViewMessage, type ViewState,
+  isViewMessage, type BookmarkView, type HitView, type HostMessage, type NextAction, type ViewMessage, type ViewState,
 } from '../../webview/protocol.js';
 import type { LookupEvent } from './lookup.js';
 
@@ -19,6 +19,10 @@ export interface PanelActions {
   configure(): void;
   retry(): void;
   showLog(): void;
+  /** Go back to the corpus that last worked. */
+  recover(): void;
+  /** A next action a first-run or error state names. */
+  run(action: NextAction): void;
 }
 
 export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -80,7 +84,7 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
       case 'notConfigured':
         return this.setState({ kind: 'notConfigured', reason: event.reason });
       case 'error':
-        return this.setState({ kind: 'error', message: event.error.message });
+        return this.setState({ kind: 'error', message: event.error.message, corpus: event.corpus, recover: event.recover });
       case 'results': {
         const { result } = event;
         const query = { clean: result.sentence.clean, section: result.sentence.section };
@@ -162,6 +166,10 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.actions.retry();
       case 'showLog':
         return this.actions.showLog();
+      case 'recover':
+        return this.actions.recover();
+      case 'run':
+        return this.actions.run(m.action);
     }
   }
 

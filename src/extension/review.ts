@@ -1,19 +1,20 @@
 // "Corpus Lens: Generate Related Work": the core pipeline (src/core/review) behind a topic prompt, a
 // cancellable progress notification, a result editor beside the paper that the sections stream into, and
-// two actions, each one undoable edit: insert at the cursor, append the new BibTeX entries.
+// two actions, each one undoable edit: insert at the cursor (of the paper editor the action is run from, at
+// that moment), append the new BibTeX entries.
 import * as vscode from 'vscode';
 import type { ReviewResult } from '../core/review/index.js';
 import { heavy } from './load.js';
 import { appendEntry, openIfExists, resolveBibFile } from './cite.js';
 import type { CorpusService } from './corpus.js';
 import { formatOf } from './documents.js';
+import { blockInsertion } from '../core/text/block.js';
 import type { Secrets } from './secrets.js';
 import { readSettings } from './settings.js';
 
 interface LastResult {
   result: ReviewResult;
   paper: vscode.Uri;
-  position: vscode.Position;
 }
 
 export class RelatedWork {
@@ -23,6 +24,8 @@ export class RelatedWork {
     private readonly corpus: CorpusService,
     private readonly secrets: Secrets,
     private readonly log: vscode.LogOutputChannel,
+    /** The paper editor the user is in (the active one, else the last paper editor used). */
+    private readonly paperEditor: () => vscode.TextEditor | undefined,
   ) {}
 
   /** Asks for the topic (prefilled; `topic` skips the question), runs the pipeline, shows the result beside. */
@@ -60,6 +63,8 @@ export class RelatedWork {
             topic,
             format,
             citeCommand: settings.citation.command,
+            unsupported: settings.review.unsupported,
+            provenance: settings.review.provenance,
             existingBib: review.parseBibEntries(bibText),
             signal: controller.signal,
             onProgress: (e) => progress.report({ message: `${e.index}/${e.total} ${e.message}`, increment: e.phase === 'done' ? 100 / e.total : 0 }),
@@ -74,7 +79,7 @@ export class RelatedWork {
     await stream.flush();
     if (!result) return void vscode.window.showInformationMessage('Corpus Lens: related work cancelled.');
     await outputEditor.edit((b) => b.replace(new vscode.Range(new vscode.Position(0, 0), output.positionAt(output.getText().length)), result.text + (result.bibtex ? `\n\n${commentOut(result.bibtex, format)}` : '')));
-    this.last = { result, paper: doc.uri, position: editor.selection.active };
+    this.last = { result, paper: doc.uri };
     this.log.info(`related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens })}`);
     void this.offerActions(); // the notification stays until the author picks an action
   }
@@ -82,16 +87,24 @@ export class RelatedWork {
   private async offerActions(): Promise<void> {
     const insert = 'Insert at Cursor';
     const bib = 'Append BibTeX';
-    const choice = await vscode.window.showInformationMessage(`Corpus Lens: ${this.last?.result.cited.length ?? 0} papers cited. The draft is in the editor beside.`, insert, bib);
+    if (!this.last) return;
+    const choice = await vscode.window.showInformationMessage(`Corpus Lens: ${describeResult(this.last.result)}. The draft is in the editor beside.`, insert, bib);
     if (choice === insert) await this.insert();
     else if (choice === bib) await this.appendBibtex();
   }
 
-  /** Inserts the last result in the paper at the cursor it had when the command ran (one undoable edit). */
+  /**
+   * Inserts the last result at the cursor of the paper editor the command is run from, where that cursor is
+   * now, on lines of its own (one undoable edit). Without a paper editor: the paper it was generated for.
+   */
   async insert(): Promise<void> {
     if (!this.last) return void vscode.window.showInformationMessage('Corpus Lens: generate related work first.');
-    const editor = await vscode.window.showTextDocument(this.last.paper, { viewColumn: vscode.ViewColumn.One });
-    await editor.edit((b) => b.insert(this.last!.position, `${this.last!.result.text.trim()}\n`));
+    const editor = this.paperEditor() ?? (await vscode.window.showTextDocument(this.last.paper, { viewColumn: vscode.ViewColumn.One }));
+    const doc = editor.document;
+    const edit = blockInsertion(doc.getText(), doc.offsetAt(editor.selection.active), this.last.result.text);
+    const ok = await editor.edit((b) => b.insert(doc.positionAt(edit.offset), edit.text));
+    if (!ok) return void vscode.window.showErrorMessage(`Corpus Lens: could not insert into ${vscode.workspace.asRelativePath(doc.uri)}.`);
+    this.log.info(`related work inserted into ${doc.uri.fsPath} at line ${doc.positionAt(edit.offset).line + 1}`);
   }
 
   /** Appends the entries of the cited papers that the project's .bib does not have yet. */
@@ -113,9 +126,17 @@ export class RelatedWork {
   }
 }
 
-/** The BibTeX shown under the draft, as comments, so the draft stays valid LaTeX/Markdown. */
+/** What a run produced, as the notification says it: "evidence outline: 25 papers, 5 themes". */
+export function describeResult(result: ReviewResult): string {
+  const papers = `${result.cited.length} paper${result.cited.length === 1 ? '' : 's'}`;
+  const n = result.mode === 'outline' ? result.themes ?? 0 : result.sections.length;
+  return result.mode === 'outline' ? `evidence outline: ${papers}, ${n} theme${n === 1 ? '' : 's'}` : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}`;
+}
+
+/** The BibTeX shown under the draft, as comments, so the draft stays valid LaTeX/Markdown (no field can end the comment). */
 function commentOut(bibtex: string, format: 'latex' | 'markdown'): string {
-  return format === 'latex' ? bibtex.split('\n').map((l) => `% ${l}`).join('\n') : `<!-- BibTeX of the cited papers\n${bibtex}\n-->`;
+  if (format === 'latex') return bibtex.split('\n').map((l) => `% ${l}`).join('\n');
+  return `<!-- BibTeX of the cited papers\n${heavy().htmlCommentSafe(bibtex)}\n-->`;
 }
 
 /** Appends streamed text to the result editor at most every 150 ms (an edit per token would flood the host). */

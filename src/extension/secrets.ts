@@ -2,7 +2,7 @@
 // for api.openai.com is never sent to any other host, whatever the settings later say.
 import type * as vscode from 'vscode';
 
-export type SecretKind = 'embedding' | 'chat' | 'supabase' | 'postgres';
+export type SecretKind = 'embedding' | 'chat' | 'supabase' | 'postgres' | 's2' | 'openalex';
 
 /** The origin (scheme://host:port) a key is bound to; throws on a URL that cannot be parsed. */
 export function originOf(url: string): string {

@@ -26,8 +26,11 @@ export class StatusBar implements vscode.Disposable {
         return this.set(`$(library) ${this.corpus}`, 'Corpus Lens: the cursor is not in a prose sentence');
       case 'notConfigured':
         return this.set('$(library) Corpus Lens: set up a corpus', `Corpus Lens: ${event.reason}`);
-      case 'error':
-        return this.set(`$(error) ${this.corpus}`, `Corpus Lens: ${event.error.message}`);
+      case 'error': {
+        // Name the corpus that failed, not the one shown before the switch.
+        const name = event.corpus ?? this.corpus;
+        return this.set(`$(error) ${name}`, `Corpus Lens: ${name}: ${event.error.message}${event.recover ? ` (the panel offers to go back to ${event.recover})` : ''}`);
+      }
     }
   }
 

@@ -2,6 +2,7 @@
 // (CorpusStudio's ordered distribution of section titles), to help outline a paper. A native tree: themed and
 // keyboard accessible as it is. It reads the corpus only when the view is shown (VS Code asks for its items only
 // then), reloads when the corpus changes, and offers "Insert Section Heading" for the paper being written.
+import { errorText } from '../core/redact.js';
 import * as vscode from 'vscode';
 import type { SectionStat, SectionStructure } from '../core/retrieve/structure.js';
 import { NotConfiguredError, type CorpusService } from './corpus.js';
@@ -206,7 +207,7 @@ export function registerStructureView(deps: {
       await insertSectionHeading(editor, title);
     } catch (err) {
       log.error(`insert section heading: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
     }
   };
 

@@ -10,18 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pdfLayout, readPaperFile, type ParsedPaper } from '../../src/core/ingest/index.ts';
 import { BibIndex } from '../../src/core/bib/index.ts';
+import { noPdflatex } from '../support/pdflatex.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'ingest');
 
-function hasPdflatex(): boolean {
-  try {
-    execFileSync('pdflatex', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const skip = hasPdflatex() || process.env.CI ? false : 'pdflatex is not installed (apt-get install -y --no-install-recommends texlive-latex-base)';
+const skip = noPdflatex;
 
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-pdf-'));
 const pdfs: Record<string, string> = {};

@@ -65,6 +65,18 @@ test('schema --print prints the one SQL source for the given dimension', async (
   assert.equal(bad.stderr, "corpus-lens: --dimensions must be an integer in 1..16000 (got 'x')\n");
 });
 
+test('schema --print --roles --supabase: the schema unchanged first, then roles, then row-level security', async () => {
+  const r = await cli(['schema', '--print', '--dimensions', '64', '--roles', '--supabase']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.startsWith(schemaSql(64)), 'an existing migration stays a prefix of the output');
+  const rest = r.stdout.slice(schemaSql(64).length);
+  assert.ok(rest.indexOf('CREATE ROLE corpus_lens_reader NOLOGIN') < rest.indexOf('ENABLE ROW LEVEL SECURITY'));
+  assert.match(rest, /GRANT SELECT ON TABLE corpus_meta, papers, sentences, sections, term_stats, fts_totals TO corpus_lens_reader;/);
+  assert.match(rest, /CREATE POLICY corpus_lens_read ON sentences FOR SELECT TO anon, authenticated USING \(true\);/);
+  const roles = await cli(['schema', '--print', '--dimensions', '64', '--roles']);
+  assert.doesNotMatch(roles.stdout, /ROW LEVEL SECURITY/);
+});
+
 test('import embeds, reports, and re-importing adds nothing', async () => {
   const r = await capture(() => importCmd.run(['--db', db, '--documents', docs, '--sources', srcs]));
   assert.equal(r.code, 0, r.err);
@@ -145,6 +157,24 @@ test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async ()
   const lines = (await capture(() => queryCmd.run(['--db', db, '--k', '2', '--queries', qf]))).out.trim().split('\n').map((l) => JSON.parse(l));
   assert.deepEqual(lines.map((l) => l.id), ['a', 'b']);
   for (const l of lines) assert.equal(l.hits.length, 2);
+});
+
+test('query --group papers prints one hit per paper in the paper ranking, the hit contract unchanged', async () => {
+  const text = 'Writing assistants suggest example sentences while authors draft [12].';
+  const r = await capture(() => queryCmd.run(['--db', db, '--group', 'papers', '--k', '3', text]));
+  assert.equal(r.code, 0, r.err);
+  const hits = JSON.parse(r.out);
+  assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper']);
+  const ids = hits.map((h: { paper: { id: string } }) => h.paper.id);
+  assert.equal(ids.length, 3);
+  assert.equal(new Set(ids).size, 3, 'one hit per paper');
+  assert.equal(hits[0].paper.id, 'p3');
+  assert.equal(hits[0].sentence.text, 'Writing assistants suggest example sentences while authors draft.');
+  assert.equal(hits[0].previous.text, 'Authors imitate the phrasing of prior papers in their field.');
+  const one = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--group', 'papers', '--k', '1', 'BM25 acronyms rare terms']))).out);
+  assert.deepEqual(one.map((h: { paper: { id: string } }) => h.paper.id), ['p2']);
+  await assert.rejects(queryCmd.run(['--db', db, '--group', 'papers', '--mode', 'keyword', 'BM25']), /drop --mode/);
+  await assert.rejects(queryCmd.run(['--db', db, '--group', 'authors', 'BM25']), /--group must be sentences or papers/);
 });
 
 test('a query embedder of another model/dimension is refused, naming both', async () => {

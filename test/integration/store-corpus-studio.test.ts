@@ -1,6 +1,8 @@
 // The read-only CorpusStudio schema ("Document", "Source", match_documents) on PGlite (one SQL statement per
 // lookup) and on Supabase through supabase-js and the PostgREST stand-in (the RPC plus one batched context GET
-// sent together with one Source GET: 2 sequential round trips, 3 requests, for any k).
+// sent together with one Source GET: 2 sequential round trips, 3 requests, for any k) — and both again on a real
+// PostgreSQL 15 + pgvector server (`pg` store; the stand-in forwarding to the server), skipped with a reason where
+// the server is absent, except CI=true.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
@@ -14,6 +16,9 @@ import { loadCorpusStudio } from '../support/db-fixture.js';
 import { startPostgrestStandin, type PostgrestStandin } from '../support/postgrest-standin.js';
 import { countTrips } from '../support/db-trips.js';
 import { freshPGlite } from '../support/db-pglite.js';
+import { openPostgresStore } from '../../src/core/store/postgres.js';
+import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
+import { pgStandinDb } from '../support/postgrest-standin.js';
 
 let db: PGlite;
 let sqlStore: CorpusStore;
@@ -37,7 +42,7 @@ after(async () => {
 });
 
 describe('CorpusStudio schema over SQL (PGlite)', () => {
-  storeContract({ store: () => sqlStore, roundTrips: () => sqlTrips, keyword: false });
+  storeContract({ store: () => sqlStore, roundTrips: () => sqlTrips, keyword: false, backend: 'CorpusStudio schema on PGlite' });
 
   test('writes are refused: the schema is read only', async () => {
     await assert.rejects(sqlStore.init({ model: MODEL, dimensions: 64 }), /read only/);
@@ -47,7 +52,14 @@ describe('CorpusStudio schema over SQL (PGlite)', () => {
 });
 
 describe('CorpusStudio schema over Supabase (supabase-js → PostgREST stand-in)', () => {
-  storeContract({ store: () => sbStore, roundTrips: () => standin.requests.length, keyword: false, tripsPerLookup: 3, sections: false });
+  storeContract({
+    store: () => sbStore,
+    roundTrips: () => standin.requests.length,
+    keyword: false,
+    tripsPerLookup: 3,
+    sections: false,
+    backend: 'CorpusStudio schema, supabase-js → stand-in → PGlite',
+  });
 
   test('a lookup is the RPC, then one batched Document GET and one Source GET, whatever k is', async () => {
     const start = standin.requests.length;
@@ -77,4 +89,50 @@ test('CLI: query --db supabase:<url> --schema corpusStudio prints the hit contra
   assert.equal(hits[0].paper.title, 'Dense retrieval of scientific sentences');
   const wrong = createQueryCommand({ env: { SUPABASE_KEY: 'nope' }, stdout: () => undefined, makeEmbedder: async () => new HashEmbedder(64) });
   await assert.rejects(wrong.run(['--db', `supabase:${standin.url}`, '--schema', 'corpusStudio', 'x']), /rejected the key \(HTTP 401/);
+});
+
+describe('CorpusStudio schema on a real PostgreSQL 15 + pgvector server', { skip: realPgSkip() }, () => {
+  let server: RealPg;
+  let pgStore: CorpusStore & { close(): Promise<void> };
+  let closeBase: () => Promise<void>;
+  let pgTrips = 0;
+  let pgStandin: PostgrestStandin;
+  let pgSb: CorpusStore;
+  let endDb: () => Promise<void>;
+
+  before(async () => {
+    server = await startRealPg();
+    const url = await server.createDatabase('corpus_studio');
+    const db = await pgStandinDb(url);
+    endDb = db.end;
+    await loadCorpusStudio({ exec: (sql) => db.query(sql), query: (sql, params) => db.query(sql, params) }, (t) => hashEmbed(t, 64));
+    const base = await openPostgresStore(url);
+    closeBase = () => base.close();
+    countTrips(base.driver, () => pgTrips++);
+    pgStore = corpusStudioSql(base.driver, { model: MODEL }) as CorpusStore & { close(): Promise<void> };
+    pgStandin = await startPostgrestStandin(db, { key: 'cs-key' });
+    pgSb = await openCorpusStudioSupabase(pgStandin.url, 'cs-key', { model: MODEL });
+  });
+
+  after(async () => {
+    await pgStandin?.stop();
+    await closeBase?.();
+    await endDb?.();
+    await server?.stop();
+  });
+
+  describe('over SQL (pg)', () => {
+    storeContract({ store: () => pgStore, roundTrips: () => pgTrips, keyword: false, backend: 'CorpusStudio schema on postgres 15 (real server)' });
+  });
+
+  describe('over Supabase (supabase-js → PostgREST stand-in → real server)', () => {
+    storeContract({
+      store: () => pgSb,
+      roundTrips: () => pgStandin.requests.length,
+      keyword: false,
+      tripsPerLookup: 3,
+      sections: false,
+      backend: 'CorpusStudio schema, supabase-js → stand-in → postgres 15 (real server)',
+    });
+  });
 });

@@ -38,6 +38,7 @@ storeContract({
   roundTrips: () => trips,
   reimport: () => loadFixture(store),
   keyword: true,
+  backend: 'embedded PGlite',
 });
 
 test('a corpus persisted in a folder reopens with its metadata and rows', async () => {
@@ -101,4 +102,16 @@ test('a schema v1 corpus is upgraded in place on open: lexemes stored, BM25 stat
   const kw = await keywordSearch(store, 'BM25', { k: 5 });
   assert.equal(kw[0]?.sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
   assert.deepEqual((await statsDrift()).differ, 0);
+});
+
+test('a schema v3 corpus gains the paper ranking on open', async () => {
+  await store.driver.exec(`DROP FUNCTION rank_papers; UPDATE corpus_meta SET value = '3' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  const text = 'BM25 remains a strong baseline for keyword retrieval.';
+  const { rows } = await store.driver.query(`SELECT embedding::text AS embedding FROM sentences WHERE text = $1`, [text]);
+  const vector = Float32Array.from(JSON.parse(String(rows[0].embedding)) as number[]);
+  const hits = await store.matchPapers(vector, text, { count: 2 });
+  assert.equal(hits[0]?.sentence.text, text);
 });

@@ -1,41 +1,92 @@
-// The store contract on PostgreSQL through `pg`, over the real wire protocol (PGlite served by pglite-socket).
+// The store contract on a real PostgreSQL 15 + pgvector server through `pg` (a throwaway cluster:
+// test/support/pg-real.ts), plus what the connection pool adds: concurrent lookups on several connections, and a
+// clear error when every connection stays busy. Skipped with a reason where the server is absent, except CI=true.
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
-import { after, before, test } from 'node:test';
-import type { Client } from 'pg';
+import { after, before, describe, test } from 'node:test';
 import { openPostgresStore } from '../../src/core/store/postgres.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import { storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
-import { startPgServer, type PgServer } from '../support/pg-server.js';
+import { countTrips } from '../support/db-trips.js';
+import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
 
-let server: PgServer;
-let store: SqlCorpusStore;
-let trips = 0;
+const skip = realPgSkip();
 
-before(async () => {
-  server = await startPgServer();
-  store = await openPostgresStore(server.url);
-  // Count what goes over the wire: every client.query is one statement sent to the server.
-  const client = (store.driver as unknown as { client: Client }).client;
-  const orig = client.query.bind(client) as (...a: unknown[]) => unknown;
-  (client as unknown as { query: unknown }).query = (...a: unknown[]) => {
-    trips++;
-    return orig(...a);
-  };
-  assert.equal(await loadFixture(store), 14);
-});
+describe('store contract on a real PostgreSQL 15 + pgvector server', { skip }, () => {
+  let server: RealPg;
+  let url: string;
+  let store: SqlCorpusStore;
+  let trips = 0;
 
-after(async () => {
-  await store?.close();
-  await server?.stop();
-});
+  before(async () => {
+    server = await startRealPg();
+    url = await server.createDatabase('contract');
+    store = await openPostgresStore(url);
+    // Every statement the store sends (one pooled query, one exec, one lookup, one transaction).
+    countTrips(store.driver, () => trips++);
+    assert.equal(await loadFixture(store), 14);
+  });
 
-storeContract({
-  store: () => store,
-  roundTrips: () => trips,
-  reimport: () => loadFixture(store),
-  keyword: true,
+  after(async () => {
+    await store?.close();
+    await server?.stop();
+  });
+
+  storeContract({
+    store: () => store,
+    roundTrips: () => trips,
+    reimport: () => loadFixture(store),
+    keyword: true,
+    backend: 'postgres 15 + pgvector (real server, pg pool)',
+  });
+
+  test('the server is PostgreSQL 15 with pgvector 0.8', async () => {
+    const { rows } = await store.driver.query(
+      `SELECT current_setting('server_version_num')::int AS v, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector`,
+    );
+    assert.ok(Number(rows[0].v) >= 150000 && Number(rows[0].v) < 160000, `server_version_num ${rows[0].v}`);
+    assert.match(String(rows[0].vector), /^0\.8\./);
+  });
+
+  test('lookups run concurrently on pooled connections, each with the session settings', async () => {
+    const rows = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        store.driver.query(`SELECT pg_backend_pid() AS pid, current_setting('hnsw.ef_search') AS ef, pg_sleep(0.3)`),
+      ),
+    );
+    const pids = new Set(rows.map((r) => r.rows[0].pid));
+    assert.equal(pids.size, 4, 'four concurrent statements on four connections');
+    for (const r of rows) assert.equal(r.rows[0].ef, '100');
+  });
+
+  test('an exhausted pool is one clear line, and the pool recovers', async () => {
+    const small = await openPostgresStore(url, { max: 2, connectTimeoutMs: 300 });
+    try {
+      // The writer holds one connection; a long statement takes the other.
+      const busy = small.driver.query('SELECT pg_sleep(1.5)');
+      await new Promise((r) => setTimeout(r, 200));
+      await assert.rejects(small.counts(), (err: Error) => {
+        assert.equal(err.name, 'StoreError');
+        assert.match(err.message, /^all 2 connections to postgres:\/\/postgres@127\.0\.0\.1:\d+\/contract stayed busy for 300 ms \(connection pool exhausted\)/);
+        assert.doesNotMatch(err.message, /\n/);
+        return true;
+      });
+      await busy;
+      assert.deepEqual(await small.counts(), { papers: 3, sentences: 14 });
+    } finally {
+      await small.close();
+    }
+  });
+
+  test('a login the server refuses is reported as authentication, not reachability, without the password', async () => {
+    // The test cluster trusts every password; an unknown role is refused at login (SQLSTATE 28000).
+    await assert.rejects(openPostgresStore(url.replace('postgres@', 'nobody:secret@')), (err: Error) => {
+      assert.match(err.message, /^authentication failed for postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:\d+\/contract: .*nobody/);
+      assert.doesNotMatch(err.message, /secret|\n/);
+      return true;
+    });
+  });
 });
 
 test('an unreachable server is one clear line naming the URL without its password', async () => {

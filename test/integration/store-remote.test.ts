@@ -77,6 +77,7 @@ storeContract({
   roundTrips: () => requests,
   reimport: () => loadFixture(store),
   keyword: true,
+  backend: 'embedded PGlite in the corpus child process',
 });
 
 test('meta() is the recorded metadata, cached after the first call like every store', async () => {

@@ -12,13 +12,16 @@ import { createEmbedder } from '../../src/core/embed/index.js';
 import type { Embedder } from '../../src/core/embed/types.js';
 import { LlmError, OpenAIChat } from '../../src/core/llm/index.js';
 import { bibKeys } from '../../src/core/review/bibtex.js';
-import { checkReview, citedKeys } from '../../src/core/review/check.js';
+import { checkReview, citedKeys, stripComments } from '../../src/core/review/check.js';
 import { paperTextSource, parseBibEntries, runReview } from '../../src/core/review/index.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type ProgressEvent, type ReviewOptions, type ReviewResult } from '../../src/core/review/types.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import {
+  authorYearModel,
   gullibleModel,
+  liarModel,
+  LIES,
   loadCorpus,
   REVIEW_CORPUS,
   reviewModel,
@@ -156,7 +159,12 @@ describe('a well-behaved model', () => {
     for (const q of r.quotes) assert.ok(corpusText.get(q.paperId)!.includes(q.text), q.text);
     assert.match(r.text, /\\subsection\{Retrieval of related text\}/);
     assert.match(r.text, /~\\cite\{[a-z]+\d{4}[a-z]+/);
-    assert.doesNotMatch(r.text, /\[P\d+\]/, 'no short id leaks into the output');
+    assert.doesNotMatch(stripComments(r.text, 'latex'), /\[P\d+\]/, 'no short id leaks into the prose');
+    assert.doesNotMatch(r.text, /\[P\d+\](?![^\n]*"\s*(?:;|$))/m, 'nor into the provenance comments (bar quoted corpus text)');
+    // every kept sentence is supported, and its backing quotes are listed under its paragraph
+    const kept = r.sections.flatMap((s) => s.sentences.filter((x) => x.kept));
+    assert.ok(kept.length >= 4 && kept.every((x) => x.verdict === 'supported' && x.cited.length && x.quoteIds.length), JSON.stringify(kept, null, 1));
+    for (const x of kept) assert.match(r.text, new RegExp(`^% ${x.id.replace('.', '\\.')} \\(support [0-9.]+, model: supported\\): backed by ${x.quoteIds[0]} \\(`, 'm'));
 
     // named progress for every step, in order; the write step streamed
     const started = progress.filter((e) => e.phase === 'start').map((e) => e.step);
@@ -168,7 +176,8 @@ describe('a well-behaved model', () => {
 
     // tokens per step and in total
     const llmSteps = r.trace.steps.filter((s) => s.llmCalls > 0).map((s) => s.step);
-    assert.deepEqual(llmSteps, ['decompose', 'rerank', 'quotes', 'plan', 'write']);
+    assert.deepEqual(llmSteps, ['decompose', 'rerank', 'quotes', 'plan', 'write', 'check'], 'check: one verification call per section');
+    assert.equal(r.trace.steps.find((s) => s.step === 'check')!.llmCalls, r.sections.length);
     const sum = r.trace.steps.reduce((n, s) => n + s.tokens.total, 0);
     assert.equal(r.trace.total.tokens.total, sum);
     assert.ok(sum > 0);
@@ -179,7 +188,7 @@ describe('a well-behaved model', () => {
     // the injected corpus sentence reached the model, but only inside the data fence
     assert.ok(standin.calls.some((c) => c.messages.some((m) => m.content.includes(INJECTION))), 'injection was retrieved');
     assert.equal(model.breaches, 0);
-    assert.doesNotMatch(r.text + r.bibtex, /HACKED|pwned|P99/);
+    assert.doesNotMatch(stripComments(r.text, 'latex') + r.bibtex, /HACKED|pwned|P99/);
   });
 
   test('an injection laundered through the plan (a section title) stays inside the data fence of the write prompt', async () => {
@@ -196,7 +205,7 @@ describe('a well-behaved model', () => {
     assert.equal(model.breaches, 0);
     assert.ok(standin.calls.some((c) => c.step === 'write' && c.messages[1].content.includes(INJECTION)));
     assert.equal(r.check.ok, true);
-    assert.doesNotMatch(r.text, /HACKED \[|pwned|P99/);
+    assert.doesNotMatch(stripComments(r.text, 'latex'), /HACKED \[|pwned|P99/);
   });
 
   test('Markdown: [@key] citations; LaTeX \\citep with comparison tables for list sections', async () => {
@@ -227,7 +236,7 @@ describe('a misbehaving model', () => {
     assert.ok(check.outOfSectionCitationsRemoved >= 1, JSON.stringify(check));
     assert.ok(check.rawCitationsRemoved >= 2, JSON.stringify(check));
     assert.equal(check.removedCitations, check.unknownPaperCitationsRemoved + check.outOfSectionCitationsRemoved + check.rawCitationsRemoved);
-    assert.doesNotMatch(r.text, /madeup2020|Smith et al|P99|\[P\d+\]/);
+    assert.doesNotMatch(stripComments(r.text, 'latex'), /madeup2020|Smith et al|P99|\[P\d+\]/);
     assert.equal(independentCheck(r).ok, true, 'the output never contains an invented key');
     assert.ok(r.sections.flatMap((s) => s.removedCitations).some((x) => x.reason === 'not-in-section'));
   });
@@ -242,23 +251,48 @@ describe('a misbehaving model', () => {
     assert.match(repair.messages[3].content, /not valid JSON/);
     assert.equal(r.check.ok, true);
 
-    await assert.rejects(run(reviewModel({ malformedAlways: ['plan'] })), (err: Error) => {
+    await assert.rejects(run(reviewModel({ malformedAlways: ['quotes'] })), (err: Error) => {
       assert.ok(err instanceof LlmError);
-      assert.equal(err.step, 'plan');
-      assert.match(err.message, /^step "plan": the model's reply was not usable JSON after one repair attempt/);
+      assert.equal(err.step, 'quotes');
+      assert.match(err.message, /^step "quotes": the model's reply was not usable JSON after one repair attempt/);
       return true;
     });
   });
 
-  test('a copied 20-word span is flagged (in the result, the trace, and as a comment in the output)', async () => {
+  test('degrade, don\'t die: unusable decompose / rerank / plan output falls back (topic, MMR, quote clusters), said in progress and trace', async () => {
+    const progress: ProgressEvent[] = [];
+    const r = await run(reviewModel({ malformedAlways: ['decompose', 'rerank', 'plan'] }), { onProgress: (e) => progress.push(e) });
+    assert.equal(r.check.ok, true, JSON.stringify(r.check));
+    assert.equal(r.decomposition.rewrittenQuery, TOPIC, 'the topic itself');
+    for (const [step, what] of [['decompose', /the topic itself/], ['rerank', /MMR/], ['plan', /one section per cluster/]] as const) {
+      const t = r.trace.steps.find((s) => s.step === step)!;
+      assert.equal(t.counts.fallback, 1, step);
+      assert.match(t.notes.join('\n'), what);
+      assert.ok(progress.some((e) => e.step === step && e.phase === 'progress' && /unusable/.test(e.message)), step);
+    }
+    assert.ok(r.sections.length >= 1 && r.sections.every((s) => s.cited.length));
+
+    // The issue's case: a rerank answer of bare numbers, "scores": [10, 10, 10] (twice, so also after the repair).
+    const inner = reviewModel();
+    standin.calls.length = 0;
+    const bare = await run((call) => (call.step === 'rerank' ? { content: JSON.stringify({ scores: [10, 10, 10] }) } : inner(call)));
+    assert.equal(bare.check.ok, true);
+    assert.equal(bare.trace.steps.find((s) => s.step === 'rerank')!.counts.fallback, 1);
+    const rerankCalls = standin.calls.filter((c) => c.step === 'rerank');
+    assert.ok(rerankCalls.some((c) => c.messages.length === 4), 'one repair was asked first');
+  });
+
+  test('a 20-word copy of a verified quote becomes an explicit quotation with its citation (not a flag)', async () => {
     const r = await run(reviewModel({ copySpan: true }));
-    const spans = r.sections.flatMap((s) => s.copiedSpans);
-    assert.ok(spans.length >= 1, `no span flagged in:\n${r.text}`);
-    assert.ok(spans.every((s) => s.words >= 20), JSON.stringify(spans, null, 1) + r.text);
-    assert.equal(stepCounts(r, 'check').copiedSpans, spans.length);
-    assert.equal(r.check.ok, false);
-    assert.ok(r.check.copiedSpans.length >= 1 && r.check.copiedSpans.every((s) => s.words >= 20));
-    assert.match(r.text, /^% Corpus Lens check: \d+ consecutive words/m);
+    const quoted = r.sections.flatMap((s) => s.sentences).filter((x) => x.quotations > 0 && x.kept);
+    assert.ok(quoted.length >= 1, r.text);
+    assert.match(stripComments(r.text, 'latex'), /As reported, ``[^`']{60,}''~\\cite\{/);
+    assert.equal(r.check.copiedSpans.length, 0);
+    assert.equal(independentCheck(r).copiedSpans.length, 0, 'no unquoted copy of any corpus sentence');
+    assert.ok(stepCounts(r, 'check').quotationsMade >= 1);
+    const md = await run(reviewModel({ copySpan: true }), { format: 'markdown' });
+    assert.match(md.text, /As reported, "[^"]{60,}" \[@/);
+    assert.equal(independentCheck(md).ok, true, JSON.stringify(independentCheck(md)));
   });
 
   test('a 429 with retry-after, then success; a 503 then success', async () => {
@@ -354,6 +388,108 @@ describe('a misbehaving model', () => {
   });
 });
 
+describe('a lying model (issue 13): nothing invented survives', () => {
+  /** The prose an author would paste: the output without its comment lines. */
+  const prose = (r: ReviewResult) => stripComments(r.text, r.format);
+
+  for (const format of ['latex', 'markdown'] as const) {
+    test(`${format}: invented quotes, ids, citations, statistics and copies are gone; what remains is supported`, async () => {
+      const liar = liarModel();
+      const r = await run(liar, { format });
+      assert.doesNotMatch(prose(r), LIES, prose(r));
+      assert.doesNotMatch(r.bibtex, LIES);
+      // the independent check over the whole stored corpus: 0 keys missing from the BibTeX, 0 entries that are
+      // not corpus papers, every citation backed by a verified quote of its section, 0 unquoted copies
+      const check = independentCheck(r);
+      assert.equal(check.ok, true, JSON.stringify(check));
+      assert.equal(r.check.ok, true);
+      const sentences = r.sections.flatMap((s) => s.sentences);
+      const kept = sentences.filter((x) => x.kept);
+      assert.ok(kept.length >= 4);
+      for (const x of kept) assert.ok(x.verdict === 'supported' || (x.verdict === 'connective' && !x.cited.length), JSON.stringify(x));
+      // each lie was caught for its own reason
+      const reasonOf = (re: RegExp) => sentences.filter((x) => re.test(x.original)).map((x) => `${x.verdict}: ${x.reasons.join('; ')}`);
+      for (const [lie, why] of [
+        [/Smith et al\. \(2099\)/, /cites Smith et al\. \(2099\)/],
+        [/400%/, /smith2099quantum|400/],
+        [/later study/, /P77/],
+        [/\[12\]/, /\[12\]/],
+        [/\[smith2099\]/, /smith2099/],
+        [/37%/, /states 37/],
+        [/^Notably,/, /copies 15 words of a corpus sentence that is not a verified quote/],
+      ] as const) {
+        const got = reasonOf(lie);
+        assert.ok(got.length >= 1 && got.every((g) => g.startsWith('unsupported') && why.test(g)), `${lie}: ${JSON.stringify(got)}`);
+      }
+      // the 15-word copy of a verified quote became a quotation, with the citation of that quote's paper
+      const quoted = sentences.filter((x) => /^One paper states that/.test(x.original));
+      assert.ok(quoted.length >= 1 && quoted.every((x) => x.kept && x.quotations === 1 && /\u201c.+\u201d/.test(x.text)), JSON.stringify(quoted));
+      assert.match(prose(r), format === 'latex' ? /One paper states that ``[^']+''~\\cite\{/ : /One paper states that "[^"]+" \[@/);
+      // invented and altered quotes never verified; the unknown quote id of the plan was dropped
+      assert.ok(!r.quotes.some((q) => /llama|quantum/i.test(q.text)));
+      for (const q of r.quotes) assert.ok(corpusText.get(q.paperId)!.includes(q.text));
+      assert.equal(stepCounts(r, 'plan').unknownQuoteIds, 1);
+      // counted and listed in the trace
+      const c = stepCounts(r, 'check');
+      assert.ok(c.unsupportedRemoved >= 7 * r.sections.length, JSON.stringify(c));
+      const notes = r.trace.steps.find((s) => s.step === 'check')!.notes.join('\n');
+      assert.match(notes, /removed: "Smith et al\. \(2099\)/);
+      assert.match(notes, /removed: "Quantum llamas improve retrieval by 400%/);
+    });
+  }
+
+  test('--unsupported flag: unsupported sentences stay, visibly flagged, with their reasons; the check is not ok', async () => {
+    const r = await run(liarModel(), { unsupported: 'flag' });
+    assert.match(r.text, /\\textbf\{\[Corpus Lens: unsupported\]\} Quantum llamas improve retrieval by 400\\%/);
+    assert.match(r.text, /^% S\d+\.\d+ \(support [0-9.]+\): UNSUPPORTED .*smith2099quantum.*states a finding without a valid citation/m);
+    assert.ok(stepCounts(r, 'check').unsupportedFlagged >= 7);
+    assert.equal(r.check.ok, false);
+    assert.ok(r.check.flaggedSentences! >= 7);
+    assert.doesNotMatch(stripComments(r.text, 'latex'), /Smith et al\. \(2099\)|\\cite\{smith2099|\[12\]|\[smith2099\]/, 'unresolvable citations are still removed');
+  });
+
+  test('a model that cites real corpus papers by surname and year: converted to their keys', async () => {
+    const r = await run(authorYearModel());
+    assert.equal(independentCheck(r).ok, true, JSON.stringify(independentCheck(r)));
+    const converted = r.sections.flatMap((s) => s.sentences).filter((x) => x.resolvedCitations.length);
+    assert.ok(converted.length >= 4, JSON.stringify(r.sections.flatMap((s) => s.sentences), null, 1));
+    assert.ok(converted.every((x) => x.kept && x.verdict === 'supported'));
+    assert.doesNotMatch(prose(r), /\((?:19|20)\d{2}\)/, 'no author-year parentheses remain');
+    // "Hopper (2021) reports that …" → "Hopper~\cite{hopper2021keyword} reports that …"
+    const hopper = r.cited.find((c) => c.paper.id === 'r2');
+    if (hopper) assert.match(prose(r), new RegExp(`Hopper~\\\\cite\\{${hopper.key}\\} reports that`));
+    assert.ok(stepCounts(r, 'check').citationsConverted >= 4);
+  });
+
+  test('the verification call: its "unsupported" overrides the offline verdict; a failed verification leaves the offline one', async () => {
+    const inner = reviewModel({ verifyVerdict: (line) => (line === '[S1.1]' ? 'unsupported' : line === '[S1.2]' ? 'partial' : 'supported') });
+    const r = await run(inner);
+    const s11 = r.sections[0].sentences.find((x) => x.id === 'S1.1')!;
+    assert.equal(s11.llmVerdict, 'unsupported');
+    assert.equal(s11.verdict, 'unsupported');
+    assert.equal(s11.kept, false);
+    assert.ok(!stripComments(r.text, 'latex').includes(s11.text.replace(/\s*\[P\d+\]/g, '').slice(0, 40)));
+    const s12 = r.sections[0].sentences.find((x) => x.id === 'S1.2')!;
+    assert.equal(s12.verdict, 'partial');
+    assert.equal(s12.kept, true);
+
+    const broken = await run(reviewModel({ malformedAlways: ['verify'] }));
+    assert.equal(broken.check.ok, true);
+    assert.equal(stepCounts(broken, 'check').verifyFailed, broken.sections.length);
+    assert.ok(broken.sections.every((s) => s.sentences.every((x) => x.verdict === 'supported')));
+  });
+
+  test('Markdown provenance: each sentence\'s backing quotes as a footnote; off by setting', async () => {
+    const r = await run(reviewModel(), { format: 'markdown' });
+    const first = r.sections[0].sentences[0];
+    assert.match(r.text, new RegExp(`\\[\\^${first.id.replace('.', '-')}\\]: ${first.id.replace('.', '\\.')} \\(support`));
+    assert.match(r.text, /\[\^S1-1\]: .*backed by Q\d+ \[@[^\]]+\]: \u201c/);
+    assert.equal(independentCheck(r).ok, true, 'footnoted quotes are quotations, not copies');
+    const off = await run(reviewModel(), { format: 'markdown', provenance: false });
+    assert.doesNotMatch(off.text, /\[\^S/);
+  });
+});
+
 describe('servers and stores that do less', () => {
   test('a server that refuses stream_options: streaming goes on without usage; tokens are estimated and flagged', async () => {
     const inner = reviewModel();
@@ -443,6 +579,7 @@ describe('no LLM configured: the evidence outline', () => {
     for (const line of r.text.split('\n').filter((l) => l.trim())) assert.match(line, /^%/);
     const themes = r.text.match(/^% Theme \d+: .+ — \d+ sentences?, cite: /gm) ?? [];
     assert.ok(themes.length >= 2, r.text);
+    assert.equal(r.themes, themes.length, 'the result counts the themes it rendered (the notification names them)');
     const keysInText = new Set([...r.text.matchAll(/^% {3}\[([^\]]+)\] "/gm)].map((m) => m[1]));
     assert.deepEqual([...keysInText].sort(), bibKeys(r.bibtex).sort());
     assert.equal(r.trace.total.llmCalls, 0);
@@ -511,6 +648,14 @@ describe('the CLI: corpus-lens review (black box, over the same corpus folder)',
     assert.equal(j.mode, 'review');
     assert.equal(j.check.ok, true);
     assert.ok(j.counts.droppedQuotes > 0 && j.counts.removedCitations > 0, JSON.stringify(j.counts));
+    // the per-sentence report: cited keys, support score, backing quote ids, verdict (removed sentences too)
+    assert.ok(j.sentences.some((x: { kept: boolean }) => !x.kept) && j.sentences.some((x: { kept: boolean }) => x.kept));
+    for (const x of j.sentences) {
+      assert.equal(typeof x.support, 'number');
+      assert.ok(Array.isArray(x.backingQuotes) && Array.isArray(x.citedKeys) && ['supported', 'partial', 'unsupported', 'connective'].includes(x.verdict));
+      if (x.kept && x.citedKeys.length) assert.ok(x.backingQuotes.length && x.citedKeys.every((k: string) => j.cited.some((c: { key: string }) => c.key === k)));
+    }
+    assert.ok(j.counts.unsupportedRemoved > 0);
     assert.deepEqual(j.trace.steps.map((s: { step: string }) => s.step), [...REVIEW_STEPS]);
     for (const s of j.trace.steps) assert.equal(typeof s.durationMs, 'number');
     assert.ok(j.trace.total.tokens.total > 0);
@@ -544,10 +689,12 @@ describe('the CLI: corpus-lens review (black box, over the same corpus folder)',
   });
 
   test('errors are one line and name the step (a model that never answers JSON); bad flags are refused', async () => {
-    standin.setScript(reviewModel({ malformedAlways: ['decompose'] }));
+    standin.setScript(reviewModel({ malformedAlways: ['quotes'] }));
     const cmd = createReviewCommand({ env: {} });
-    await assert.rejects(cmd.run(['--db', join(dir, 'corpus'), '--topic', TOPIC, '--llm-base-url', standin.baseURL, '--quiet']), /^LlmError: step "decompose": the model's reply was not usable JSON/);
+    await assert.rejects(cmd.run(['--db', join(dir, 'corpus'), '--topic', TOPIC, '--llm-base-url', standin.baseURL, '--quiet']), /^LlmError: step "quotes": the model's reply was not usable JSON/);
     await assert.rejects(cmd.run(['--db', join(dir, 'corpus'), '--topic', TOPIC, '--cite', 'footcite']), /--cite must be one of/);
+    await assert.rejects(cmd.run(['--db', join(dir, 'corpus'), '--topic', TOPIC, '--unsupported', 'keep']), /--unsupported must be remove or flag/);
+    await assert.rejects(cmd.run(['--db', join(dir, 'corpus'), '--topic', TOPIC, '--provenance', 'yes']), /--provenance must be on or off/);
     await assert.rejects(cmd.run(['--db', join(dir, 'corpus')]), /give the topic/);
   });
 });

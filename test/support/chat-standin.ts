@@ -253,6 +253,27 @@ export interface ModelKnobs {
   chunkDelayMs?: number;
   /** Delay before every reply (ms). */
   delayMs?: number;
+  /** The verify step's verdict for a sentence line (default "supported"). */
+  verifyVerdict?: (line: string) => string;
+}
+
+/** The write prompt's data: each paper's id, title, authors and year (header line) and its quotes ("  - " lines). */
+export function writeData(data: string): { id: string; title: string; authors: string; year: string; quotes: string[] }[] {
+  const out: { id: string; title: string; authors: string; year: string; quotes: string[] }[] = [];
+  for (const l of data.split('\n')) {
+    const h = /^(P\d+): "([^"]*)" \((.*?), (\d{4}|n\.d\.)/.exec(l);
+    if (h) out.push({ id: h[1], title: h[2], authors: h[3], year: h[4], quotes: [] });
+    else if (/^ {2}- /.test(l) && out.length) out[out.length - 1].quotes.push(l.slice(4));
+  }
+  return out;
+}
+
+/** At most 10 leading words of a quote, without a dangling function word, lower-cased first letter. */
+export function paraphrase(quote: string): string {
+  const w = quote.replace(/[.!?]+$/, '').split(/\s+/).slice(0, 10);
+  while (w.length > 4 && /^(?:the|a|an|of|to|in|on|for|with|and|or|by|from|that|as|is|are|was|were|their|its|when|which)$/i.test(w[w.length - 1].replace(/[,;:]$/, ''))) w.pop();
+  const s = w.join(' ').replace(/[,;:]$/, '');
+  return /^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
 }
 
 const TOPIC_STOP = new Set('the a an of and or to in on for with by from as is are we our this that these how what which related work'.split(' '));
@@ -301,13 +322,13 @@ export function reviewModel(knobs: ModelKnobs = {}): Script & { seen: Record<str
         return wrap(JSON.stringify({ sections }));
       }
       case 'write': {
-        const papers = [...data.matchAll(/^(P\d+): "([^"]*)"/gm)].map((m) => ({ id: m[1], title: m[2] }));
+        const papers = writeData(data);
         const list = /Write a list/.test(call.messages[0]?.content ?? '');
-        const lines = papers.map((p, i) =>
-          list
-            ? `- One line of work (number ${i + 1} here) is summarised by the authors in their own framing [${p.id}].`
-            : `Another strand of prior work, item ${i + 1} in this part, addresses the problem from its own angle [${p.id}].`,
-        );
+        // A faithful paraphrase: what the paper's first quote says, in fewer than 12 of its words.
+        const lines = papers.map((p) => {
+          const claim = paraphrase(p.quotes[0] ?? p.title);
+          return list ? `- ${claim[0].toUpperCase()}${claim.slice(1)} [${p.id}].` : `Prior work reports that ${claim} [${p.id}].`;
+        });
         const user = call.messages.filter((m) => m.role === 'user').pop()?.content ?? '';
         const first = /^Part title: Retrieval/m.test(user);
         if (knobs.badCitations) {
@@ -318,16 +339,91 @@ export function reviewModel(knobs: ModelKnobs = {}): Script & { seen: Record<str
         }
         if (knobs.rawCitations && first) lines.push('Earlier studies reached the same view \\cite{madeup2020} (Smith et al., 2020).');
         if (knobs.copySpan) {
-          const quote = [...data.matchAll(/^ {2}- (.*)$/gm)].map((m) => m[1]).find((q) => q.split(/\s+/).length >= 20);
-          if (quote) lines.push(`As reported, ${quote.split(/\s+/).slice(0, 20).join(' ')} [${papers[0].id}].`);
+          const quote = papers.flatMap((p) => p.quotes.map((q) => ({ id: p.id, q }))).find((x) => x.q.split(/\s+/).length >= 20);
+          if (quote) lines.push(`As reported, ${quote.q.split(/\s+/).slice(0, 20).join(' ')} [${quote.id}].`);
         }
         return wrap(list ? lines.join('\n') : lines.join(' '));
+      }
+      case 'verify': {
+        const verdicts = [...data.matchAll(/^\[(S\d+\.\d+)\]/gm)].map((m) => ({ id: m[1], verdict: knobs.verifyVerdict?.(m[0]) ?? 'supported' }));
+        return wrap(JSON.stringify({ verdicts }));
       }
       default:
         return wrap('{}');
     }
   };
   return Object.assign(fn, { seen });
+}
+
+/** What the liar invents: none of it may reach the emitted prose. */
+export const LIES = /llama|Smith|2099|anonpaper|smith2099|400|37\s*%|\[12\]|P77|later study|green cheese|every author/i;
+
+/**
+ * A model that answers every step in the right shape but lies the way real models do (issue 13): an altered and
+ * an invented quote per paper, an unknown quote id in the plan, and in every section a narrative author-year
+ * citation of an invented paper, a raw \cite of an invented key, an unknown paper id, a numeric and a plain-key
+ * citation, an invented statistic with a valid citation, a 15-word copy of a corpus sentence it was shown that is
+ * not a verified quote, and a 15-word copy of one of the section's quotes (which must become a quotation).
+ */
+export function liarModel(): Script & { shown: string[] } {
+  const inner = reviewModel();
+  const shown: string[] = [];
+  const fn = (call: ChatCall): Reply => {
+    const r = inner(call) as Reply; // reviewModel answers synchronously
+    if (!('content' in r)) return r;
+    const data = fenced(call, CORPUS_TAG);
+    switch (call.step) {
+      case 'quotes': {
+        const quotes: string[] = JSON.parse(r.content).quotes;
+        const passages = [...data.matchAll(/^\(\d+\) (.*)$/gm)].flatMap((m) => m[1].split(/(?<=[.!?])\s+(?=[A-Z])/));
+        for (const p of passages) if (!quotes.includes(p) && p.split(/\s+/).length >= 16) shown.push(p);
+        const altered = quotes[0]?.replace(/\b([a-z]{6,})\b/, 'quantum');
+        return { content: JSON.stringify({ quotes: [...quotes, ...(altered ? [altered] : []), 'Quantum llamas improve retrieval by 400% in every benchmark we tried.'] }) };
+      }
+      case 'plan': {
+        const plan = JSON.parse(r.content);
+        plan.sections[0].quotes.push('Q999');
+        return { content: JSON.stringify(plan) };
+      }
+      case 'write': {
+        const papers = writeData(data);
+        const p0 = papers[0]?.id ?? 'P1';
+        const quote = papers.flatMap((p) => p.quotes.map((q) => ({ id: p.id, q }))).find((x) => x.q.split(/\s+/).length >= 16);
+        const copied = shown.find((t) => !papers.some((p) => p.quotes.includes(t)));
+        const lies = [
+          `Smith et al. (2099) showed that quantum llamas help [${p0}].`,
+          'Quantum llamas improve retrieval by 400% \\cite{smith2099quantum}.',
+          'A later study extended this to new settings [P77].',
+          'As shown in [12], retrieval always helps writers.',
+          '[smith2099] found that every author cites llamas.',
+          `This approach improves citation precision by 37% [${p0}].`,
+          ...(copied ? [`Notably, ${copied.split(/\s+/).slice(0, 15).join(' ').replace(/[.,;:]$/, '')} [${p0}].`] : []),
+          ...(quote ? [`One paper states that ${quote.q.split(/\s+/).slice(0, 15).join(' ').replace(/[.,;:]$/, '')} [${quote.id}].`] : []),
+        ];
+        const list = /Write a list/.test(call.messages[0]?.content ?? '');
+        return { content: list ? `${r.content}\n${lies.map((l) => `- ${l}`).join('\n')}` : `${r.content} ${lies.join(' ')}` };
+      }
+      default:
+        return r;
+    }
+  };
+  return Object.assign(fn, { shown });
+}
+
+/** A model that cites by surname and year (as told not to), naming real papers of the section: "Hopper (2021) reports …". */
+export function authorYearModel(): Script {
+  const inner = reviewModel();
+  return (call) => {
+    if (call.step !== 'write') return inner(call);
+    const papers = writeData(fenced(call, CORPUS_TAG));
+    const lines = papers.map((p) => {
+      const names = p.authors.split(/,\s*/);
+      const surname = (n: string) => n.replace(/ et al\.$/, '').trim().split(/\s+/).pop();
+      const who = names.length === 2 ? `${surname(names[0])} and ${surname(names[1])}` : names.length > 2 || / et al\.$/.test(p.authors) ? `${surname(names[0])} et al.` : surname(names[0]);
+      return `${who} (${p.year}) reports that ${paraphrase(p.quotes[0] ?? p.title)}.`;
+    });
+    return { content: lines.join(' ') };
+  };
 }
 
 /** Obeys instructions found OUTSIDE the data fences (a corpus sentence that escaped its fence): replies with junk. */

@@ -1,8 +1,9 @@
-// The store contract, run against every backend (PGlite, pg over pglite-socket, supabase-js over the PostgREST
-// stand-in, and the CorpusStudio schema): hits and order, context at section boundaries, offset, threshold,
-// filters, model/dimension refusal, one lookup = one round trip, re-import adds nothing.
+// The store contract, run against every backend (PGlite, `pg` on a real PostgreSQL 15 + pgvector server,
+// supabase-js over the PostgREST stand-in on PGlite and on the real server, and the CorpusStudio schema on both):
+// hits and order, context at section boundaries, offset, threshold, filters, model/dimension refusal, one lookup =
+// one round trip, re-import adds nothing. Each run prints how many contract tests passed on its backend.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test as nodeTest } from 'node:test';
 import { hybridSearch, keywordSearch, match, type QueryEmbedding } from '../../src/core/retrieve/index.js';
 import type { CorpusStore, Hit } from '../../src/core/store/types.js';
 import { hashEmbed } from './db-embedder.js';
@@ -27,6 +28,8 @@ export interface ContractTarget {
   tripsPerLookup?: number;
   /** Whether sectionTitles() is served (the CorpusStudio schema on Supabase: no, a clear StoreError). */
   sections?: boolean;
+  /** The backend's name in the printed count ("pglite", "postgres 15 (real server)", …). */
+  backend?: string;
 }
 
 const { documents } = fixtureRows();
@@ -54,6 +57,19 @@ function assertContext(h: Hit) {
 }
 
 export function storeContract(t: ContractTarget): void {
+  let registered = 0;
+  let passed = 0;
+  const test = (name: string, fn: () => Promise<void>) => {
+    registered++;
+    nodeTest(name, async () => {
+      await fn();
+      passed++;
+    });
+  };
+  after(() => {
+    // One line per backend, in the test output, so a CI log shows the suite really ran on each.
+    console.log(`store contract on ${t.backend ?? 'unnamed backend'}: ${passed}/${registered} tests passed`);
+  });
   test('the best hit is the sentence itself, with its paper and in-section context', async () => {
     const hits = await match(t.store(), q('Sentence embeddings map similar sentences to nearby vectors.'), { k: 5 });
     assert.ok(hits.length >= 3);
@@ -163,6 +179,28 @@ export function storeContract(t: ContractTarget): void {
   });
 
   if (t.keyword) {
+    test('paper ranking: one hit per paper, best first, each its most similar sentence with context, one round trip', async () => {
+      const s = t.store();
+      const text = 'Writing assistants suggest example sentences while authors draft.';
+      await s.matchPapers(q(text).vector, text, { count: 1 }); // session settings
+      const before = t.roundTrips();
+      const hits = await s.matchPapers(q(text).vector, text, { count: 3 });
+      assert.equal(t.roundTrips() - before, 1);
+      assert.deepEqual(hits.map((h) => h.paper.id).sort(), ['p1', 'p2', 'p3'], 'each paper once');
+      assert.equal(hits[0].paper.id, 'p3');
+      assert.equal(hits[0].sentence.text, text, "the paper's sentence most similar to the query");
+      assert.ok(hits[0].similarity > 0.99);
+      for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score, 'papers in score order');
+      hits.forEach(assertContext);
+      // Words only one paper holds, in no single sentence together: the whole-paper text field ranks it first.
+      const words = 'BM25 acronyms hybrid rare terms';
+      const kw = await s.matchPapers(q(words).vector, words, { count: 2 });
+      assert.equal(kw[0].paper.id, 'p2');
+      assert.equal(kw.length, 2);
+      const old = await s.matchPapers(q(text).vector, text, { count: 3, yearMax: 2019 });
+      assert.deepEqual(old.map((h) => h.paper.id), ['p1']);
+    });
+
     test('keyword search finds acronyms; hybrid fuses both rankings', async () => {
       const kw = await keywordSearch(t.store(), 'BM25', { k: 5 });
       assert.equal(kw.length, 1);

@@ -1,6 +1,7 @@
 // A local stand-in for Supabase's REST API (PostgREST behind the API gateway), for testing the REAL supabase-js
 // client. It speaks the PostgREST wire format for exactly the calls Corpus Lens makes and runs them as SQL on
-// a PGlite database:
+// a PGlite database or on a real PostgreSQL server (a `pg` pool: pgStandinDb), so the SQL functions Supabase runs
+// are the ones tested:
 //   POST /rest/v1/rpc/<fn>          JSON object of named arguments → SELECT * FROM fn(name => $n::argtype, …); JSON rows
 //   GET|HEAD /rest/v1/<table>       select=a,b|*  col=eq.X  col=in.(a,"b,c")  col=is.null  gt/gte/lt/lte/neq
 //                                   or=(and(col.eq.X,col.in.(1,2)),…)  order=col.asc|desc  limit  offset
@@ -13,7 +14,8 @@
 //
 // What it does NOT cover (differences from real Supabase/PostgREST):
 // - no JWT verification, roles or row-level security: the key is compared as a string, and all requests run as
-//   the PGlite superuser; a service-role vs anon distinction does not exist;
+//   the database's connecting superuser; a service-role vs anon distinction does not exist (the anon role's
+//   grants and policies are tested in SQL on the real server: test/integration/store-roles.test.ts);
 // - no resource embedding (select=*,Source(*)), no JSON path selects, casts or aliases in select, no `not.` /
 //   like / ilike / fts / cs / cd operators, no nested or= inside and=() beyond what the parser below reads;
 // - no GET /rpc calls (arguments in the query string), no scalar-function unwrapping, no `Accept:
@@ -24,7 +26,28 @@
 //   pg_proc, so a JSON array for a vector argument becomes '[…]' and for an array type a '{…}' literal.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
+
+/** What the stand-in needs of a database: PGlite, or a pg Pool (pgStandinDb). */
+export interface StandinDb {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * A pg pool on a real server that returns values as PostgREST's JSON does: bigint and numeric as JSON numbers
+ * (pg returns them as strings by default). `end()` closes it.
+ */
+export async function pgStandinDb(url: string): Promise<StandinDb & { end(): Promise<void> }> {
+  const pg = (await import('pg')).default;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 4,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  return { query: (sql, params) => pool.query(sql, params as unknown[]), end: () => pool.end() };
+}
 
 export interface StandinRequest {
   method: string;
@@ -150,12 +173,14 @@ class HttpError extends Error {
   }
 }
 
-export async function startPostgrestStandin(db: PGlite, options: { key: string }): Promise<PostgrestStandin> {
+export async function startPostgrestStandin(db: StandinDb, options: { key: string }): Promise<PostgrestStandin> {
+  const sql = async <T>(text: string, params?: unknown[]): Promise<{ rows: T[] }> => (await db.query(text, params)) as { rows: T[] };
+
   const tableTypes = new Map<string, Map<string, string>>();
   const columnTypes = async (table: string): Promise<Map<string, string>> => {
     const cached = tableTypes.get(table);
     if (cached) return cached;
-    const r = await db.query<{ attname: string; t: string }>(
+    const r = await sql<{ attname: string; t: string }>(
       `SELECT a.attname, format_type(a.atttypid, NULL) AS t FROM pg_attribute a
        WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`,
       [ident(table)],
@@ -182,7 +207,7 @@ export async function startPostgrestStandin(db: PGlite, options: { key: string }
   };
 
   async function rpc(fn: string, args: Row): Promise<unknown> {
-    const r = await db.query<{ names: string[] | null; modes: string[] | null; types: string[] }>(
+    const r = await sql<{ names: string[] | null; modes: string[] | null; types: string[] }>(
       `SELECT p.proargnames AS names, p.proargmodes::text[] AS modes,
          ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY u(t, i) ORDER BY i) AS types
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
@@ -218,7 +243,7 @@ export async function startPostgrestStandin(db: PGlite, options: { key: string }
       else if (v != null) v = String(v);
       named.push(`${ident(name)} => ${q.param(v, type)}`);
     }
-    const res = await db.query<Row>(`SELECT * FROM ${ident(fn)}(${named.join(', ')})`, q.params);
+    const res = await sql<Row>(`SELECT * FROM ${ident(fn)}(${named.join(', ')})`, q.params);
     return res.rows;
   }
 
@@ -247,10 +272,10 @@ export async function startPostgrestStandin(db: PGlite, options: { key: string }
       else where.push(q.condition(k, v));
     }
     const w = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-    const rows = head ? [] : (await db.query<Row>(`SELECT ${cols} FROM ${ident(table)}${w}${order}${limit}${offset}`, q.params)).rows;
+    const rows = head ? [] : (await sql<Row>(`SELECT ${cols} FROM ${ident(table)}${w}${order}${limit}${offset}`, q.params)).rows;
     let total: number | undefined;
     if (countExact) {
-      const c = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ident(table)}${w}`, q.params);
+      const c = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${ident(table)}${w}`, q.params);
       total = Number(c.rows[0].n);
     }
     return { rows, total };
@@ -273,7 +298,7 @@ export async function startPostgrestStandin(db: PGlite, options: { key: string }
     const representation = /return=representation/.test(prefer);
     const sel = search.get('select') ?? '*';
     const returning = representation ? ` RETURNING ${sel === '*' ? '*' : splitTop(sel).map((c) => ident(c.trim())).join(', ')}` : '';
-    const res = await db.query<Row>(
+    const res = await sql<Row>(
       `INSERT INTO ${ident(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${ident(table)}, $1::json)${conflict}${returning}`,
       [JSON.stringify(rows)],
     );

@@ -169,3 +169,9 @@ test('an offset outside the document is refused', () => {
   assert.throws(() => new TextModel('abc', 'latex').sentenceAt(4), RangeError);
   assert.throws(() => new TextModel('abc', 'latex').sentenceAt(-1), RangeError);
 });
+
+test('\\bibliography, \\printbibliography, \\appendix, \\maketitle and \\input are not prose and end the sentence above them', () => {
+  const doc = body('\\maketitle\nWe study corpora\n\\input{sections/method}\nThen we rank\n\\appendix\nExtra text\n\\bibliographystyle{plain}\n\\bibliography{refs}');
+  assert.deepEqual(cleanSentences(doc, 'latex'), ['We study corpora', 'Then we rank', 'Extra text']);
+  assert.equal(at(doc, 'bibliography{refs}', 2), null);
+});

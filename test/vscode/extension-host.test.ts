@@ -2,10 +2,11 @@
 // with the CLI; skipped with the reason where code-server or Chromium is missing (CI installs both).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.ts';
+import { evalPath } from '../support/eval.ts';
 import { missingPrerequisite, root, runHostSuite } from './harness.ts';
 
 // Under CI a missing prerequisite is a failure, not a skip: .ci/run installs both.
@@ -17,9 +18,14 @@ test('the extension works inside a real VS Code (code-server 1.100)', { skip: mi
   assert.equal(ingest.code, 0, ingest.stderr);
   assert.equal(JSON.parse(ingest.stdout).papers, 30);
 
+  // Cite from Zotero reads a Zotero data directory: the real trimmed database (its suite skips without ../shared).
+  const zotero = mkdtempSync(join(tmpdir(), 'cl-host-zotero-'));
+  const trimmed = evalPath('zotero', 'zotero-trimmed.sqlite');
+  if (trimmed) copyFileSync(trimmed, join(zotero, 'zotero.sqlite'));
+
   mkdirSync(join(root, '.test-artifacts'), { recursive: true });
   const run = await runHostSuite({
-    settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150 },
+    settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150, 'corpusLens.zotero.dataDir': zotero },
     screenshot: join(root, '.test-artifacts', 'vscode-host.png'),
     artifacts: join(root, '.test-artifacts'),
     timeoutMs: 240_000,

@@ -165,6 +165,12 @@ export async function runHostSuite(options: {
     return { exitCode, summary, log };
   } finally {
     await browser?.close().catch(() => undefined);
+    // For a failure seen only in CI: code-server's and the browser's output, and the extension's own log channel.
+    if (options.artifacts) {
+      const name = options.suite ?? 'extension.suite';
+      writeFileSync(join(options.artifacts, `${name}.log`), log);
+      if (existsSync(join(userData, 'logs'))) cpSync(join(userData, 'logs'), join(options.artifacts, `${name}-logs`), { recursive: true });
+    }
     try {
       process.kill(-child.pid!, 'SIGKILL');
     } catch {

@@ -524,10 +524,27 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       assert.equal((await message()).trim(), 'The cursor is in display math.');
 
       await p.clearPosted();
+      // First run: the message names the next actions, and each button runs one.
       await show({ kind: 'notConfigured' });
-      assert.match(await message(), /No corpus is configured yet/);
-      await p.page.getByRole('button', { name: 'Set up corpus' }).click();
-      assert.deepEqual(await p.posted(), [{ type: 'configure' }]);
+      assert.match(await message(), /No corpus yet\. Add papers .* open the sample corpus .* connect to a shared corpus/);
+      await p.page.getByRole('button', { name: 'Add papers to the corpus' }).click();
+      await p.page.getByRole('button', { name: 'Open the sample corpus' }).click();
+      await p.page.getByRole('button', { name: 'Connect to a corpus' }).click();
+      assert.deepEqual(await p.posted(), [
+        { type: 'run', action: 'addPapers' },
+        { type: 'run', action: 'openSample' },
+        { type: 'run', action: 'connect' },
+      ]);
+      await show({ kind: 'notConfigured', reason: 'the corpus is empty' });
+      assert.match(await message(), /^The corpus is empty\. Add papers/);
+
+      // A failed switch: the error names the corpus tried and offers the way back first.
+      await p.clearPosted();
+      await show({ kind: 'error', message: 'connect ECONNREFUSED 127.0.0.1:9', corpus: '127.0.0.1:9/corpus', recover: 'sample' });
+      assert.match(await message(), /Search in 127\.0\.0\.1:9\/corpus failed: connect ECONNREFUSED/);
+      await p.page.getByRole('button', { name: 'Go back to sample' }).click();
+      await p.page.getByRole('button', { name: 'Switch to another corpus' }).click();
+      assert.deepEqual(await p.posted(), [{ type: 'recover' }, { type: 'run', action: 'connect' }]);
 
       await p.clearPosted();
       await show({ kind: 'error', message: 'connect ECONNREFUSED 127.0.0.1:5432', detail: 'Error: connect ECONNREFUSED\n    at TCPConnectWrap' });

@@ -41,9 +41,12 @@ describe('protocol guards', () => {
       { type: 'configure' },
       { type: 'retry' },
       { type: 'showLog' },
+      { type: 'recover' },
+      { type: 'run', action: 'addPapers' },
+      { type: 'run', action: 'connect' },
     ];
     for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
-    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'bold' }, { type: 'eval' }]) {
+    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'bold' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' }]) {
       assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
     }
   });
@@ -101,7 +104,7 @@ describe('adapt (host side)', () => {
         sentence: ref(42, 'Target.'),
         previous: ref(41, 'Before.'),
         next: null,
-        paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x' },
+        paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', citationKey: 'b2020zotero' },
       },
       'https://example.org/p1',
     );
@@ -111,7 +114,7 @@ describe('adapt (host side)', () => {
       sentence: { text: 'Target.', sectionTitle: 'Method' },
       previous: { text: 'Before.' },
       next: null,
-      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', url: 'https://example.org/p1' },
+      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', url: 'https://example.org/p1', citationKey: 'b2020zotero' },
     });
     const bm = toBookmark(view, new Date('2026-01-02T03:04:05Z'));
     assert.deepEqual(bm, { id: '42', sentence: view.sentence, paper: view.paper, addedAt: '2026-01-02T03:04:05.000Z' });

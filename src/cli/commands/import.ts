@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import type { PrefixSetting } from '../../core/embed/prefix.js';
 import type { Embedder } from '../../core/embed/types.js';
 import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../../core/store/index.js';
 import { CliError, type Command } from '../command.js';
@@ -8,6 +9,8 @@ import { CliError, type Command } from '../command.js';
 export interface EmbedderFlags {
   embedder?: string;
   model?: string;
+  /** --prefixes: `auto` (the model family's preset, the default), `none`, or `QUERY|DOCUMENT` (openai only). */
+  prefixes?: string;
   /** The corpus's recorded model, used to pick the embedder when no --embedder is given (query). */
   corpus?: CorpusMeta | null;
 }
@@ -54,6 +57,7 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
       provider,
       model,
       dimensions,
+      prefixes: prefixSetting(flags.prefixes),
       baseURL: provider === 'openai' ? env.OPENAI_BASE_URL || undefined : undefined,
       apiKey: provider === 'openai' ? env.OPENAI_API_KEY || undefined : undefined,
     });
@@ -62,8 +66,25 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
   }
 }
 
-/** Opens --db (directory, postgres:// URL or supabase:<url> with SUPABASE_KEY) with --schema. */
-export async function openDb(db: string | undefined, schema: string | undefined, env: NodeJS.ProcessEnv, model?: string): Promise<CorpusStore> {
+/** `--prefixes auto|none|QUERY|DOCUMENT` as the embedder's setting. */
+function prefixSetting(flag: string | undefined): PrefixSetting | undefined {
+  if (flag === undefined || flag === 'auto' || flag === 'none') return flag;
+  const bar = flag.indexOf('|');
+  if (bar < 0) throw new CliError(`--prefixes must be auto, none or QUERY|DOCUMENT, e.g. 'query: |passage: ' (got '${flag}')`);
+  return { query: flag.slice(0, bar), document: flag.slice(bar + 1) };
+}
+
+/**
+ * Opens --db (directory, postgres:// URL or supabase:<url> with SUPABASE_KEY) with --schema. Only commands that write
+ * (ingest, import) pass `create`: a reader given a mistyped folder fails instead of leaving a new corpus there.
+ */
+export async function openDb(
+  db: string | undefined,
+  schema: string | undefined,
+  env: NodeJS.ProcessEnv,
+  model?: string,
+  { create = false }: { create?: boolean } = {},
+): Promise<CorpusStore> {
   if (!db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)');
   if (schema !== undefined && schema !== 'corpusLens' && schema !== 'corpusStudio') {
     throw new CliError(`--schema must be corpusLens or corpusStudio (got '${schema}')`);
@@ -73,11 +94,12 @@ export async function openDb(db: string | undefined, schema: string | undefined,
     schema: schema as OpenStoreOptions['schema'],
     supabaseKey: env.SUPABASE_KEY,
     corpusModel: model,
+    create,
   };
   return openStore(db, options);
 }
 
-const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|openai] [--model M]
+const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|openai] [--model M] [--prefixes P]
                           [--context section|none]
   DB: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)
   --context none (default): plain sentence vectors (a sentence finds its own wording at similarity ≈ 1);
@@ -100,6 +122,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
           documents: { type: 'string' },
           sources: { type: 'string' },
           embedder: { type: 'string' },
+          prefixes: { type: 'string' },
           model: { type: 'string' },
           context: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
@@ -128,9 +151,9 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
       const docs = parseJsonl(await read(values.documents), values.documents, documentRow);
       const srcs = values.sources ? parseJsonl(await read(values.sources), values.sources, sourceRow) : { rows: [], errors: [] };
       const errors = [...srcs.errors, ...docs.errors];
-      const flags = { embedder: values.embedder, model: values.model };
+      const flags = { embedder: values.embedder, model: values.model, prefixes: values.prefixes };
       const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))(flags);
-      const store = await openDb(values.db, undefined, env);
+      const store = await openDb(values.db, undefined, env, undefined, { create: true });
       try {
         const result = await importPapers(store, embedder, papersFromRows(docs.rows, srcs.rows), {
           documentsFile: values.documents,

@@ -1,11 +1,16 @@
 import { parseArgs } from 'node:util';
 import { CliError, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb } from './import.js';
+import { groupProblems } from '../../core/ingest/report.js';
 
-const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--json] PATH…
+const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--prefixes P] [--json] PATH…
+       corpus-lens ingest --db DB --zotero DIR [--collection NAME] [--json]
   PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them.
+  --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be
+  running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key;
+  --collection NAME: only that collection (and its subcollections).
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
-  --json prints {papers, sentences, skipped, failed:[{file, reason}]}; --progress writes one JSON line per file to
+  --json prints {papers, sentences, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.`;
 
 /** `corpus-lens ingest`: builds or updates a corpus from paper files, with a progress bar on stderr. */
@@ -18,7 +23,10 @@ export const ingestCommand: Command = {
       options: {
         db: { type: 'string' },
         glob: { type: 'string' },
+        zotero: { type: 'string' },
+        collection: { type: 'string' },
         embedder: { type: 'string' },
+        prefixes: { type: 'string' },
         model: { type: 'string' },
         json: { type: 'boolean' },
         progress: { type: 'boolean' },
@@ -29,31 +37,41 @@ export const ingestCommand: Command = {
       process.stdout.write(USAGE + '\n');
       return 0;
     }
-    if (!positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder)');
-    const store = await openDb(values.db, undefined, process.env);
+    if (values.zotero !== undefined && positionals.length) throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice');
+    if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR');
+    if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR');
+    // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
+    const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
+    const creating = await newCorpusFolder(values.db);
+    const store = await openDb(values.db, undefined, process.env, undefined, { create: true });
+    // A new corpus is worth a line: a mistyped --db otherwise goes unnoticed until a query finds nothing.
+    // (Not with --progress: stderr then carries JSON lines only.)
+    if (creating && !values.progress) process.stderr.write(`corpus-lens: creating a new corpus at ${creating}\n`);
     try {
       if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
-      const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, corpus: await store.meta() });
-      const { ingest } = await import('../../core/ingest/pipeline.js');
+      const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: await store.meta() });
+      const { ingest, ingestUnits } = await import('../../core/ingest/pipeline.js');
       const bar = await progressBar();
       const controller = new AbortController();
       const stop = () => controller.abort();
       process.once('SIGINT', stop);
       try {
-        const summary = await ingest(store, positionals, {
+        const options = {
           embedder,
           glob: values.glob,
           signal: controller.signal,
-          onProgress: (p) => {
+          onProgress: (p: { filesDone: number; filesTotal: number; sentencesPerSecond: number }) => {
             bar?.update(p.filesDone, p.filesTotal, `${Math.round(p.sentencesPerSecond)} sentences/s`);
             if (values.progress) process.stderr.write(JSON.stringify(p) + '\n');
           },
-        });
+        };
+        const summary = zotero ? await ingestUnits(store, zotero, options) : await ingest(store, positionals, options);
         bar?.stop();
         if (values.json) printJson(summary);
         else {
-          process.stdout.write(`${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.failed.length} failed\n`);
+          process.stdout.write(`${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`);
           for (const f of summary.failed) process.stdout.write(`  failed: ${f.file}: ${f.reason}\n`);
+          for (const g of groupProblems(summary.warnings)) process.stdout.write(`  warning: ${g.file}: ${g.reason}${g.count > 1 ? ` (×${g.count})` : ''}\n`);
         }
         return 0; // the run completed; per-file failures are in the summary (a folder often holds a few bad PDFs)
       } finally {
@@ -65,6 +83,16 @@ export const ingestCommand: Command = {
     }
   },
 };
+
+/** The library's works as pipeline units; a missing database or unknown collection is the user's error. */
+async function zoteroUnits(dir: string, collection: string | undefined) {
+  const { zoteroUnits: units } = await import('../../core/sources/zotero/index.js');
+  try {
+    return (await units(dir, { collection })).units;
+  } catch (e) {
+    throw new CliError(`--zotero ${dir}: ${(e as Error).message}`);
+  }
+}
 
 /** A progress bar on stderr when it is a terminal (cli-progress); nothing when piped. */
 async function progressBar(): Promise<{ update(done: number, total: number, rate: string): void; stop(): void } | undefined> {
@@ -85,4 +113,14 @@ async function progressBar(): Promise<{ update(done: number, total: number, rate
       started = false;
     },
   };
+}
+
+/** The resolved folder when --db names an embedded corpus that does not exist yet. */
+async function newCorpusFolder(db: string | undefined): Promise<string | null> {
+  if (!db || db.startsWith('memory://')) return null;
+  const { targetKind } = await import('../../core/store/index.js');
+  if (targetKind(db) !== 'pglite') return null;
+  const { isCorpusFolder } = await import('../../core/store/pglite.js');
+  const { resolve } = await import('node:path');
+  return isCorpusFolder(resolve(db)) ? null : resolve(db);
 }

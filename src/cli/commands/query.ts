@@ -1,19 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Hit } from '../../core/store/types.js';
-import { CliError, type Command } from '../command.js';
+import { CliError, negativeValues, type Command } from '../command.js';
 import { embedderFromFlags, openDb, outputs, writeJson, type StoreDeps } from './import.js';
+import { redactSecrets } from '../../core/redact.js';
 
 const USAGE = `Usage: corpus-lens query --db DB [--k 25] [--offset N] [--threshold T] [--mode vector|keyword|hybrid]
-                         [--year-min Y] [--year-max Y] [--paper ID]… [--rrf-k 60] [--schema corpusStudio]
-                         [--embedder offline|openai] [--model M] (TEXT | --queries FILE.jsonl)
+                         [--group sentences|papers] [--year-min Y] [--year-max Y] [--paper ID]… [--rrf-k 60]
+                         [--schema corpusStudio] [--embedder offline|openai] [--model M] [--prefixes P] (TEXT | --queries FILE.jsonl)
   Prints a JSON array of hits {similarity, sentence, previous, next, paper}; with --queries (one {"id","text"}
-  a line) one JSON line {"id","hits"} per query.`;
+  a line) one JSON line {"id","hits"} per query. --group papers: one hit per paper (k papers) in the paper
+  ranking's order (whole-paper BM25 plus the paper's vector similarity), each the paper's sentence most similar
+  to TEXT; it has its own ranking, so --mode is not given with it.`;
 
-function intFlag(name: string, v: string | undefined, min: number): number | undefined {
+/** PostgreSQL's integer range: a larger --offset or --k is a mistake, not a request. */
+const INT_MAX = 2_147_483_647;
+
+function intFlag(name: string, v: string | undefined, min: number, max = INT_MAX): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min} (got '${v}')`);
+  if (v.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+    throw new CliError(`--${name} must be an integer from ${min} to ${max} (got '${v}')`, 2);
+  }
   return n;
 }
 
@@ -29,7 +37,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
       const env = deps.env ?? process.env;
       const { out } = outputs(deps);
       const { values, positionals } = parseArgs({
-        args,
+        args: negativeValues(args, ['help']),
         allowPositionals: true,
         options: {
           db: { type: 'string' },
@@ -37,6 +45,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
           offset: { type: 'string' },
           threshold: { type: 'string' },
           mode: { type: 'string' },
+          group: { type: 'string' },
           queries: { type: 'string' },
           'year-min': { type: 'string' },
           'year-max': { type: 'string' },
@@ -44,6 +53,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
           'rrf-k': { type: 'string' },
           schema: { type: 'string' },
           embedder: { type: 'string' },
+          prefixes: { type: 'string' },
           model: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
@@ -56,6 +66,13 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
       if (mode !== 'vector' && mode !== 'keyword' && mode !== 'hybrid') {
         throw new CliError(`--mode must be vector, keyword or hybrid (got '${mode}')`);
       }
+      const group = values.group ?? 'sentences';
+      if (group !== 'sentences' && group !== 'papers') {
+        throw new CliError(`--group must be sentences or papers (got '${group}')`);
+      }
+      if (group === 'papers' && values.mode !== undefined) {
+        throw new CliError('--group papers has its own ranking (whole-paper BM25 and vectors); drop --mode');
+      }
       let threshold: number | undefined;
       if (values.threshold !== undefined) {
         threshold = Number(values.threshold);
@@ -63,9 +80,8 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
           throw new CliError(`--threshold must be a number in [-1, 1] (got '${values.threshold}')`);
         }
       }
-      const k = intFlag('k', values.k, 1) ?? 25;
-      const offset = values.offset === undefined ? 0 : Number(values.offset);
-      if (!Number.isInteger(offset)) throw new CliError(`--offset must be an integer (got '${values.offset}')`);
+      const k = intFlag('k', values.k, 1, 10_000) ?? 25;
+      const offset = intFlag('offset', values.offset, -INT_MAX, INT_MAX) ?? 0; // a shift to a neighbouring sentence
       const options = {
         k,
         offset,
@@ -102,28 +118,41 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
       } else if (!positionals.length) {
         throw new CliError('give the query TEXT (or --queries FILE.jsonl)');
       }
+      // Bad query text is refused before the corpus opens (exit 2, nothing printed on stdout).
+      const { checkQueryText } = await import('../../core/retrieve/index.js');
+      const texts = queries ? queries.map((q, i) => ({ where: `${values.queries}: query ${i + 1}: `, text: q.text })) : [{ where: '', text: positionals.join(' ') }];
+      for (const { where, text } of texts) {
+        try {
+          checkQueryText(text);
+        } catch (err) {
+          throw new CliError(where + (err as Error).message, 2);
+        }
+      }
 
       const store = await openDb(values.db, values.schema, env);
       try {
-        const { search } = await import('../../core/retrieve/index.js');
+        const { search, paperSearch } = await import('../../core/retrieve/index.js');
         const meta = await store.meta();
-        if (!meta) throw new CliError(`the corpus at ${values.db} is empty (run corpus-lens import first)`);
+        if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens import first)`);
         const embedder =
-          mode === 'keyword'
+          mode === 'keyword' && group === 'sentences'
             ? null
             : await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
                 embedder: values.embedder,
                 model: values.model,
+                prefixes: values.prefixes,
                 corpus: meta,
               });
+        const find = (text: string) =>
+          group === 'papers' ? paperSearch(store, embedder!, text, options) : search(store, embedder, text, mode, options);
         if (!queries) {
-          const hits = await search(store, embedder, positionals.join(' '), mode, options);
+          const hits = await find(positionals.join(' '));
           writeJson(out, hits.map(shape));
           return 0;
         }
-        if (embedder && queries.length) await embedder.embed(queries.map((q) => q.text)); // one batch; cached after
+        if (embedder && queries.length) await embedder.embed(queries.map((q) => q.text), { role: 'query' }); // one batch; cached after
         for (const q of queries) {
-          const hits = await search(store, embedder, q.text, mode, options);
+          const hits = await find(q.text);
           writeJson(out, { id: q.id, hits: hits.map(shape) });
         }
         return 0;

@@ -3,20 +3,28 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CiteCommand, ReviewResult } from '../../core/review/types.js';
-import { CliError, printJson, type Command } from '../command.js';
+import { CliError, negativeValues, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb, type StoreDeps } from './import.js';
+import { redactSecrets } from '../../core/redact.js';
 
 const USAGE = `Usage: corpus-lens review --db DB (--topic TEXT | --paper FILE.tex|.md) [--format latex|markdown] [--out FILE]
                           [--bib FILE] [--llm-base-url URL] [--llm-model M] [--json] [--cite cite|citep|citet|autocite|parencite]
                           [--tables] [--papers 50] [--candidates 256] [--rerank-url URL --rerank-model M] [--rerank mmr]
-                          [--embedder offline|openai] [--model M] [--schema corpusStudio] [--timeout MS] [--quiet]
+                          [--embedder offline|openai] [--model M] [--prefixes P] [--schema corpusStudio] [--timeout MS] [--quiet]
+                          [--unsupported remove|flag] [--provenance on|off] [--verify on|off]
   Writes a related-work section from the corpus: every claim cites a corpus paper, every citation is backed by a
   quote verified against the paper's stored text. The LLM is any OpenAI-compatible chat endpoint: --llm-base-url
   or OPENAI_BASE_URL, key in OPENAI_API_KEY, model --llm-model (default gpt-4o-mini). Without an endpoint: an
   evidence outline (clusters of retrieved sentences with citation keys, as comments) to write from.
   The section goes to --out or stdout. BibTeX of the cited papers: appended to --bib FILE (entries already there,
   by DOI or title, are reused, not repeated); without --bib it follows the section after a marker line.
-  --json prints {text, bibtex, counts, trace (steps, durations, tokens), check} instead. Progress goes to stderr.`;
+  Every generated sentence is checked against the verified quotes of the papers it cites (offline; with an LLM
+  also one verification call per section, --verify off to skip): unsupported or uncited claims, citations that do
+  not resolve to a paper among the section's quotes, and copies of corpus text that are not quotations are removed
+  (--unsupported flag keeps them, visibly flagged). Each sentence's backing quotes follow its paragraph as LaTeX
+  comments / Markdown footnotes (--provenance off to omit).
+  --json prints {text, bibtex, counts, sentences (per-sentence report), trace (steps, durations, tokens), check}
+  instead. Progress goes to stderr.`;
 
 const CITES: readonly CiteCommand[] = ['cite', 'citep', 'citet', 'autocite', 'parencite'];
 
@@ -46,6 +54,21 @@ export function reviewJson(r: ReviewResult) {
     text: r.text,
     bibtex: r.bibtex,
     cited: r.cited.map((c) => ({ key: c.key, paperId: c.paper.id, title: c.paper.title, reused: c.reused })),
+    /** Per generated sentence: cited keys, support score, backing quote ids, verdict (removed ones too). */
+    sentences: r.sections.flatMap((s) =>
+      s.sentences.map((x) => ({
+        id: x.id,
+        section: s.title,
+        text: x.text,
+        kept: x.kept ?? x.verdict !== 'unsupported',
+        citedKeys: x.cited.map((id) => r.cited.find((c) => c.shortId === id)?.key).filter((k): k is string => !!k),
+        support: x.support,
+        backingQuotes: x.quoteIds,
+        verdict: x.verdict,
+        ...(x.llmVerdict ? { modelVerdict: x.llmVerdict } : {}),
+        reasons: x.reasons,
+      })),
+    ),
     sections: r.sections.map((s) => ({
       title: s.title,
       format: s.format,
@@ -62,6 +85,10 @@ export function reviewJson(r: ReviewResult) {
       droppedQuotes: step('quotes').dropped ?? 0,
       removedCitations: step('check').removedCitations ?? 0,
       copiedSpans: step('check').copiedSpans ?? 0,
+      unsupportedRemoved: step('check').unsupportedRemoved ?? 0,
+      unsupportedFlagged: step('check').unsupportedFlagged ?? 0,
+      citationsConverted: step('check').citationsConverted ?? 0,
+      quotationsMade: step('check').quotationsMade ?? 0,
       llmCalls: r.trace.total.llmCalls,
       tokens: r.trace.total.tokens.total,
     },
@@ -76,7 +103,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
     async run(args) {
       const env = deps.env ?? process.env;
       const { values, positionals } = parseArgs({
-        args,
+        args: negativeValues(args, ['json', 'tables', 'quiet', 'help']),
         allowPositionals: true,
         options: {
           db: { type: 'string' },
@@ -96,10 +123,14 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
           'rerank-url': { type: 'string' },
           'rerank-model': { type: 'string' },
           embedder: { type: 'string' },
+          prefixes: { type: 'string' },
           model: { type: 'string' },
           schema: { type: 'string' },
           timeout: { type: 'string' },
           quiet: { type: 'boolean' },
+          unsupported: { type: 'string' },
+          provenance: { type: 'string' },
+          verify: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       });
@@ -126,6 +157,15 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
         throw new CliError(`--rerank must be llm or mmr (got '${values.rerank}'); an HTTP reranker is --rerank-url URL --rerank-model M`);
       }
       if (values['rerank-url'] && !values['rerank-model']) throw new CliError('--rerank-url needs --rerank-model');
+      const unsupported = values.unsupported ?? 'remove';
+      if (unsupported !== 'remove' && unsupported !== 'flag') throw new CliError(`--unsupported must be remove or flag (got '${values.unsupported}')`);
+      const onOff = (name: string, v: string | undefined) => {
+        if (v === undefined || v === 'on') return true;
+        if (v === 'off') return false;
+        throw new CliError(`--${name} must be on or off (got '${v}')`);
+      };
+      const provenance = onOff('provenance', values.provenance);
+      const verify = onOff('verify', values.verify);
 
       const { runReview, OpenAIChat, parseBibEntries, isAbortError } = await import('../../core/review/index.js');
       const existingBib = values.bib && existsSync(values.bib) ? parseBibEntries(await readText(values.bib)) : [];
@@ -140,10 +180,11 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       let result: ReviewResult;
       try {
         const meta = await store.meta();
-        if (!meta) throw new CliError(`the corpus at ${values.db} is empty (run corpus-lens import first)`);
+        if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens import first)`);
         const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
           embedder: values.embedder,
           model: values.model,
+          prefixes: values.prefixes,
           corpus: meta,
         });
         try {
@@ -158,6 +199,9 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
             tables: values.tables ?? false,
             papers,
             candidates,
+            unsupported,
+            provenance,
+            verify,
             existingBib,
             rerank: values['rerank-url']
               ? { kind: 'http', url: values['rerank-url'], model: values['rerank-model']!, apiKey: env.RERANK_API_KEY || undefined }
@@ -205,11 +249,12 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
           result.mode === 'outline'
             ? `corpus-lens: no LLM configured (--llm-base-url / OPENAI_BASE_URL): wrote an evidence outline of ${result.cited.length} papers\n`
             : `corpus-lens: ${result.sections.length} sections citing ${result.cited.length} papers; ${c.droppedQuotes} unverifiable quotes dropped, ` +
-                `${c.removedCitations} citations removed, ${c.llmCalls} LLM calls, ${c.tokens} tokens\n`,
+                `${c.removedCitations} citations removed, ${c.unsupportedRemoved} unsupported sentences removed${c.unsupportedFlagged ? `, ${c.unsupportedFlagged} flagged` : ''}, ` +
+                `${c.llmCalls} LLM calls, ${c.tokens} tokens\n`,
         );
         if (!result.check.ok) {
           process.stderr.write(
-            `corpus-lens: check: ${result.check.copiedSpans.length} copied spans flagged, ${result.check.citationsWithoutVerifiedQuote.length} unbacked citations, ` +
+            `corpus-lens: check: ${result.check.flaggedSentences ?? 0} unsupported sentences kept flagged, ${result.check.copiedSpans.length} copied spans flagged, ${result.check.citationsWithoutVerifiedQuote.length} unbacked citations, ` +
               `${result.check.citedKeysMissingFromBib.length} keys missing from the BibTeX\n`,
           );
         }

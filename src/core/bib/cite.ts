@@ -16,12 +16,16 @@ export interface CitationPlan {
   entry: string | null;
 }
 
-/** The key to cite `paper` with, reusing an existing entry with the same DOI or normalised title. */
-export async function planCitation(bibText: string, paper: CitablePaper): Promise<CitationPlan> {
+/**
+ * The key to cite `paper` with, reusing an existing entry with the same DOI or normalised title. A paper that comes
+ * with its own key and entry (a Zotero item) keeps them, and an entry already there under that key is reused.
+ */
+export async function planCitation(bibText: string, paper: CitablePaper, own?: { key: string; entry: string }): Promise<CitationPlan> {
   const { records } = await parseBibtex(bibText);
   const existing = new BibIndex(records).match({ doi: paper.doi, arxivId: paper.arxivId, title: paper.title });
   if (existing) return { key: existing.key, entry: null };
   const keys = new Set([...records.map((r) => r.key), ...rawKeys(bibText)]);
+  if (own) return { key: own.key, entry: keys.has(own.key) ? null : own.entry };
   const key = makeCitationKey(paper, keys);
   return { key, entry: formatBibtexEntry(paper, key) };
 }

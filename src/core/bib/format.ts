@@ -2,7 +2,7 @@
 import type { PaperMeta } from '../ingest/paper.js';
 
 /** What formatBibtexEntry and makeCitationKey read from a paper (ParsedPaper and the store's PaperRef fit). */
-export type CitablePaper = Pick<PaperMeta, 'title' | 'authors' | 'year' | 'venue' | 'doi' | 'arxivId' | 'url'>;
+export type CitablePaper = Pick<PaperMeta, 'title' | 'authors' | 'year' | 'venue' | 'doi' | 'arxivId' | 'url' | 'citationKey'>;
 
 const STOP = new Set(
   'a an the on of in for and to with towards toward via from by at is are as or its into using how what why when do does can we our new'.split(' '),
@@ -48,11 +48,14 @@ export function citationKeyBase(paper: CitablePaper): string {
 }
 
 /**
- * A citation key that is stable for the paper and never collides with `existingKeys`: the base key, else the base
+ * A citation key that is stable for the paper and never collides with `existingKeys`: the key the paper was indexed
+ * under (its Zotero / Better BibTeX key, the user's .bib key) where that is free, else the base key, else the base
  * with a, b, … z, aa, ab … appended.
  */
 export function makeCitationKey(paper: CitablePaper, existingKeys: Iterable<string> = []): string {
   const taken = new Set([...existingKeys].map((k) => k.toLowerCase()));
+  const own = paper.citationKey ? bibtexKey(paper.citationKey) : null;
+  if (own && own !== 'anon' && !taken.has(own.toLowerCase())) return own;
   const base = citationKeyBase(paper);
   if (!taken.has(base)) return base;
   for (let n = 0; ; n++) {
@@ -66,44 +69,110 @@ export function makeCitationKey(paper: CitablePaper, existingKeys: Iterable<stri
   }
 }
 
-/** Escape a value for a braced BibTeX field. */
+// Corpus rows are written by others (a shared corpus): every value that reaches a .bib is escaped (text fields) or
+// checked and percent-encoded (DOI, URL, eprint, key), so no value can close its field, open another field or
+// entry, or smuggle a TeX command (`\input{/etc/passwd}`) into the user's document.
+
+/** Control characters (incl. newlines and NUL) become spaces: a field never spans lines. */
+function oneLine(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+const TEXT_ESCAPES: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\textbraceleft{}',
+  '}': '\\textbraceright{}',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '&': '\\&',
+  '%': '\\%',
+  $: '\\$',
+  '#': '\\#',
+  _: '\\_',
+  // OT1 fonts print < and > as ¡ and ¿.
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+};
+
+/**
+ * Escape a value for a braced BibTeX field: one line, and every TeX special character spelled as a text command, so
+ * the written braces are always balanced (BibTeX counts `\{` as a brace too) and no command survives. `@` and `"`
+ * are plain text inside braces, and a value never starts a line.
+ */
 export function escapeBibtex(value: string): string {
-  return value
-    .replace(/\\/g, '\\textbackslash{}')
-    .replace(/([&%$#_])/g, '\\$1')
-    .replace(/[{}]/g, (c) => `\\${c}`)
-    .replace(/~/g, '\\textasciitilde{}')
-    .replace(/\^/g, '\\textasciicircum{}')
-    .replace(/\\textbackslash\\\{\\\}/g, '\\textbackslash{}')
-    .replace(/\\textasciitilde\\\{\\\}/g, '\\textasciitilde{}')
-    .replace(/\\textasciicircum\\\{\\\}/g, '\\textasciicircum{}')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    oneLine(value)
+      .replace(/[\\{}~^&%$#_<>]/g, (c) => TEXT_ESCAPES[c])
+      // TeX ligatures (-- → –, ``/'' → curly quotes) are broken up, so the value is printed as written.
+      .replace(/([-`'])(?=\1)/g, '$1{}')
+  );
+}
+
+/** A name part that BibTeX would otherwise split (` and `) or reorder (`,`) is kept whole in braces. */
+function namePart(part: string): string {
+  const e = escapeBibtex(part);
+  return /,|\band\b/i.test(part) ? `{${e}}` : e;
 }
 
 function bibAuthor(name: string): string {
-  const { first, last } = splitName(name);
+  const { first, last } = splitName(oneLine(name));
   if (!first) return `{${escapeBibtex(last)}}`;
-  return `${escapeBibtex(last)}, ${escapeBibtex(first)}`;
+  return `${namePart(last)}, ${namePart(first)}`;
+}
+
+/** A DOI as BibTeX's verbatim `doi` field takes it, or null when the value is not a DOI (then it is left out). */
+export function bibtexDoi(doi: string | null | undefined): string | null {
+  const d = oneLine(doi ?? '').replace(/^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)/i, '');
+  return /^10\.\d{4,9}\/[^\s{}\\"<>%#$]+$/.test(d) ? d : null;
+}
+
+/**
+ * An http(s) URL for the verbatim `url` field, with the characters that could end the field or the line (and `$`,
+ * which the parser reads as math) percent-encoded; null for any other scheme (a `file:` or `javascript:` URL from corpus data is left out).
+ */
+export function bibtexUrl(url: string | null | undefined): string | null {
+  const u = oneLine(url ?? '');
+  if (!/^https?:\/\/[^\s/]/i.test(u)) return null;
+  return u.replace(/[{}\\\s"%$]/g, (c, i: number) =>
+    c === '%' && /^%[0-9a-f]{2}/i.test(u.slice(i, i + 3)) ? c : `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
+/** The arXiv id for `eprint`, or null when the value is not one. */
+function bibtexEprint(id: string | null | undefined): string | null {
+  const v = oneLine(id ?? '');
+  return /^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})(v\d+)?$/i.test(v) ? v : null;
+}
+
+/** A citation key BibTeX and biber accept (no braces, commas, spaces, quotes, `#`, `%`, `~`, `\\`). */
+export function bibtexKey(key: string): string {
+  return key.replace(/[^\w:.+/-]/g, '') || 'anon';
 }
 
 /**
  * A paper's BibTeX entry: @article when it has a venue, @misc otherwise (arXiv papers get eprint fields). The title is
- * wrapped in double braces so that styles keep its casing.
+ * wrapped in double braces so that styles keep its casing. Every value is escaped or checked (see above).
  */
 export function formatBibtexEntry(paper: CitablePaper, key: string = makeCitationKey(paper)): string {
   const fields: Array<[string, string]> = [];
-  if (paper.title) fields.push(['title', `{${escapeBibtex(paper.title)}}`]);
-  if (paper.authors?.length) fields.push(['author', paper.authors.map(bibAuthor).join(' and ')]);
-  if (paper.year) fields.push(['year', String(paper.year)]);
-  if (paper.venue) fields.push(['journal', escapeBibtex(paper.venue)]);
-  if (paper.doi) fields.push(['doi', paper.doi]);
-  if (paper.arxivId) {
-    fields.push(['eprint', paper.arxivId]);
+  const title = paper.title ? escapeBibtex(paper.title) : '';
+  if (title) fields.push(['title', `{${title}}`]);
+  const authors = (paper.authors ?? []).filter((a) => oneLine(a));
+  if (authors.length) fields.push(['author', authors.map(bibAuthor).join(' and ')]);
+  if (paper.year && Number.isInteger(Number(paper.year))) fields.push(['year', String(Number(paper.year))]);
+  const venue = paper.venue ? escapeBibtex(paper.venue) : '';
+  if (venue) fields.push(['journal', venue]);
+  const doi = bibtexDoi(paper.doi);
+  if (doi) fields.push(['doi', doi]);
+  const eprint = bibtexEprint(paper.arxivId);
+  if (eprint) {
+    fields.push(['eprint', eprint]);
     fields.push(['archivePrefix', 'arXiv']);
   }
-  if (paper.url) fields.push(['url', paper.url]);
-  const type = paper.venue ? 'article' : 'misc';
+  const url = bibtexUrl(paper.url);
+  if (url) fields.push(['url', url]);
+  const type = venue ? 'article' : 'misc';
   const body = fields.map(([k, v]) => `  ${k} = {${v}}`).join(',\n');
-  return `@${type}{${key}${body ? ',\n' + body : ''}\n}`;
+  return `@${type}{${bibtexKey(key)}${body ? ',\n' + body : ''}\n}`;
 }

@@ -13,7 +13,7 @@ export async function readBibtexText(
   file: string | null = null,
   contentHash: string = sha256Hex(text),
 ): Promise<ReadResult & { index: BibIndex }> {
-  const { records, errors } = await parseBibtex(text, file);
+  const { records, errors, warnings } = await parseBibtex(text, file);
   const index = new BibIndex(records);
   const papers = [];
   for (const r of records) {
@@ -31,5 +31,5 @@ export async function readBibtexText(
       ),
     );
   }
-  return { papers, errors, index };
+  return { papers, errors, warnings, index };
 }

@@ -2,20 +2,12 @@
 // a BibIndex matches them to papers by DOI, arXiv id or normalised title.
 import type { Creator, Entry, Library } from '@retorquere/bibtex-parser';
 import { normaliseArxivId, normaliseDoi, normaliseTitle, parseYear } from '../ingest/paper.js';
+import type { PaperFields } from '../paper/fields.js';
 
 /** One BibTeX entry, reduced to what papers need. */
-export interface BibRecord {
+export interface BibRecord extends PaperFields {
   key: string;
   type: string;
-  title: string | null;
-  /** Display names, 'First Last' (or the literal name). */
-  authors: string[];
-  year: number | null;
-  venue: string | null;
-  doi: string | null;
-  arxivId: string | null;
-  url: string | null;
-  abstract: string | null;
   /** The entry's source text as written in the file. */
   bibtex: string;
   /** Where it came from. */
@@ -26,6 +18,11 @@ export interface BibParseResult {
   records: BibRecord[];
   /** Malformed entries, one by one (the rest of the file is still read). */
   errors: Array<{ file: string; reason: string }>;
+  /**
+   * Entries kept as BibTeX keeps them: an undefined `@string` macro stays as its name, an unknown LaTeX macro
+   * as written. Not failures.
+   */
+  warnings: Array<{ file: string; reason: string }>;
 }
 
 type BibModule = typeof import('@retorquere/bibtex-parser');
@@ -141,8 +138,13 @@ export async function parseBibtex(text: string, file: string | null = null): Pro
     libs = parts.filter((p) => !/^\s*@(string|preamble|comment)\b/i.test(p)).map((p) => parseChunk(parse, p, strings));
   }
   const records: BibRecord[] = [];
+  const warnings: BibParseResult['warnings'] = [];
   for (const lib of libs) {
-    for (const e of lib.errors) errors.push({ file: name, reason: describe(e) });
+    for (const e of lib.errors) {
+      const warning = asWarning(e.error);
+      if (warning) warnings.push({ file: name, reason: warning });
+      else errors.push({ file: name, reason: describe(e) });
+    }
     for (const entry of lib.entries) {
       try {
         records.push(entryToRecord(entry, file));
@@ -151,7 +153,19 @@ export async function parseBibtex(text: string, file: string | null = null): Pro
       }
     }
   }
-  return { records, errors };
+  return { records, errors, warnings };
+}
+
+/**
+ * The parser's complaints that leave the entry whole: an `@string` macro defined in another .bib (IEEE_J_PROC,
+ * AIJ) is kept as its name, as BibTeX does; an unknown LaTeX macro is kept as written. Null for real errors.
+ */
+function asWarning(error: string): string | null {
+  const macro = /^Unresolved @string reference "([^"]+)"/.exec(error);
+  if (macro) return `@string macro ${macro[1]} is not defined here: kept as the text "${macro[1]}"`;
+  const latex = /^unhandled macro (\\\S+)/.exec(error);
+  if (latex) return `unknown LaTeX macro ${latex[1]}: kept as written`;
+  return null;
 }
 
 /** BibTeX metadata that readers match papers against (by DOI, arXiv id, then normalised title). */

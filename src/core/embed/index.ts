@@ -7,8 +7,10 @@ import type { Embedder } from './types.js';
 import { CachedEmbedder, type CacheOptions } from './cache.js';
 import { OpenAIEmbedder } from './openai.js';
 import { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offline-default.js';
+import { PrefixedEmbedder, resolvePrefixes, type PrefixSetting } from './prefix.js';
 
-export type { Embedder } from './types.js';
+export type { Embedder, EmbedRole } from './types.js';
+export { PrefixedEmbedder, PREFIX_PRESETS, resolvePrefixes, type PrefixSetting, type Prefixes } from './prefix.js';
 export { CachedEmbedder } from './cache.js';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai.js';
 export { HashEmbedder, type HashEmbedderConfig } from './offline.js';
@@ -32,9 +34,11 @@ export interface CreateEmbedderOptions {
   concurrency?: number;
   maxRetries?: number;
   cache?: CacheOptions;
+  /** openai: query/document prefixes (default `auto`: the preset of a known model family, see prefix.ts). */
+  prefixes?: PrefixSetting;
 }
 
-export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder {
+export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder | PrefixedEmbedder {
   let inner: Embedder;
   if (options.provider === 'offline') {
     inner = createOfflineEmbedder({ dimensions: options.dimensions });
@@ -60,5 +64,8 @@ export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder {
   } else {
     throw new Error(`Unknown embedding provider "${String((options as { provider: unknown }).provider)}" (use offline or openai)`);
   }
-  return new CachedEmbedder(inner, options.cache);
+  const cached = new CachedEmbedder(inner, options.cache);
+  if (options.provider !== 'openai') return cached;
+  const prefixes = resolvePrefixes(options.prefixes, options.model!);
+  return prefixes.query || prefixes.document ? new PrefixedEmbedder(cached, prefixes) : cached;
 }

@@ -10,8 +10,11 @@
  * options (the caller reads env or SecretStorage); the client is kept from reading OPENAI_* variables.
  */
 import OpenAI from 'openai';
+import { retryAfterMs } from '../net/retry-after.js';
 import type { Embedder } from './types.js';
 import { EmbeddingError, abortError, l2normalize, sleep, throwIfAborted } from './errors.js';
+
+export { retryAfterMs };
 
 export interface OpenAIEmbedderOptions {
   /** Model name as the server knows it, e.g. `text-embedding-3-small`, `nomic-embed-text`, `voyage-3`. */
@@ -26,8 +29,13 @@ export interface OpenAIEmbedderOptions {
   batchSize?: number;
   /** Requests in flight at once, across all calls on this embedder (default 4). */
   concurrency?: number;
-  /** Per-request timeout in ms (default 60 000). */
+  /** Per-request timeout in ms, answer body included (default 60 000). */
   timeoutMs?: number;
+  /**
+   * The whole embed() call's deadline in ms, every batch, retry and backoff included (default 120 000): a hanging
+   * or trickling endpoint ends the call with one clear error instead of retries × timeout (6 × 60 s).
+   */
+  deadlineMs?: number;
   /** Retries after the first attempt on 429/5xx/timeout/reset (default 5). */
   maxRetries?: number;
   /** First backoff in ms (default 500); doubles each retry, with jitter. */
@@ -94,24 +102,6 @@ function combineSignals(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefin
   return AbortSignal.any([a, b]);
 }
 
-/** Parses `retry-after-ms` (ms) or `retry-after` (seconds, possibly fractional, or an HTTP date). */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '') {
-    const v = Number(ms);
-    if (Number.isFinite(v) && v >= 0) return v;
-  }
-  const ra = headers.get('retry-after');
-  if (ra !== null && ra.trim() !== '') {
-    const s = Number(ra);
-    if (Number.isFinite(s) && s >= 0) return s * 1000;
-    const date = Date.parse(ra);
-    if (Number.isFinite(date)) return Math.max(0, date - now);
-  }
-  return undefined;
-}
-
 function errorCode(e: unknown): string | undefined {
   // undici wraps the system error: TypeError('fetch failed', { cause: Error{ code: 'ECONNREFUSED' } }),
   // and the openai client wraps that again in APIConnectionError{ cause }.
@@ -152,7 +142,7 @@ export class OpenAIEmbedder implements Embedder {
   readonly endpoint: string;
   private readonly client: OpenAI;
   private readonly opts: Required<
-    Pick<OpenAIEmbedderOptions, 'batchSize' | 'concurrency' | 'timeoutMs' | 'maxRetries' | 'retryBaseMs' | 'retryMaxMs'>
+    Pick<OpenAIEmbedderOptions, 'batchSize' | 'concurrency' | 'timeoutMs' | 'deadlineMs' | 'maxRetries' | 'retryBaseMs' | 'retryMaxMs'>
   >;
   private readonly semaphore: Semaphore;
   private dims: number;
@@ -166,6 +156,7 @@ export class OpenAIEmbedder implements Embedder {
       batchSize: Math.max(1, Math.floor(options.batchSize ?? 96)),
       concurrency: Math.max(1, Math.floor(options.concurrency ?? 4)),
       timeoutMs: options.timeoutMs ?? 60_000,
+      deadlineMs: options.deadlineMs ?? 120_000,
       maxRetries: Math.max(0, Math.floor(options.maxRetries ?? 5)),
       retryBaseMs: options.retryBaseMs ?? 500,
       retryMaxMs: options.retryMaxMs ?? 30_000,
@@ -215,9 +206,10 @@ export class OpenAIEmbedder implements Embedder {
       // OpenAI rejects empty strings in `input` (400); a lone space embeds as "nothing" instead.
       batches.push({ start: i, texts: texts.slice(i, i + this.opts.batchSize).map((t) => (t === '' ? ' ' : t)) });
     }
-    // On the first failure, stop the other batches of this call at once.
+    // On the first failure, stop the other batches of this call at once; the deadline stops all of it.
     const local = new AbortController();
-    const inner = combineSignals(signal, local.signal)!;
+    const deadline = AbortSignal.timeout(this.opts.deadlineMs);
+    const inner = AbortSignal.any([local.signal, deadline, ...(signal ? [signal] : [])]);
     try {
       await Promise.all(
         batches.map(async (b) => {
@@ -233,6 +225,14 @@ export class OpenAIEmbedder implements Embedder {
     } catch (e) {
       local.abort();
       if (signal?.aborted) throw abortError(signal);
+      if (deadline.aborted) {
+        throw new EmbeddingError(
+          `Embedding endpoint ${this.describe()} gave no complete answer within ${this.opts.deadlineMs / 1000} s (the deadline for the whole call, retries included)`,
+          'timeout',
+          undefined,
+          { cause: e },
+        );
+      }
       throw e;
     }
     return out;
@@ -404,7 +404,15 @@ export class OpenAIEmbedder implements Embedder {
       encoding_format: this.encoding,
     };
     if (this.options.dimensions !== undefined) body.dimensions = this.options.dimensions;
-    const res: unknown = await this.client.embeddings.create(body, { signal });
+    // The client's timeout ends when the headers arrive; this one also bounds reading the body (a trickling server).
+    const attempt = AbortSignal.timeout(this.opts.timeoutMs);
+    let res: unknown;
+    try {
+      res = await this.client.embeddings.create(body, { signal: AbortSignal.any([signal, attempt]) });
+    } catch (e) {
+      if (attempt.aborted && !signal.aborted) throw new OpenAI.APIConnectionTimeoutError({ message: `no complete answer within ${this.opts.timeoutMs} ms` });
+      throw e;
+    }
     return this.validate(res, texts.length);
   }
 

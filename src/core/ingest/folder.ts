@@ -12,13 +12,16 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '.vscode', '__
  * The files of a folder (recursively) that readPaperFile should read: PDFs, arXiv HTML, Markdown, .bib, and the main
  * file of each LaTeX project (files \input by another are left out). Sorted, so runs are repeatable.
  */
-export async function listPaperFiles(dir: string, extensions: readonly string[]): Promise<string[]> {
+export async function listPaperFiles(dir: string, extensions: readonly string[], problems: ReadError[] = []): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string): Promise<void> => {
     let entries;
     try {
       entries = await readdir(d, { withFileTypes: true });
-    } catch {
+    } catch (err) {
+      // An unreadable folder is reported (its papers are missing from the corpus), the rest of the walk goes on.
+      const code = (err as NodeJS.ErrnoException).code;
+      problems.push({ file: d, reason: code === 'EACCES' || code === 'EPERM' ? 'folder not readable (permission denied): its files were not indexed' : `folder not readable: ${(err as Error).message}` });
       return;
     }
     for (const e of entries) {
@@ -33,20 +36,22 @@ export async function listPaperFiles(dir: string, extensions: readonly string[])
   return selectPaperFiles(out.sort());
 }
 
-/** One BibIndex over several .bib files (malformed entries reported per entry). */
-export async function collectBibIndex(paths: string[]): Promise<{ index: BibIndex; errors: ReadError[] }> {
+/** One BibIndex over several .bib files (malformed entries reported per entry; kept ones with warnings apart). */
+export async function collectBibIndex(paths: string[]): Promise<{ index: BibIndex; errors: ReadError[]; warnings: ReadError[] }> {
   const index = new BibIndex();
   const errors: ReadError[] = [];
+  const warnings: ReadError[] = [];
   for (const p of paths) {
     try {
-      const { records, errors: errs } = await parseBibtex(await readFile(p, 'utf8'), p);
+      const { records, errors: errs, warnings: warns } = await parseBibtex(await readFile(p, 'utf8'), p);
       for (const r of records) index.add(r);
       errors.push(...errs);
+      warnings.push(...warns);
     } catch (e) {
       errors.push({ file: p, reason: e instanceof Error ? e.message : String(e) });
     }
   }
-  return { index, errors };
+  return { index, errors, warnings };
 }
 
 /** The store's PaperInput for a parsed paper, with one embedding per sentence (in order). */
@@ -54,27 +59,32 @@ export function toPaperInput(paper: ParsedPaper, embeddings: Float32Array[]): Pa
   if (embeddings.length !== paper.sentences.length) {
     throw new Error(`paper ${paper.id}: ${paper.sentences.length} sentences but ${embeddings.length} embeddings`);
   }
+  // PostgreSQL text cannot hold NUL: one in any field used to fail the whole write batch (decode.ts removes them from
+  // files; this covers every other way in, e.g. a PDF's text layer).
+  const t = <T extends string | null>(v: T): T => (typeof v === 'string' ? (v.replace(/\u0000/g, '') as T) : v);
   return {
     id: paper.id,
-    title: paper.title,
-    authors: paper.authors,
+    title: t(paper.title),
+    authors: paper.authors.map(t),
     year: paper.year,
-    venue: paper.venue,
-    doi: paper.doi,
-    url: paper.url,
-    abstract: paper.abstract,
+    venue: t(paper.venue),
+    doi: t(paper.doi),
+    url: t(paper.url),
+    abstract: t(paper.abstract),
     citationKey: paper.citationKey,
-    bibtex: paper.bibtex,
+    bibtex: t(paper.bibtex),
     sourcePath: paper.sourcePath,
     contentHash: paper.contentHash,
+    source: paper.source ?? null,
+    license: paper.license ?? null,
     sentences: paper.sentences.map((s, i) => ({
-      sectionTitle: paper.sections[s.sectionIndex]?.title ?? null,
+      sectionTitle: t(paper.sections[s.sectionIndex]?.title ?? null),
       sectionNumber: paper.sections[s.sectionIndex]?.number ?? null,
       sectionIndex: s.sectionIndex,
       sentenceIndex: s.sentenceIndex,
       globalIndex: s.globalIndex,
       page: s.page,
-      text: s.text,
+      text: t(s.text),
       embedding: embeddings[i],
     })),
   };

@@ -23,6 +23,42 @@ function find(nodes: ChildNode[], pred: (el: Element) => boolean, out: Element[]
 }
 const first = (nodes: ChildNode[], pred: (el: Element) => boolean): Element | undefined => find(nodes, pred, [], false)[0];
 
+/** Deeper than this, markup is dropped and its text kept (real papers nest < 40; the walkers below recurse per level). */
+export const MAX_HTML_DEPTH = 256;
+
+/** Elements that never hold children, or whose end tag is optional (they do not deepen the tree reliably). */
+const FLAT_TAGS = new Set(
+  'area base br col embed hr img input link meta source track wbr p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rtc rp'.split(' '),
+);
+
+/**
+ * Drops the tags nested deeper than `maxDepth` before parsing, keeping their text: htmlparser2 costs O(depth) per
+ * tag (100,000 nested <div>s: seconds) and the walkers below recurse per level (a stack overflow). One linear scan.
+ * Returns the HTML unchanged when nothing is that deep.
+ */
+export function limitNesting(html: string, maxDepth = MAX_HTML_DEPTH): { html: string; flattened: boolean } {
+  const tag = /<(\/?)([a-zA-Z][\w:-]*)\b(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>|<!--[\s\S]*?-->|<(script|style)\b[\s\S]*?<\/\4\s*>/g;
+  let depth = 0;
+  let flattened = false;
+  const parts: string[] = [];
+  let last = 0;
+  for (let m = tag.exec(html); m; m = tag.exec(html)) {
+    if (!m[2]) continue; // a comment, or a script/style element as a whole
+    const name = m[2].toLowerCase();
+    if (FLAT_TAGS.has(name) || m[3]) continue;
+    const closing = m[1] === '/';
+    const deep = closing ? depth > maxDepth : depth >= maxDepth;
+    depth = closing ? Math.max(0, depth - 1) : depth + 1;
+    if (!deep) continue;
+    flattened = true;
+    parts.push(html.slice(last, m.index), ' ');
+    last = m.index + m[0].length;
+  }
+  if (!flattened) return { html, flattened };
+  parts.push(html.slice(last));
+  return { html: parts.join(''), flattened };
+}
+
 const SKIP_CLASSES = ['ltx_cite', 'ltx_tag', 'ltx_note_mark', 'ltx_bibliography', 'ltx_equation', 'ltx_equationgroup', 'ltx_rdf', 'ltx_page_footer', 'ltx_page_header', 'ltx_ERROR'];
 const SKIP_TAGS = new Set(['script', 'style', 'svg', 'img', 'button', 'nav', 'header', 'footer', 'noscript', 'template']);
 
@@ -179,7 +215,9 @@ function metaContent(doc: ChildNode[], name: string): string | null {
 
 /** Read one arXiv/ar5iv LaTeXML HTML page. */
 export function readArxivHtmlText(html: string, path: string | null, options: ReadOptions = {}, contentHash = sha256Hex(html)): ReadResult {
-  const doc = parseDocument(html, { decodeEntities: true }).children;
+  const limited = limitNesting(html);
+  const flattened = limited.flattened;
+  const doc = parseDocument(limited.html, { decodeEntities: true }).children;
   const article = first(doc, (e) => e.name === 'article' || hasClass(e, 'ltx_document')) ?? first(doc, (e) => e.name === 'body');
   const root = article ? article.children : doc;
 
@@ -227,7 +265,8 @@ export function readArxivHtmlText(html: string, path: string | null, options: Re
     venue: metaContent(doc, 'citation_journal_title') ?? metaContent(doc, 'citation_conference_title'),
   };
   const paper = buildPaper(meta, asm.finish(), { path, contentHash }, options.bib, asm.abstractParts);
-  return { papers: [paper], errors: [] };
+  const warnings = flattened ? [{ file: path ?? '<html>', reason: `markup nested deeper than ${MAX_HTML_DEPTH} levels: read as plain text below that depth` }] : [];
+  return { papers: [paper], errors: [], warnings };
 }
 
 /** True for a LaTeXML / ar5iv page. */

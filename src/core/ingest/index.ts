@@ -6,6 +6,7 @@ import { readBibtexText } from '../bib/papers.js';
 import { readArxivHtmlText } from './html.js';
 import { findLatexRoot, isLatexMain, readLatexProject } from './latex.js';
 import { readMarkdownText } from './markdown.js';
+import { decodeText, NotTextError, type DecodedText } from './decode.js';
 import { checkAbort, sha256Hex } from './paper.js';
 import { readPdfBytes } from './pdf.js';
 import type { ReadOptions, ReadResult, SourceKind } from './types.js';
@@ -59,33 +60,56 @@ export async function readPaperFile(path: string, options: ReadOptions = {}): Pr
     const data = new Uint8Array(await readFile(path));
     const kind = sniffKind(path, data);
     const contentHash = sha256Hex(data);
-    switch (kind) {
-      case 'pdf':
-        return await readPdfBytes(data, path, options, contentHash);
-      case 'bibtex': {
-        const { papers, errors } = await readBibtexText(Buffer.from(data).toString('utf8'), path, contentHash);
-        return { papers, errors };
-      }
-      case 'html':
-        return readArxivHtmlText(Buffer.from(data).toString('utf8'), path, options, contentHash);
-      case 'markdown':
-        return readMarkdownText(Buffer.from(data).toString('utf8'), path, options, contentHash);
-      case 'latex': {
-        const text = Buffer.from(data).toString('utf8');
-        if (!isLatexMain(text)) {
-          const root = findLatexRoot(path, text);
-          return root
-            ? { papers: [], errors: [], skipped: `part of the LaTeX project ${root}` }
-            : { papers: [], errors: [{ file: path, reason: 'not a main LaTeX file (no \\documentclass) and no main file includes it' }] };
-        }
-        return readLatexProject(path, options, text);
-      }
-      default:
-        return { papers: [], errors: [{ file: path, reason: 'unsupported file type' }] };
+    if (kind === 'pdf') {
+      const read = await readPdfBytes(data, path, options, contentHash);
+      return EXT[extname(path).toLowerCase()] && EXT[extname(path).toLowerCase()] !== 'pdf'
+        ? withWarnings(read, path, [`a PDF named ${extname(path)}: read as a PDF`])
+        : read;
     }
+    if (!kind) return { papers: [], errors: [{ file: path, reason: 'unsupported file type' }] };
+    // Text formats: decoded per file (BOM, UTF-16, Latin-1, NUL bytes, binary data refused): decode.ts.
+    let decoded: DecodedText;
+    try {
+      decoded = decodeText(data, KIND_NAME[kind]);
+    } catch (err) {
+      if (err instanceof NotTextError) return { papers: [], errors: [{ file: path, reason: err.message }] };
+      throw err;
+    }
+    return withWarnings(await readText(kind, decoded.text, path, options, contentHash), path, decoded.warnings);
   } catch (e) {
     if (options.signal?.aborted) throw e;
     return { papers: [], errors: [{ file: path, reason: e instanceof Error ? e.message : String(e) }] };
+  }
+}
+
+const KIND_NAME: Record<SourceKind, string> = { pdf: 'a PDF', latex: 'LaTeX', html: 'HTML', markdown: 'Markdown', bibtex: 'BibTeX' };
+
+function withWarnings(result: ReadResult, file: string, warnings: readonly string[]): ReadResult {
+  if (!warnings.length) return result;
+  return { ...result, warnings: [...warnings.map((reason) => ({ file, reason })), ...(result.warnings ?? [])] };
+}
+
+async function readText(kind: SourceKind, text: string, path: string, options: ReadOptions, contentHash: string): Promise<ReadResult> {
+  switch (kind) {
+    case 'bibtex': {
+      const { papers, errors, warnings } = await readBibtexText(text, path, contentHash);
+      return { papers, errors, warnings };
+    }
+    case 'html':
+      return readArxivHtmlText(text, path, options, contentHash);
+    case 'markdown':
+      return readMarkdownText(text, path, options, contentHash);
+    case 'latex': {
+      if (!isLatexMain(text)) {
+        const root = findLatexRoot(path, text);
+        return root
+          ? { papers: [], errors: [], skipped: `part of the LaTeX project ${root}` }
+          : { papers: [], errors: [{ file: path, reason: 'not a main LaTeX file (no \\documentclass) and no main file includes it' }] };
+      }
+      return readLatexProject(path, options, text);
+    }
+    default:
+      return { papers: [], errors: [{ file: path, reason: 'unsupported file type' }] };
   }
 }
 export { listPaperFiles, collectBibIndex, toPaperInput } from './folder.js';

@@ -259,7 +259,7 @@ export function selectPaperFiles(paths: string[]): string[] {
       mains.add(resolve(p));
       continue;
     }
-    if (!isLatexMain(t)) continue;
+    if (!isLatexMain(t)) continue; // kept unless a main includes it: its reader reports what it is (decode.ts, readPaperFile)
     mains.add(resolve(p));
     try {
       for (const f of expandLatexProject(p, t).files.slice(1)) included.add(f);
@@ -267,5 +267,7 @@ export function selectPaperFiles(paths: string[]): string[] {
       /* reported when read */
     }
   }
-  return paths.filter((p) => !p.endsWith('.tex') || (mains.has(resolve(p)) && !included.has(resolve(p))));
+  // A .tex no main file includes is read on its own: a main file, a part of a project elsewhere (skipped), or a file
+  // that is not LaTeX (random bytes, a PDF renamed .tex, UTF-16): reported, never dropped silently.
+  return paths.filter((p) => !p.endsWith('.tex') || !included.has(resolve(p)));
 }

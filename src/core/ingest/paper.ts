@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { BibIndex, BibRecord } from '../bib/index.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { ParsedPaper, ParsedSection, ParsedSentence } from './types.js';
+import type { PaperFields } from '../paper/fields.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -55,15 +56,7 @@ export function isReferenceSection(title: string | null | undefined): boolean {
 }
 
 /** Metadata a reader found (all optional). */
-export interface PaperMeta {
-  title?: string | null;
-  authors?: string[];
-  year?: number | null;
-  venue?: string | null;
-  doi?: string | null;
-  arxivId?: string | null;
-  url?: string | null;
-  abstract?: string | null;
+export interface PaperMeta extends Partial<PaperFields> {
   bibtex?: string | null;
   citationKey?: string | null;
 }

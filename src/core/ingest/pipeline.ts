@@ -1,6 +1,7 @@
-// The ingest pipeline: files and folders → readers → embeddings → store. Idempotent and resumable: an
-// unchanged file is not read again, a changed one replaces its papers, each paper is written whole, and a run
-// killed at any point and restarted ends with the same corpus. One bad file never stops the run.
+// The ingest pipeline: files and folders (or the items of a library such as Zotero's, src/core/sources/) →
+// readers → embeddings → store. Idempotent and resumable: an unchanged source is not read again, a changed one
+// replaces its papers, each paper is written whole, and a run killed at any point and restarted ends with the
+// same corpus. One bad source never stops the run.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve } from 'node:path';
 import { minimatch } from 'minimatch';
@@ -10,7 +11,8 @@ import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, listPaperFiles, toPaperInput } from './folder.js';
 import { selectPaperFiles } from './latex.js';
 import { sha256Hex } from './paper.js';
-import type { ParsedPaper, ReadError } from './types.js';
+import type { BibIndex } from '../bib/parse.js';
+import type { ParsedPaper, ReadError, ReadResult } from './types.js';
 
 export interface IngestProgress {
   filesDone: number;
@@ -30,6 +32,8 @@ export interface IngestSummary {
   /** Files (or papers of a changed .bib) that needed no work because they are already in the corpus. */
   skipped: number;
   failed: ReadError[];
+  /** Problems that lost nothing (e.g. a .bib entry kept with an undefined macro as text): not failures. */
+  warnings: ReadError[];
 }
 
 export interface IngestOptions {
@@ -42,15 +46,54 @@ export interface IngestOptions {
   writeBatch?: number;
 }
 
+/** One source to read: a file, or an item of a library. */
+export interface IngestUnit {
+  /** Shown in progress and failures: a path, or a library item. */
+  label: string;
+  /**
+   * The source path and content hash the unit's papers will carry, when known before reading (cheaply): a unit the
+   * corpus already holds with this hash is skipped unread. Null: read it, and let its papers' hashes decide.
+   */
+  identity(): Promise<{ sourcePath: string; contentHash: string } | null>;
+  /** Problems still to report when the unit is skipped as unchanged (a .bib's malformed entries). */
+  problemsWhenSkipped?(): { errors: ReadError[]; warnings: ReadError[] };
+  read(signal?: AbortSignal): Promise<ReadResult>;
+}
+
 export async function ingest(store: CorpusStore, inputs: readonly string[], options: IngestOptions): Promise<IngestSummary> {
+  const unreadable: ReadError[] = [];
+  const files = await collectFiles(inputs, options.glob, unreadable);
+  const { index: bib, errors: bibErrors, warnings: bibWarnings } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
+  const summary = await ingestUnits(store, files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings })), options);
+  // Folders the walk could not read are failures too: their papers are missing.
+  summary.failed.unshift(...unreadable);
+  return summary;
+}
+
+/** A paper file; a LaTeX project's hash covers its includes, so it is always read (its papers' hashes decide). */
+function fileUnit(file: string, bib: BibIndex, bibProblems: { errors: ReadError[]; warnings: ReadError[] }): IngestUnit {
+  let kind: ReturnType<typeof sniffKind> = null;
+  return {
+    label: file,
+    identity: async () => {
+      const bytes = await readFile(file);
+      kind = sniffKind(file, bytes);
+      return kind === 'latex' ? null : { sourcePath: file, contentHash: sha256Hex(bytes) };
+    },
+    // A .bib's problems are reported once: by its own read, or from the BibIndex's read when it is skipped as unchanged.
+    problemsWhenSkipped: () =>
+      kind === 'bibtex' ? { errors: bibProblems.errors.filter((e) => e.file === file), warnings: bibProblems.warnings.filter((e) => e.file === file) } : { errors: [], warnings: [] },
+    read: (signal) => readPaperFile(file, { bib, signal }),
+  };
+}
+
+/** The writing path every source shares: skip what is unchanged, read, embed, write in batches. */
+export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit[], options: IngestOptions): Promise<IngestSummary> {
   const { embedder, signal } = options;
-  const files = await collectFiles(inputs, options.glob);
-  const summary: IngestSummary = { papers: 0, sentences: 0, skipped: 0, failed: [] };
+  const summary: IngestSummary = { papers: 0, sentences: 0, skipped: 0, failed: [], warnings: [] };
   await store.init({ model: embedder.model, dimensions: embedder.dimensions });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const knownHashes = new Set([...known.values()].map((s) => `${s.sourcePath}\u0000${s.contentHash}`));
-  const { index: bib, errors: bibErrors } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
-  summary.failed.push(...bibErrors);
   const started = Date.now();
   const indexes = searchIndexes(store);
   const existing = indexes ? (await store.counts()).sentences : 0;
@@ -60,7 +103,7 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
   const flush = async () => {
     if (!pending.length) return;
     // A large load is faster into a table without its HNSW and full-text indexes, built once at the end.
-    const expected = summary.sentences + (pendingSentences / Math.max(1, filesRead)) * (files.length - summary.skipped);
+    const expected = summary.sentences + (pendingSentences / Math.max(1, filesRead)) * (units.length - summary.skipped);
     if (indexes && !indexes.dropped && expected >= deferIndexesFrom(existing)) await indexes.drop();
     const batch = pending;
     pending = [];
@@ -71,19 +114,27 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
   };
 
   try {
-    for (const [i, file] of files.entries()) {
+    for (const [i, unit] of units.entries()) {
       signal?.throwIfAborted();
       try {
-        const bytes = await readFile(file);
-        const kind = sniffKind(file, bytes);
-        // Unchanged single-file sources are skipped before parsing; a LaTeX project's hash covers its includes.
-        if (kind !== 'latex' && knownHashes.has(`${file}\u0000${sha256Hex(bytes)}`)) {
+        const id = await unit.identity();
+        if (id && knownHashes.has(`${id.sourcePath}\u0000${id.contentHash}`)) {
           summary.skipped++;
+          const problems = unit.problemsWhenSkipped?.();
+          summary.failed.push(...(problems?.errors ?? []));
+          summary.warnings.push(...(problems?.warnings ?? []));
         } else {
           filesRead++;
-          const result = await readPaperFile(file, { bib, signal });
+          const result = await unit.read(signal);
           summary.failed.push(...result.errors);
+          summary.warnings.push(...(result.warnings ?? []));
           const fresh = await freshPapers(store, result.papers, known, summary);
+          // A paper read again in this run (a .bib entry, then its full text) replaces the one still waiting to be written.
+          const replaced = new Set(fresh.map((p) => p.id));
+          if (pending.some((p) => replaced.has(p.id))) {
+            pending = pending.filter((p) => !replaced.has(p.id));
+            pendingSentences = pending.reduce((n, p) => n + p.sentences.length, 0);
+          }
           for (const paper of fresh) {
             pending.push(await embedPaper(paper, embedder, signal));
             pendingSentences += paper.sentences.length;
@@ -92,9 +143,9 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
         }
       } catch (err) {
         if (signal?.aborted) throw err;
-        summary.failed.push({ file, reason: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+        summary.failed.push({ file: unit.label, reason: err instanceof Error ? err.message.split('\n')[0] : String(err) });
       }
-      options.onProgress?.(progress(i + 1, files.length, summary, pendingSentences, started, file));
+      options.onProgress?.(progress(i + 1, units.length, summary, pendingSentences, started, unit.label));
     }
     await flush();
   } finally {
@@ -123,22 +174,28 @@ function searchIndexes(store: CorpusStore): { dropped: boolean; drop(): Promise<
 async function freshPapers(
   store: CorpusStore,
   papers: readonly ParsedPaper[],
-  known: Map<string, { contentHash: string | null }>,
+  known: Map<string, { contentHash: string | null; sourcePath?: string | null }>,
   summary: IngestSummary,
 ): Promise<ParsedPaper[]> {
   const fresh: ParsedPaper[] = [];
   const stale: string[] = [];
   for (const p of papers) {
     const old = known.get(p.id);
-    if (old && old.contentHash === p.contentHash) summary.skipped++;
+    // A .bib entry (title + abstract) never replaces the same paper read from its full text: the two used to take
+    // turns on every rerun (each run "changed" the paper back), so a rerun was never a no-op.
+    if ((old && old.contentHash === p.contentHash) || (old && isBib(p.sourcePath) && !isBib(old.sourcePath))) summary.skipped++;
     else {
       if (old) stale.push(p.id);
       fresh.push(p);
-      known.set(p.id, { contentHash: p.contentHash });
+      known.set(p.id, { contentHash: p.contentHash, sourcePath: p.sourcePath });
     }
   }
   if (stale.length) await store.deletePapers(stale);
   return fresh;
+}
+
+function isBib(path: string | null | undefined): boolean {
+  return !!path && /\.bib(tex)?$/i.test(path);
 }
 
 async function embedPaper(paper: ParsedPaper, embedder: Embedder, signal?: AbortSignal): Promise<PaperInput> {
@@ -161,7 +218,7 @@ function progress(done: number, total: number, s: IngestSummary, pendingSentence
 }
 
 /** The paper files under the inputs (folders walked; files included by a LaTeX main file left to it), sorted. */
-export async function collectFiles(inputs: readonly string[], glob?: string): Promise<string[]> {
+export async function collectFiles(inputs: readonly string[], glob?: string, unreadable: ReadError[] = []): Promise<string[]> {
   const out = new Set<string>();
   for (const input of inputs) {
     const root = resolve(input);
@@ -169,10 +226,33 @@ export async function collectFiles(inputs: readonly string[], glob?: string): Pr
     if (!info) throw new Error(`${input}: no such file or folder`);
     if (info.isFile()) out.add(root);
     else {
-      for (const f of await listPaperFiles(root, PAPER_EXTENSIONS)) {
+      for (const f of await listPaperFiles(root, PAPER_EXTENSIONS, unreadable)) {
         if (!glob || minimatch(relative(root, f), glob, { matchBase: !glob.includes('/') })) out.add(f);
       }
     }
   }
   return selectPaperFiles([...out].sort());
+}
+
+/**
+ * Papers a source has already read (the web sources): written like a file's papers, so an unchanged paper (same
+ * id and content hash) is skipped and a changed one is replaced whole. Each call is one write.
+ */
+export async function ingestPapers(
+  store: CorpusStore,
+  papers: readonly ParsedPaper[],
+  options: Pick<IngestOptions, 'embedder' | 'signal'>,
+): Promise<IngestSummary> {
+  const { embedder, signal } = options;
+  const summary: IngestSummary = { papers: 0, sentences: 0, skipped: 0, failed: [], warnings: [] };
+  await store.init({ model: embedder.model, dimensions: embedder.dimensions });
+  const known = new Map((await store.sources()).map((s) => [s.id, s]));
+  const inputs: PaperInput[] = [];
+  for (const paper of await freshPapers(store, papers, known, summary)) inputs.push(await embedPaper(paper, embedder, signal));
+  if (inputs.length) {
+    const written = await store.writePapers(inputs, { signal });
+    summary.papers += written.papers;
+    summary.sentences += written.sentences;
+  }
+  return summary;
 }

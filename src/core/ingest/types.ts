@@ -1,6 +1,7 @@
 // The paper model every reader (PDF, LaTeX project, arXiv HTML, Markdown, BibTeX) produces. A later pipeline maps a
 // ParsedPaper to the store's PaperInput (src/core/store/types.ts) plus embeddings: the field names match.
 import type { BibIndex } from '../bib/index.js';
+import type { PaperFields } from '../paper/fields.js';
 
 /** A section of a paper, in reading order. */
 export interface ParsedSection {
@@ -26,22 +27,17 @@ export interface ParsedSentence {
   text: string;
 }
 
-export interface ParsedPaper {
+export interface ParsedPaper extends PaperFields {
   /** Stable: 'doi:10.…' (lower-cased), else 'arxiv:2503.12436', else 'sha256:<hex of normalised content>'. */
   id: string;
-  title: string | null;
-  authors: string[];
-  year: number | null;
-  venue: string | null;
-  doi: string | null;
-  arxivId: string | null;
-  url: string | null;
-  abstract: string | null;
   bibtex: string | null;
   citationKey: string | null;
   sourcePath: string | null;
   /** sha256 (hex) of the source file's bytes (for "unchanged file → no work"); for a LaTeX project, of all its files. */
   contentHash: string;
+  /** Web sources: where the text came from and the licence the source states (stored with the paper). */
+  source?: string | null;
+  license?: string | null;
   sections: ParsedSection[];
   sentences: ParsedSentence[];
 }
@@ -55,6 +51,8 @@ export interface ReadResult {
   papers: ParsedPaper[];
   /** Per-file / per-entry problems. A reader never throws for bad input: it reports here and goes on. */
   errors: ReadError[];
+  /** Problems that lost nothing (a .bib entry kept with an undefined macro as its text). */
+  warnings?: ReadError[];
   /** Set when the file is deliberately not a paper of its own (e.g. a .tex \input by a main file). */
   skipped?: string;
 }

@@ -71,6 +71,11 @@ export interface OpenAIChatOptions {
   apiKey?: string;
   /** Per request; for streams the longest silence between chunks (default 120 s). */
   timeoutMs?: number;
+  /**
+   * The whole complete() call's deadline, retries, backoff and a slow stream included (default 600 s): a stream that
+   * trickles one byte a second never trips the idle timer, and retries multiply waits.
+   */
+  deadlineMs?: number;
   /** Retries on 429/5xx/connection errors (default 3). */
   maxRetries?: number;
   /** Upper bound for one wait between retries, whatever retry-after says (default 60 s). */
@@ -129,7 +134,7 @@ export class OpenAIChat implements ChatModel {
   private readonly client: OpenAI;
   private streamUsage: boolean;
   private readonly o: Required<
-    Pick<OpenAIChatOptions, 'timeoutMs' | 'maxRetries' | 'maxRetryDelayMs' | 'baseRetryDelayMs' | 'jsonMode' | 'streamUsage'>
+    Pick<OpenAIChatOptions, 'timeoutMs' | 'deadlineMs' | 'maxRetries' | 'maxRetryDelayMs' | 'baseRetryDelayMs' | 'jsonMode' | 'streamUsage'>
   > &
     OpenAIChatOptions;
 
@@ -139,6 +144,7 @@ export class OpenAIChat implements ChatModel {
     this.model = options.model;
     this.o = {
       timeoutMs: 120_000,
+      deadlineMs: 600_000,
       maxRetries: 3,
       maxRetryDelayMs: 60_000,
       baseRetryDelayMs: 500,
@@ -158,7 +164,23 @@ export class OpenAIChat implements ChatModel {
     });
   }
 
-  async complete(req: ChatRequest): Promise<ChatResult> {
+  async complete(request: ChatRequest): Promise<ChatResult> {
+    // One deadline for the whole call: every attempt and wait below runs under it (as if the caller had cancelled),
+    // and it is reported as the timeout it is.
+    const deadline = AbortSignal.timeout(this.o.deadlineMs);
+    const caller = request.signal;
+    const req: ChatRequest = { ...request, signal: caller ? AbortSignal.any([caller, deadline]) : deadline };
+    try {
+      return await this.attempts(req);
+    } catch (err) {
+      if (deadline.aborted && !caller?.aborted) {
+        throw new LlmError(req.step, 'timeout', `the LLM gave no complete answer within ${this.o.deadlineMs / 1000} s (the whole call, retries included; ${this.model} at ${this.o.baseURL})`, undefined, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private async attempts(req: ChatRequest): Promise<ChatResult> {
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) throw abortError(req.signal);
       try {

@@ -3,6 +3,9 @@
 // Identical sentence texts (the same boilerplate in several papers) are collapsed, keeping the best hit.
 import type { Embedder } from '../embed/types.js';
 import { checkCompatible, requireMeta, StoreError, type CorpusStore, type Hit, type LookupOptions } from '../store/types.js';
+import { stripCitationDebris } from './citation-debris.js';
+
+export { stripCitationDebris };
 
 export type { Hit, PaperRef, SentenceRef } from '../store/types.js';
 
@@ -122,11 +125,70 @@ export async function hybridSearch(
     sectionWeight: options.sectionWeight,
     perSection: options.perSection,
   });
-  const kept = options.threshold == null ? hits : hits.filter((h) => !(h.similarity < options.threshold!));
+  // A hit without a similarity (null) does not meet a threshold.
+  const kept = options.threshold == null ? hits : hits.filter((h) => h.similarity != null && h.similarity >= options.threshold!);
   return finish(kept, options);
 }
 
-/** Embeds `text` with `embedder` and searches in the given mode. */
+/** The longest query text: a sentence or a paragraph is the unit (Postgres's tsvector stops at 1 MB). */
+export const MAX_QUERY_CHARS = 20_000;
+
+/** A query text that cannot be searched: no words, or far too long. */
+export class QueryTextError extends StoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryTextError';
+  }
+}
+
+/**
+ * Refuses a query with no letter or digit (an empty or symbol-only text embeds to a meaningless vector and matches
+ * 25 arbitrary sentences) and one over MAX_QUERY_CHARS, each with the reason.
+ */
+export function checkQueryText(text: string): void {
+  if (!/[\p{L}\p{N}]/u.test(text)) {
+    throw new QueryTextError(`the query text has no words (${text.trim() ? `only ${JSON.stringify(text.trim().slice(0, 20))}` : 'it is empty'}): give a sentence to search for`);
+  }
+  if (text.length > MAX_QUERY_CHARS) {
+    throw new QueryTextError(`the query text is ${text.length.toLocaleString('en')} characters: give one sentence or paragraph (at most ${MAX_QUERY_CHARS.toLocaleString('en')})`);
+  }
+}
+
+export interface PaperMatchOptions extends MatchOptions {
+  /** Weight of the paper vector's similarity next to the whole-paper BM25 (default 2; see PAPER_DEFAULTS). */
+  vectorWeight?: number;
+  /** Nearest papers by vector added to the keyword candidates (default 200). */
+  candidates?: number;
+}
+
+/**
+ * Papers best first (k papers): whole-paper BM25 plus the similarity of the query to the paper's sentences taken
+ * together, each paper shown as its sentence most similar to the query, with context. For the paper-level uses
+ * (the papers view, related work), not the typing loop: it scans every paper's vector. The query loses its citation
+ * debris first (author names before `et al.`, `[12]`, `(Fig. 2)`), which would match other papers' words.
+ */
+export async function paperSearch(
+  store: CorpusStore,
+  embedder: Embedder,
+  text: string,
+  options: PaperMatchOptions & { signal?: AbortSignal } = {},
+): Promise<Hit[]> {
+  checkQueryText(text);
+  const query = stripCitationDebris(text);
+  const [vector] = await embedder.embed([query], { signal: options.signal, role: 'query' });
+  await checkQuery(store, { model: embedder.model, vector });
+  const lo = lookupOptions({ ...options, dedupe: false });
+  const hits = await store.matchPapers(vector, query, {
+    ...lo,
+    threshold: undefined,
+    vectorWeight: options.vectorWeight,
+    candidates: options.candidates,
+  });
+  const kept = options.threshold == null ? hits : hits.filter((h) => !(h.similarity < options.threshold!));
+  return kept.slice(0, options.k ?? 25);
+}
+
+/** Embeds `text` with `embedder` and searches in the given mode (after checkQueryText). */
 export async function search(
   store: CorpusStore,
   embedder: Embedder | null,
@@ -134,9 +196,10 @@ export async function search(
   mode: SearchMode,
   options: HybridMatchOptions & { signal?: AbortSignal } = {},
 ): Promise<Hit[]> {
+  checkQueryText(text);
   if (mode === 'keyword') return keywordSearch(store, text, options);
   if (!embedder) throw new StoreError(`${mode} search needs an embedder`);
-  const [vector] = await embedder.embed([text], { signal: options.signal });
+  const [vector] = await embedder.embed([text], { signal: options.signal, role: 'query' });
   const query = { model: embedder.model, vector };
   return mode === 'vector' ? match(store, query, options) : hybridSearch(store, query, text, options);
 }

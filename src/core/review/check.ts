@@ -1,52 +1,25 @@
-// Step 8: check each written section — citations to papers outside the section's verified quotes (or not
-// retrieved at all) are removed and counted; citation formats the model was told not to use (\cite{…},
-// [@key], author-year parentheses) are removed, since their keys are unchecked; runs of ≥ 12 words copied from
-// a corpus sentence are flagged. And `checkReview`, the §3 check over the EMITTED output (tests and --json).
+// Short-id citations ([P<n>]) kept only where the section's quotes back them (the sentence-by-sentence check in
+// claims.ts uses this), and `checkReview`, the §3 check over the EMITTED output (tests and --json).
 import { ShingleIndex, type SpanSource } from './text-match.js';
-import type { CheckReport, CopiedSpan, OutputFormat, VerifiedQuote } from './types.js';
+import type { CheckReport, OutputFormat, RemovedCitation, VerifiedQuote } from './types.js';
 
 /** A group of short-id citations: [P1], [P1, P3], [P1; P3], (P2). */
 const GROUP = /[ \t]*[\[(]\s*(P\s?\d+(?:\s*[,;]\s*P?\s?\d+)*)\s*[\])]/gi;
-/** Citation syntax the model must not produce (keys we did not make). */
-const RAW_CITES: RegExp[] = [
-  /\s*\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}/g,
-  /\s*\[(?:see\s+)?@[^\]]*\]/g,
-  /\s*\((?:[A-Z][\p{L}'-]+(?:\s+(?:et\s+al\.?|and|&)\s*(?:[A-Z][\p{L}'-]+)?)?,?\s+(?:19|20)\d{2}[a-z]?(?:\s*[;,]\s*)?)+\)/gu,
-];
-
-export interface SectionCheck {
-  text: string;
-  cited: string[];
-  removed: { id: string; reason: 'unknown-paper' | 'not-in-section' | 'raw-citation' }[];
-  copied: Omit<CopiedSpan, 'section'>[];
-  uncitedSentences: number;
-}
 
 /** Text without citations (for the copy check and word counts). */
 export function stripShortIds(text: string): string {
   return text.replace(GROUP, '');
 }
 
-/**
- * Keeps the citations to `allowed` papers (canonical form [P1][P3]); removes the rest; flags copied runs.
- * `known`: every retrieved paper's short id (to tell "not retrieved" from "not in this section").
- */
-export function checkSectionText(
+/** Keeps the [P<n>] citations of `allowed` papers in canonical form ([P1][P3]); removes and reports the others. */
+export function filterShortIds(
   text: string,
   allowed: ReadonlySet<string>,
   known: ReadonlySet<string>,
-  shingles: ShingleIndex | null,
-): SectionCheck {
-  const removed: SectionCheck['removed'] = [];
-  let t = text;
-  for (const re of RAW_CITES) {
-    t = t.replace(re, (m) => {
-      removed.push({ id: m.trim(), reason: 'raw-citation' });
-      return '';
-    });
-  }
+): { text: string; cited: string[]; removed: RemovedCitation[] } {
+  const removed: RemovedCitation[] = [];
   const cited = new Set<string>();
-  t = t.replace(GROUP, (m, inner: string) => {
+  let t = text.replace(GROUP, (m, inner: string) => {
     const ids = inner.split(/[,;]/).map((s) => `P${s.replace(/\D/g, '')}`);
     const kept: string[] = [];
     for (const id of ids) {
@@ -59,10 +32,7 @@ export function checkSectionText(
     return lead + kept.map((id) => `[${id}]`).join('');
   });
   t = t.replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').replace(/ +(\n|$)/g, '$1');
-  const sentences = t.split(/(?<=[.!?])\s+(?=[A-Z0-9"(])|\n+/).filter((s) => s.trim());
-  const uncitedSentences = sentences.filter((s) => !/\[P\d+\]/.test(s) && (s.match(/\S+/g)?.length ?? 0) >= 6).length;
-  const copied = shingles ? shingles.find(stripShortIds(t)) : [];
-  return { text: t.trim(), cited: [...cited], removed, copied, uncitedSentences };
+  return { text: t.trim(), cited: [...cited], removed };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -92,8 +62,13 @@ export function stripComments(body: string, format: OutputFormat): string {
     .join('\n');
 }
 
+/** Text without its explicit quotations (``…'', “…”, "…"): quoting with a citation is not copying. */
+export function stripQuotations(text: string): string {
+  return text.replace(/``[\s\S]*?''|\u201c[^\u201d]*\u201d|"[^"\n]*"/g, ' ');
+}
+
 function plainForCopyCheck(body: string, format: OutputFormat): string {
-  let t = stripComments(body, format);
+  let t = stripQuotations(stripComments(body, format));
   t = format === 'latex' ? t.replace(/\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}/g, ' ').replace(/\\[a-zA-Z]+\*?/g, ' ') : t.replace(/\[[^\]]*@[^\]]*\]/g, ' ');
   return t.replace(/[{}~\\]/g, ' ');
 }

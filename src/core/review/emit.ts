@@ -3,16 +3,26 @@
 // list sections. Short ids are mapped to keys here, and only here.
 import type { PaperRef } from '../store/types.js';
 import { findExisting, formatBibtexEntry, makeCitationKey } from './bibtex.js';
-import type { CiteCommand, CitedPaper, CopiedSpan, ExistingBibEntry, OutputFormat, PaperCandidate, SectionFormat } from './types.js';
+import type { SectionUnit } from './claims.js';
+import type { CiteCommand, CitedPaper, CopiedSpan, ExistingBibEntry, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
 
-/** Escapes model prose for LaTeX (it was told to write plain text). */
+/** Escapes model prose for LaTeX (it was told to write plain text); typographic double quotes become ``…''. */
 export function escapeLatex(s: string): string {
   return s
     .replace(/\\/g, '\u0000')
+    .replace(/\u201c/g, '\u0001')
+    .replace(/\u201d/g, '\u0002')
     .replace(/([&%$#_{}])/g, '\\$1')
     .replace(/~/g, '\\textasciitilde{}')
     .replace(/\^/g, '\\textasciicircum{}')
-    .replace(/\u0000/g, '\\textbackslash{}');
+    .replace(/\u0000/g, '\\textbackslash{}')
+    .replace(/\u0001/g, '``')
+    .replace(/\u0002/g, "''");
+}
+
+/** Markdown prose: typographic double quotes as plain "…". */
+export function escapeMarkdown(s: string): string {
+  return s.replace(/[\u201c\u201d]/g, '"');
 }
 
 /** Assigns keys to the cited papers (first citation first), reusing existing .bib keys by DOI/title. */
@@ -62,25 +72,42 @@ export function renderCitations(
   return out + escape(text.slice(last));
 }
 
-function listItems(text: string): { items: string[]; rest: string[] } {
-  const items: string[] = [];
-  const rest: string[] = [];
-  for (const raw of text.split('\n')) {
-    const l = raw.trim();
-    if (!l) continue;
-    const m = /^(?:[-*•]|\d+[.)])\s+(.*)$/.exec(l);
-    if (m) items.push(m[1]);
-    else if (items.length) items[items.length - 1] += ` ${l}`;
-    else rest.push(l);
-  }
-  return { items, rest };
-}
-
 export interface EmitOptions {
   format: OutputFormat;
   cite: CiteCommand;
   sectionCommand: 'subsection' | 'paragraph';
   tables: boolean;
+  /** Backing quotes under each paragraph (LaTeX comments / Markdown footnotes). */
+  provenance?: boolean;
+}
+
+/** What a section's sentences rest on, for the provenance notes. */
+export interface ProvenanceContext {
+  quotes: ReadonlyMap<string, VerifiedQuote>;
+  /** Corpus paper id → citation key. */
+  keyOfPaper: ReadonlyMap<string, string>;
+}
+
+const FLAG = 'Corpus Lens: unsupported';
+
+function oneLine(s: string, max = 400): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** The provenance note of one sentence: its backing quotes (and, when flagged, why it is unsupported). */
+function provenanceLine(s: SentenceReport, ctx: ProvenanceContext, format: OutputFormat): string | null {
+  const backing = s.quoteIds
+    .map((id) => ctx.quotes.get(id))
+    .filter((q): q is VerifiedQuote => !!q)
+    .map((q) => {
+      const key = ctx.keyOfPaper.get(q.paperId) ?? q.paperId;
+      return format === 'latex' ? `${q.id} (${key}): "${oneLine(q.text)}"` : `${q.id} [@${key}]: \u201c${oneLine(q.text)}\u201d`;
+    });
+  const why = s.verdict === 'unsupported' ? `UNSUPPORTED (kept by the setting corpusLens.review.unsupported = flag): ${s.reasons.join('; ')}` : '';
+  if (!backing.length && !why) return null;
+  const body = [why, backing.length ? `backed by ${backing.join('; ')}` : ''].filter(Boolean).join(' — ');
+  return `${s.id} (support ${s.support.toFixed(2)}${s.llmVerdict ? `, model: ${s.llmVerdict}` : ''}): ${body}`;
 }
 
 function flagLines(spans: readonly CopiedSpan[], keyOfPaper: ReadonlyMap<string, string>, format: OutputFormat): string[] {
@@ -92,32 +119,66 @@ function flagLines(spans: readonly CopiedSpan[], keyOfPaper: ReadonlyMap<string,
   });
 }
 
-/** One section's emitted body: heading, prose or list (citations as keys), flags for copied spans, optional table. */
-export function renderSection(
-  section: { title: string; format: SectionFormat; text: string; copiedSpans: readonly CopiedSpan[] },
+/**
+ * One section's emitted body from its checked sentences: heading, paragraphs or a list (citations as keys, copied
+ * quote runs as quotations, unsupported sentences that are kept flagged visibly), each paragraph/list followed by
+ * its sentences' backing quotes when `provenance` is on (LaTeX % comments; Markdown footnotes), optional table.
+ */
+export function renderUnits(
+  section: { title: string; format: SectionFormat; units: readonly SectionUnit[]; keep: (s: SentenceReport) => boolean; copiedSpans: readonly CopiedSpan[] },
   keyOf: ReadonlyMap<string, string>,
-  keyOfPaper: ReadonlyMap<string, string>,
   cited: readonly CitedPaper[],
   o: EmitOptions,
+  ctx: ProvenanceContext,
 ): { body: string; table?: string } {
   const latex = o.format === 'latex';
-  const esc = latex ? escapeLatex : (s: string) => s;
+  const esc = latex ? escapeLatex : escapeMarkdown;
   const r = (t: string) => renderCitations(t, keyOf, o.format, o.cite, esc);
-  const lines: string[] = [];
-  lines.push(latex ? `\\${o.sectionCommand}{${escapeLatex(section.title)}}` : `### ${section.title}`);
-  let table: string | undefined;
-  const { items, rest } = section.format === 'list' ? listItems(section.text) : { items: [], rest: [] };
-  if (section.format === 'list' && items.length) {
-    if (rest.length) lines.push(r(rest.join(' ')), '');
-    if (latex) lines.push('\\begin{itemize}', ...items.map((i) => `  \\item ${r(i)}`), '\\end{itemize}');
-    else lines.push(...items.map((i) => `- ${r(i)}`));
-    if (o.tables) table = comparisonTable(section.title, items, keyOf, cited, o);
-  } else {
-    const paragraphs = section.text.split(/\n\s*\n/).map((p) => p.replace(/\s*\n\s*/g, ' ').trim()).filter(Boolean);
-    lines.push(paragraphs.map(r).join('\n\n'));
+  const lines: string[] = [latex ? `\\${o.sectionCommand}{${escapeLatex(section.title)}}` : `### ${section.title}`];
+  const notes: string[] = [];
+  const sentence = (s: SentenceReport) => {
+    const flag = s.verdict === 'unsupported' ? (latex ? `\\textbf{[${FLAG}]} ` : `**[${FLAG}]** `) : '';
+    const note = o.provenance ? provenanceLine(s, ctx, o.format) : null;
+    const mark = note && !latex ? `[^${s.id.replace('.', '-')}]` : '';
+    if (note) notes.push(latex ? `% ${note}` : `${mark}: ${note}`);
+    else if (flag) notes.push(latex ? `% ${s.id}: UNSUPPORTED: ${oneLine(s.reasons.join('; '))}` : '');
+    return `${flag}${r(s.text)}${mark}`;
+  };
+  const flushNotes = () => {
+    const kept = notes.filter(Boolean);
+    if (kept.length) lines.push(...(latex ? kept : ['', ...kept]));
+    notes.length = 0;
+  };
+  const items: string[] = [];
+  let inList = false;
+  for (const u of section.units) {
+    const kept = u.sentences.filter(section.keep);
+    if (!kept.length) continue;
+    if (u.kind === 'item') {
+      if (!inList && latex) lines.push('\\begin{itemize}');
+      inList = true;
+      const text = kept.map(sentence).join(' ');
+      items.push(kept.map((s) => s.text).join(' '));
+      lines.push(latex ? `  \\item ${text}` : `- ${text}`);
+      continue;
+    }
+    if (inList) {
+      if (latex) lines.push('\\end{itemize}');
+      inList = false;
+      flushNotes();
+    }
+    if (lines.length > 1) lines.push('');
+    lines.push(kept.map(sentence).join(' '));
+    flushNotes();
   }
+  if (inList) {
+    if (latex) lines.push('\\end{itemize}');
+    flushNotes();
+  }
+  let table: string | undefined;
+  if (o.tables && section.format === 'list' && items.length) table = comparisonTable(section.title, items, keyOf, cited, o);
   if (table) lines.push('', table);
-  const flags = flagLines(section.copiedSpans, keyOfPaper, o.format);
+  const flags = flagLines(section.copiedSpans, ctx.keyOfPaper, o.format);
   if (flags.length) lines.push(...flags);
   return { body: lines.join('\n'), table };
 }

@@ -18,6 +18,7 @@
 export { runReview, runOutline, DEFAULTS } from './pipeline.js';
 export { checkReview, citedKeys, type CheckInput } from './check.js';
 export { defaultTopic, resolveTopic } from './topic.js';
+export { htmlCommentSafe } from './outline.js';
 export { paperTextSource } from './paper-text.js';
 export { parseBibEntries, bibKeys } from './bibtex.js';
 export { ReviewError } from './trace.js';

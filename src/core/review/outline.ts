@@ -199,8 +199,12 @@ export function renderOutline(
     }
   });
   if (format === 'latex') return lines.map((l) => (l ? `% ${l}` : '%')).join('\n');
-  const safe = lines.map((l) => l.replace(/--+/g, (m) => m.split('').join(' ')).replace(/<!/g, '< !').replace(/-+>/g, (m) => m.replace(/>$/, ' >')));
-  return ['<!--', ...safe, '-->'].join('\n');
+  return ['<!--', ...lines.map(htmlCommentSafe), '-->'].join('\n');
+}
+
+/** Corpus text made safe inside an HTML comment: nothing in it can close the comment (`-->`) or open another. */
+export function htmlCommentSafe(text: string): string {
+  return text.replace(/--+/g, (m) => m.split('').join(' ')).replace(/<!/g, '< !').replace(/-+>/g, (m) => m.replace(/>$/, ' >'));
 }
 
 /** Lines of the output that are not comments (an outline must have none). */

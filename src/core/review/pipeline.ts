@@ -3,9 +3,13 @@
 // reported through onProgress; the AbortSignal reaches every call. Without a chat model: the evidence outline.
 import { paperTextSource } from './paper-text.js';
 import { bibKeys } from './bibtex.js';
-import { checkReview, checkSectionText } from './check.js';
+import { checkReview, stripQuotations, stripShortIds } from './check.js';
+import { checkSentences, joinUnits, keptSentence, type CheckedSection } from './claims.js';
+import { verifySection } from './verify.js';
+import { clusterPlan, withFallback } from './fallback.js';
+import { isAbortError } from '../llm/chat.js';
 import { decompose, identityDecomposition } from './decompose.js';
-import { assignKeys, citedPaper, renderSection, type EmitOptions } from './emit.js';
+import { assignKeys, citedPaper, renderUnits, type EmitOptions } from './emit.js';
 import { clusterEvidence, renderOutline, uncommentedLines } from './outline.js';
 import { planSections } from './plan.js';
 import { extractQuotes } from './quotes.js';
@@ -64,7 +68,9 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
   const tracer = new Tracer('review', chat.model, REVIEW_STEPS, o.signal, o.onProgress);
 
   const topic = await tracer.step('topic', topicStep(o));
-  const decomposition = await tracer.step('decompose', (ctx) => decompose(topic, chat, ctx));
+  const decomposition = await tracer.step('decompose', (ctx) =>
+    withFallback(ctx, 'decompose', 'searching with the topic itself', () => decompose(topic, chat, ctx), () => identityDecomposition(topic)),
+  );
   const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
     retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),
   );
@@ -75,7 +81,15 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
     let passages: Passage[];
     if (config.kind === 'http') passages = await rerankWithHttp(topic, hits, config, ctx);
     else if (config.kind === 'mmr') passages = await rerankWithMmr(hits, o.embedder, queryVector, ctx, config.lambda);
-    else passages = await rerankWithLlm(topic, hits, chat, ctx, { batchSize: config.batchSize, concurrency: o.concurrency });
+    else {
+      passages = await withFallback(
+        ctx,
+        'rerank',
+        o.embedder && queryVector ? 'ranking by MMR over embeddings instead' : 'keeping the retrieval order instead',
+        () => rerankWithLlm(topic, hits, chat, ctx, { batchSize: config.batchSize, concurrency: o.concurrency }),
+        () => rerankWithMmr(hits, o.embedder, queryVector, ctx),
+      );
+    }
     const grouped = groupByPaper(passages, o.papers ?? DEFAULTS.papers, o.passagesPerPaper ?? DEFAULTS.passagesPerPaper);
     ctx.set('papers', grouped.length);
     ctx.set('passages', grouped.reduce((n, p) => n + p.passages.length, 0));
@@ -90,57 +104,103 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
       fuzzyThreshold: o.fuzzyThreshold ?? DEFAULTS.fuzzyThreshold,
     }),
   );
-  const plan = await tracer.step('plan', (ctx) => planSections(topic, papers, quotes, chat, ctx));
+  const plan = await tracer.step('plan', (ctx) =>
+    withFallback(ctx, 'plan', 'one section per cluster of the verified quotes', () => planSections(topic, papers, quotes, chat, ctx), async () => {
+      const sections = await clusterPlan(quotes, o.embedder, ctx.signal);
+      ctx.set('sections', sections.length);
+      return sections;
+    }),
+  );
   const texts = await tracer.step('write', (ctx) => writeSections(topic, plan, papers, quotes, chat, ctx, o.onToken));
 
   const corpusSentences = [...corpusSentencesOf(hits), ...quotes.map((q) => ({ text: q.text, paperId: q.paperId }))];
   const minWords = o.copySpanWords ?? DEFAULTS.copySpanWords;
   const quoteById = new Map(quotes.map((q) => [q.id, q]));
-  const checked = await tracer.step('check', (ctx) => {
+  const mode = o.unsupported ?? 'remove';
+  const keep = keptSentence(mode);
+  const checked = await tracer.step('check', async (ctx) => {
     const shingles = new ShingleIndex(corpusSentences, minWords);
-    const known = new Set(papers.map((p) => p.shortId));
-    const out: (ReturnType<typeof checkSectionText> & { index: number })[] = [];
-    plan.forEach((section, i) => {
-      const allowed = new Set(section.quoteIds.map((id) => quoteById.get(id)!.paperShortId));
-      const c = checkSectionText(texts[i], allowed, known, shingles);
+    const out: (CheckedSection & { index: number })[] = [];
+    for (const [i, section] of plan.entries()) {
+      ctx.checkAborted();
+      const c = checkSentences({
+        index: i,
+        text: texts[i],
+        format: section.format,
+        topic,
+        sectionQuotes: section.quoteIds.map((id) => quoteById.get(id)!),
+        allQuotes: quotes,
+        papers,
+        shingles,
+        threshold: o.supportThreshold,
+      });
+      if (o.verify !== false) {
+        try {
+          await verifySection(c.sentences, quoteById, chat, ctx);
+        } catch (err) {
+          if (isAbortError(err)) throw err;
+          ctx.count('verifyFailed');
+          ctx.note(`verification of "${section.name}" failed (${(err as Error).message.split('\n')[0]}): offline check only`);
+        }
+      }
       for (const r of c.removed) ctx.count(r.reason === 'raw-citation' ? 'rawCitationsRemoved' : r.reason === 'unknown-paper' ? 'unknownPaperCitationsRemoved' : 'outOfSectionCitationsRemoved');
       ctx.count('removedCitations', c.removed.length);
-      ctx.count('copiedSpans', c.copied.length);
-      ctx.count('uncitedSentences', c.uncitedSentences);
-      if (!c.cited.length) {
+      for (const s of c.sentences) {
+        s.kept = keep(s);
+        ctx.count('sentences');
+        ctx.count(`verdict_${s.verdict}`);
+        if (s.resolvedCitations.length) ctx.count('citationsConverted', s.resolvedCitations.length);
+        if (s.quotations) ctx.count('quotationsMade', s.quotations);
+        if (s.verdict === 'unsupported') {
+          ctx.count(mode === 'flag' ? 'unsupportedFlagged' : 'unsupportedRemoved');
+          if (!s.cited.length) ctx.count('uncitedClaims');
+          ctx.note(`${s.id} ${mode === 'flag' ? 'flagged' : 'removed'}: "${s.original.replace(/\s+/g, ' ').slice(0, 100)}" — ${s.reasons.join('; ')}`);
+        }
+      }
+      const cited = new Set(c.sentences.filter((s) => s.kept).flatMap((s) => s.cited));
+      if (!cited.size) {
         ctx.count('sectionsDropped');
-        ctx.note(`section "${section.name}" dropped: no citation backed by its quotes`);
-        return;
+        ctx.note(`section "${section.name}" dropped: no supported sentence citing its quotes`);
+        continue;
       }
       out.push({ ...c, index: i });
-    });
-    ctx.count('removedCitations', 0);
-    ctx.count('copiedSpans', 0);
-    if (!out.length) throw new ReviewError('check', 'no written section kept a citation backed by its verified quotes');
+    }
+    for (const k of ['removedCitations', 'unsupportedRemoved', 'unsupportedFlagged', 'citationsConverted', 'quotationsMade']) ctx.count(k, 0);
+    if (!out.length) throw new ReviewError('check', 'no written section kept a sentence supported by its verified quotes');
     return out;
   });
 
   return tracer.step('emit', (ctx) => {
     const order: string[] = [];
-    for (const c of checked) for (const id of c.cited) if (!order.includes(id)) order.push(id);
+    for (const c of checked) for (const s of c.sentences) if (s.kept) for (const id of s.cited) if (!order.includes(id)) order.push(id);
     const cited = assignKeys(order, papers, o.existingBib);
     const keyOf = new Map(cited.map((c) => [c.shortId, c.key]));
     const keyOfPaper = new Map<string, string>(papers.map((p) => [p.paper.id, `"${(p.paper.title ?? p.paper.id).replace(/\s+/g, ' ').slice(0, 60)}"`]));
     for (const c of cited) keyOfPaper.set(c.paper.id, c.key);
+    const copyIndex = new ShingleIndex(corpusSentences, minWords);
     const sections: GeneratedSection[] = checked.map((c) => {
       const s = plan[c.index];
-      const copiedSpans = c.copied.map((x) => ({ ...x, section: c.index }));
-      const { body, table } = renderSection({ title: s.name, format: s.format, text: c.text, copiedSpans }, keyOf, keyOfPaper, cited, emitOptions);
+      const text = joinUnits(c.units, keep);
+      // Copies left in kept sentences (only when unsupported ones are kept by the flag setting).
+      const copiedSpans = copyIndex.find(stripShortIds(stripQuotations(text))).map((x) => ({ ...x, section: c.index }));
+      const { body, table } = renderUnits(
+        { title: s.name, format: s.format, units: c.units, keep, copiedSpans },
+        keyOf,
+        cited,
+        { ...emitOptions, provenance: o.provenance ?? true },
+        { quotes: quoteById, keyOfPaper },
+      );
       return {
         title: s.name,
         format: s.format,
-        text: c.text,
+        text,
         body,
-        cited: c.cited,
+        cited: [...new Set(c.sentences.filter((x) => x.kept).flatMap((x) => x.cited))],
         quoteIds: s.quoteIds,
         removedCitations: c.removed,
         copiedSpans,
-        uncitedSentences: c.uncitedSentences,
+        uncitedSentences: c.sentences.filter((x) => x.kept && !x.cited.length).length,
+        sentences: c.sentences,
         ...(table ? { table } : {}),
       };
     });
@@ -163,6 +223,9 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
       copySpanWords: minWords,
       bibKeysOf: bibKeys,
     });
+    const flagged = sections.reduce((n, s) => n + s.sentences.filter((x) => x.kept && x.verdict === 'unsupported').length, 0);
+    check.flaggedSentences = flagged;
+    check.ok &&= flagged === 0;
     return {
       mode: 'review' as const,
       topic,
@@ -231,6 +294,7 @@ export async function runOutline(o: ReviewOptions): Promise<ReviewResult> {
       newBibtex: fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : ''),
       cited,
       sections: [],
+      themes: clusters.length,
       quotes: [],
       decomposition,
       trace: tracer.result(),

@@ -102,7 +102,8 @@ export function quotesPrompt(topic: string, paper: PaperCandidate): ChatMessage[
       role: 'user',
       content:
         `The topic:\n${fence(TOPIC_TAG, line(topic))}\n\n` +
-        `Passages of paper ${paperHeader(paper)}:\n${fence(CORPUS_TAG, rows.join('\n'))}`,
+        // The title and authors are corpus text too: inside the fence, on its first line.
+        `The paper (its id, title and authors on the first line of the data) and its passages:\n${fence(CORPUS_TAG, [`Paper ${paperHeader(paper)}`, ...rows].join('\n'))}`,
     },
   ];
 }
@@ -182,5 +183,25 @@ export function writePrompt(
           ].join('\n'),
         ),
     },
+  ];
+}
+
+/** The verification step: each generated sentence with the quotes of the papers it cites → a verdict. */
+export function verifyPrompt(items: readonly { id: string; sentence: string; quotes: readonly { paper: string; text: string }[] }[]): ChatMessage[] {
+  const rows: string[] = [];
+  for (const it of items) {
+    rows.push(`[${it.id}] ${line(it.sentence)}`);
+    for (const q of it.quotes) rows.push(`  quote of ${q.paper}: ${line(q.text)}`);
+  }
+  return [
+    system(
+      'verify',
+      'You check generated related-work sentences against the evidence quotes of the papers each one cites.\n' +
+        'For every sentence id, answer "supported" when its quotes state everything the sentence claims (numbers, ' +
+        'methods, direction of findings), "partial" when they state the main claim but not every detail, and ' +
+        '"unsupported" when a claim, number, method or comparison is missing from or contradicted by the quotes.\n' +
+        'Return ONLY a JSON object: {"verdicts": [{"id": "S1.1", "verdict": "supported"}, ...]} with one entry per sentence id.',
+    ),
+    { role: 'user', content: `The sentences, each followed by its quotes:\n${fence(CORPUS_TAG, rows.join('\n'))}` },
   ];
 }

@@ -1,7 +1,8 @@
-// Step 3: semantic and keyword candidates from the store (default 256 each), fused by reciprocal rank,
-// deduplicated (same sentence, same text), optionally restricted to the decomposition's venues.
+// Step 3: semantic and keyword candidates from the store (default 256 each) and the paper ranking's best sentence of
+// each of the top papers, fused by reciprocal rank, deduplicated (same sentence, same text), optionally restricted to
+// the decomposition's venues.
 import type { Embedder } from '../embed/types.js';
-import { dedupeHits, keywordSearch, match, reciprocalRankFusion } from '../retrieve/index.js';
+import { dedupeHits, keywordSearch, match, reciprocalRankFusion, stripCitationDebris } from '../retrieve/index.js';
 import type { CorpusStore, Hit } from '../store/types.js';
 import { ReviewError, type StepContext } from './trace.js';
 import type { Decomposition } from './types.js';
@@ -23,7 +24,7 @@ export async function retrieveCandidates(
   let semantic: Hit[] = [];
   let queryVector: Float32Array | null = null;
   if (embedder) {
-    [queryVector] = await embedder.embed([d.rewrittenQuery], { signal: ctx.signal });
+    [queryVector] = await embedder.embed([d.rewrittenQuery], { signal: ctx.signal, role: 'query' });
     ctx.checkAborted();
     semantic = await match(store, { model: embedder.model, vector: queryVector }, { k: n, years });
   }
@@ -36,11 +37,14 @@ export async function retrieveCandidates(
     ctx.note(`keyword search unavailable (${(err as Error).message.split('\n')[0]}); semantic candidates only`);
   }
   ctx.checkAborted();
+  const papers = queryVector ? await topPapers(store, queryVector, d.rewrittenQuery, years, ctx) : [];
+  ctx.checkAborted();
   ctx.set('semantic', semantic.length);
   ctx.set('keyword', keyword.length);
   const semanticIds = new Set(semantic.map((h) => h.sentence.id));
   ctx.set('overlap', keyword.filter((h) => semanticIds.has(h.sentence.id)).length);
-  let hits = dedupeHits(reciprocalRankFusion([semantic, keyword].filter((r) => r.length)));
+  ctx.set('paperRanking', papers.length);
+  let hits = dedupeHits(reciprocalRankFusion([semantic, keyword, papers].filter((r) => r.length)));
   if (d.venues.length) {
     const wanted = d.venues.map((v) => v.toLowerCase());
     const kept = hits.filter((h) => wanted.some((v) => (h.paper.venue ?? '').toLowerCase().includes(v)));
@@ -52,4 +56,26 @@ export async function retrieveCandidates(
   ctx.set('papers', new Set(hits.map((h) => h.paper.id)).size);
   if (!hits.length) throw new ReviewError('retrieve', 'the corpus has no passage related to the topic');
   return { hits, queryVector };
+}
+
+/** Papers the whole-paper ranking puts first (about as many as a review cites); none where the store has no ranking. */
+const PAPER_CANDIDATES = 50;
+
+async function topPapers(
+  store: CorpusStore,
+  vector: Float32Array,
+  query: string,
+  years: { min?: number; max?: number } | undefined,
+  ctx: StepContext,
+): Promise<Hit[]> {
+  try {
+    return await store.matchPapers(vector, stripCitationDebris(query), {
+      count: PAPER_CANDIDATES,
+      yearMin: years?.min,
+      yearMax: years?.max,
+    });
+  } catch (err) {
+    ctx.note(`paper ranking unavailable (${(err as Error).message.split('\n')[0]}); sentence candidates only`);
+    return [];
+  }
 }

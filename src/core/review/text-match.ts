@@ -202,3 +202,39 @@ export class ShingleIndex {
     return runs;
   }
 }
+
+export interface CopiedSpanAt extends CopiedRun {
+  /** Character offsets of the run in the text searched. */
+  start: number;
+  end: number;
+}
+
+/** Words of `text` with their offsets, normalised as {@link words} does (typographic apostrophes joined). */
+export function wordsAt(text: string, skip: readonly [number, number][] = []): { word: string; start: number; end: number }[] {
+  const out: { word: string; start: number; end: number }[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['\u2019\u2018-][\p{L}\p{N}]+)*/gu)) {
+    const start = m.index!;
+    if (skip.some(([a, b]) => start >= a && start < b)) continue;
+    for (const w of words(m[0].replace(/[\u2019\u2018]/g, "'"))) out.push({ word: w, start, end: start + m[0].length });
+  }
+  return out;
+}
+
+/** Runs of ≥ n words of `text` found in one corpus sentence, with their offsets; `skip`: ranges not searched (citations). */
+export function findCopiedSpans(index: ShingleIndex, text: string, skip: readonly [number, number][] = []): CopiedSpanAt[] {
+  const tokens = wordsAt(text, skip);
+  const out: CopiedSpanAt[] = [];
+  let offset = 0;
+  for (const run of index.find(tokens.map((t) => t.word).join(' '))) {
+    const runWords = run.text.split(' ');
+    // Locate the run among the tokens (find() reports runs in order).
+    for (let i = offset; i + runWords.length <= tokens.length; i++) {
+      if (runWords.every((w, k) => tokens[i + k].word === w)) {
+        out.push({ ...run, start: tokens[i].start, end: tokens[i + runWords.length - 1].end });
+        offset = i + runWords.length;
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -74,6 +74,14 @@ export interface ReviewOptions {
   fuzzyThreshold?: number;
   /** Shortest copied run of words that is flagged (default 12). */
   copySpanWords?: number;
+  /** Unsupported sentences: removed (default) or kept with a visible flag. */
+  unsupported?: 'remove' | 'flag';
+  /** Each sentence's backing quotes under its paragraph (LaTeX comments / Markdown footnotes); default true. */
+  provenance?: boolean;
+  /** With a chat model: one verification call per section whose "unsupported" overrides (default true). */
+  verify?: boolean;
+  /** Offline support threshold (default SUPPORT_THRESHOLD). */
+  supportThreshold?: number;
   /** Sentences in the evidence outline (default 60) and its number of clusters (default: from the count). */
   outlineSentences?: number;
   outlineClusters?: number;
@@ -141,6 +149,42 @@ export interface CopiedSpan {
   paperId: string;
 }
 
+export interface RemovedCitation {
+  id: string;
+  reason: 'unknown-paper' | 'not-in-section' | 'raw-citation';
+}
+
+/** supported / partial (kept; the verification model's "partial") / unsupported / connective (no finding, no citation). */
+export type SentenceVerdict = 'supported' | 'partial' | 'unsupported' | 'connective';
+
+/** One generated sentence as checked: what it cites, what backs it, and the verdict. */
+export interface SentenceReport {
+  /** `S<section>.<n>` (1-based). */
+  id: string;
+  /** The checked sentence: citations as [P<n>], copied quote runs in quotation marks. */
+  text: string;
+  /** As the model wrote it. */
+  original: string;
+  /** Short ids cited after the check. */
+  cited: string[];
+  /** The verified quotes of the cited papers (the sentence's evidence). */
+  quoteIds: string[];
+  /** Offline support score (0–1): share of its content terms found in the evidence. */
+  support: number;
+  verdict: SentenceVerdict;
+  /** Why it is unsupported. */
+  reasons: string[];
+  removedCitations: RemovedCitation[];
+  /** Author-year / key citations converted to a section paper. */
+  resolvedCitations: { form: string; shortId: string }[];
+  /** Copied runs turned into explicit quotations. */
+  quotations: number;
+  /** The verification model's verdict, when one was asked. */
+  llmVerdict?: 'supported' | 'partial' | 'unsupported';
+  /** Kept in the output (false: removed as unsupported). */
+  kept?: boolean;
+}
+
 export interface GeneratedSection {
   title: string;
   format: SectionFormat;
@@ -151,10 +195,12 @@ export interface GeneratedSection {
   /** Short ids cited after the check, and the quotes available to the section. */
   cited: string[];
   quoteIds: string[];
-  removedCitations: { id: string; reason: 'unknown-paper' | 'not-in-section' | 'raw-citation' }[];
+  removedCitations: RemovedCitation[];
   copiedSpans: CopiedSpan[];
   uncitedSentences: number;
   table?: string;
+  /** Every sentence the model wrote, with its verdict (removed ones too). */
+  sentences: SentenceReport[];
 }
 
 export interface StepTrace {
@@ -180,6 +226,8 @@ export interface CheckReport {
   bibEntriesNotInCorpus: string[];
   citationsWithoutVerifiedQuote: { section: number; key: string }[];
   copiedSpans: { section: number; words: number; text: string }[];
+  /** Sentences judged unsupported and kept with a flag (`unsupported: 'flag'`); removed ones are in the trace. */
+  flaggedSentences?: number;
   /** Outline mode: lines that are not comments (must be 0: never pasted prose). */
   uncommentedLines?: number;
 }
@@ -195,6 +243,8 @@ export interface ReviewResult {
   newBibtex: string;
   cited: CitedPaper[];
   sections: GeneratedSection[];
+  /** Outline mode: how many themes (evidence clusters) the outline groups the sentences into. */
+  themes?: number;
   quotes: VerifiedQuote[];
   decomposition: Decomposition;
   trace: ReviewTrace;

@@ -30,7 +30,7 @@ import {
 
 const READ_ONLY = 'the CorpusStudio schema is read only (import into a Corpus Lens corpus instead)';
 const NO_KEYWORD =
-  'keyword and hybrid search need the Corpus Lens schema (a CorpusStudio database has no full-text function)';
+  'keyword, hybrid and paper search need the Corpus Lens schema (a CorpusStudio database has no full-text function)';
 
 abstract class ReadOnlyStore {
   readonly schema = 'corpusStudio' as const;
@@ -63,6 +63,10 @@ abstract class ReadOnlyStore {
   }
 
   async matchHybrid(): Promise<Hit[]> {
+    throw new StoreError(NO_KEYWORD);
+  }
+
+  async matchPapers(): Promise<Hit[]> {
     throw new StoreError(NO_KEYWORD);
   }
 

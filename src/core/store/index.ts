@@ -12,6 +12,12 @@ export interface OpenStoreOptions {
   supabaseKey?: string;
   /** CorpusStudio only: the model its embeddings came from (it records none); checked against queries. */
   corpusModel?: string;
+  /** Embedded corpus: create it when the folder is missing or empty (default true; readers pass false). */
+  create?: boolean;
+  /** Embedded corpus: how long to wait while another process has it open (default 0: fail at once, naming it). */
+  lockWaitMs?: number;
+  /** Embedded corpus: what this process is, for the message another opener sees. */
+  owner?: string;
 }
 
 export type TargetKind = 'pglite' | 'postgres' | 'supabase';
@@ -50,7 +56,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     return store;
   }
   const { openPGliteStore } = await import('./pglite.js');
-  const store = await openPGliteStore(target);
+  const store = await openPGliteStore(target, { create: options.create, lockWaitMs: options.lockWaitMs, owner: options.owner });
   if (schema === 'corpusStudio') {
     const { corpusStudioSql } = await import('./corpusStudio.js');
     return corpusStudioSql(store.driver, { model: options.corpusModel });

@@ -3,12 +3,14 @@
 // bench/store.bench.ts): sentences are bulk-loaded with BINARY COPY (text input of vectors is ~4 µs per float in
 // WASM); the query vector is sent as a binary parameter through the extended protocol (saves ~1.5 ms a lookup at
 // 384-d over a text parameter).
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from './rows.js';
 import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx, type StagedSentence } from './sql.js';
 import { StoreError } from './types.js';
+import { describeThrown } from '../redact.js';
+import { LOCK_FILE, fsProblem, lockCorpus } from './lock.js';
 
 const enc = new TextEncoder();
 
@@ -46,31 +48,129 @@ function dataBytes(dir: string): number {
 export interface PGliteOpenOptions {
   /** shared_buffers, e.g. '32MB' (default: {@link sharedBuffersFor} the corpus's size); null keeps PGlite's default. */
   sharedBuffers?: string | null;
+  /**
+   * Create the corpus when the folder is missing or empty (default true). Readers (query, review, lookups) pass false:
+   * a mistyped path must not leave a new corpus and its parent folders behind.
+   */
+  create?: boolean;
+  /** How long to wait for another process that has the corpus open (default 0: fail at once with its pid). */
+  lockWaitMs?: number;
+  /** What this process is, for the message another opener sees. */
+  owner?: string;
 }
 
-/** Opens (creating if needed) a PGlite database in `dir` (or in memory for `memory://`) with pgvector loaded. */
+/** The folder is an existing PGlite corpus (PostgreSQL writes PG_VERSION first). */
+export function isCorpusFolder(dir: string): boolean {
+  return existsSync(join(dir, 'PG_VERSION'));
+}
+
+/**
+ * Checks a corpus folder before PGlite touches it, so every problem gets a sentence that names it and its fix
+ * (PGlite itself says "[object Object]" for a file, "failed to initialize" for a read-only folder). A missing folder
+ * is created only when `create`.
+ */
+function prepareFolder(path: string, create: boolean): void {
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fsProblem(path, err);
+  }
+  if (st && !st.isDirectory()) {
+    throw new StoreError(`${path} is a file, not a corpus folder: --db takes a corpus folder, a postgres:// URL or supabase:<url>`);
+  }
+  if (!st && !create) throw noCorpus(path);
+  try {
+    if (!st) mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+  } catch (err) {
+    throw fsProblem(path, err);
+  }
+  // PGlite writes on open (WAL, checkpoint); on a full disk it hangs instead of failing: refuse first.
+  const fs = statfsSync(path, { bigint: false });
+  if (fs.bavail * fs.bsize < MIN_FREE_BYTES) throw fsProblem(path, Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+}
+
+/** Free space a corpus needs to open and write (WAL segments are 16 MB). */
+const MIN_FREE_BYTES = 16 * 2 ** 20;
+
+function noCorpus(path: string): StoreError {
+  return new StoreError(`no corpus at ${path}: check the path (this command opens an existing corpus; \`corpus-lens ingest --db FOLDER …\` creates one)`);
+}
+
+/** With the lock held (no one is creating it meanwhile): the folder is a corpus, or empty and may become one. */
+function checkContents(path: string, create: boolean): void {
+  if (isCorpusFolder(path)) return;
+  const others = readdirSync(path).filter((e) => !e.startsWith(LOCK_FILE));
+  if (others.length) {
+    throw new StoreError(`${path} is not a Corpus Lens corpus (it holds other files): give --db a corpus folder, or a new or empty folder for a new corpus`);
+  }
+  if (!create) throw noCorpus(path);
+}
+
+/** Why PGlite could not open a folder that passed checkFolder: a write probe names disk-full / read-only cases. */
+function openProblem(path: string, err: unknown): StoreError {
+  const probe = join(path, `.corpus-lens-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, Buffer.alloc(64 * 1024));
+    unlinkSync(probe);
+  } catch (probeErr) {
+    try {
+      unlinkSync(probe);
+    } catch {
+      /* not created */
+    }
+    return fsProblem(path, probeErr);
+  }
+  return new StoreError(
+    `cannot open the corpus at ${path}: ${describeThrown(err)} (the folder may be damaged, or written by a newer Corpus Lens)`,
+    { cause: err },
+  );
+}
+
+/**
+ * Opens (creating if needed and allowed) a PGlite database in `dir` (or in memory for `memory://`) with pgvector
+ * loaded. A folder is locked for this process until the database closes (lock.ts): a second process gets
+ * CorpusInUseError naming this one.
+ */
 export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions = {}): Promise<PGlite> {
   const [{ PGlite }, { vector }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-pgvector'),
   ]);
   const local = !dir.startsWith('memory://');
-  const buffers = options.sharedBuffers === undefined ? sharedBuffersFor(local ? dataBytes(resolve(dir)) : 0) : options.sharedBuffers;
+  const path = resolve(dir);
+  const create = options.create ?? true;
+  if (local) prepareFolder(path, create);
+  const buffers = options.sharedBuffers === undefined ? sharedBuffersFor(local ? dataBytes(path) : 0) : options.sharedBuffers;
   const settings = {
     extensions: { vector },
     ...(buffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] } : {}),
   };
   if (!local) return PGlite.create(dir, settings);
-  const path = resolve(dir);
-  mkdirSync(dirname(path), { recursive: true });
+  const lock = await lockCorpus(path, { waitMs: options.lockWaitMs, command: options.owner });
+  let db: PGlite;
   try {
-    const db = await PGlite.create(path, settings);
-    return db;
+    checkContents(path, create);
   } catch (err) {
-    throw new StoreError(`cannot open the corpus at ${path}: ${err instanceof Error ? err.message : String(err)}`, {
-      cause: err,
-    });
+    lock.release();
+    throw err;
   }
+  try {
+    db = await PGlite.create(path, settings);
+  } catch (err) {
+    lock.release();
+    throw openProblem(path, err);
+  }
+  const close = db.close.bind(db);
+  db.close = async () => {
+    try {
+      await close();
+    } finally {
+      lock.release();
+    }
+  };
+  return db;
 }
 
 /** The embedded store in `dir`. */

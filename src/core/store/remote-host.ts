@@ -26,7 +26,9 @@ const controllers = new Map<number, AbortController>();
 function send(m: HostReply): void {
   if (!process.connected) return;
   try {
-    process.send!(m);
+    // The parent may disconnect while a reply is on its way (close() during a lookup): the send then fails with
+    // EPIPE, which without a callback is an uncaught 'error' that kills this process mid-close.
+    process.send!(m, undefined, undefined, () => undefined);
   } catch (err) {
     // A result that cannot be cloned: say so instead of leaving the call pending.
     if (m.type === 'result') send({ type: 'error', id: m.id, error: serializeError(new StoreError(`cannot send the result: ${(err as Error).message}`)) });
@@ -66,7 +68,8 @@ function yieldAfterTransactions(s: CorpusStore): void {
 
 async function open(target: string, options: OpenStoreOptions): Promise<OpenedStore> {
   if (store || opening) throw new StoreError('this corpus process already has a corpus open');
-  const p = openStore(target, options);
+  // The lock file names this process to other openers: say whose corpus process it is.
+  const p = openStore(target, { owner: `Corpus Lens corpus process of the VS Code extension host ${process.ppid}`, ...options });
   opening = p;
   store = await p;
   yieldAfterTransactions(store);

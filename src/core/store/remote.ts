@@ -18,6 +18,7 @@ export const STORE_METHODS = [
   'matchVector',
   'matchKeyword',
   'matchHybrid',
+  'matchPapers',
   'context',
   'counts',
   'sources',
@@ -269,7 +270,9 @@ class RemoteClient {
     store.close = () => {
       closed ??= (async () => {
         try {
-          if (!this.dead) await this.call('close', []);
+          // A child that never answers (wedged WASM) must not hold every later reopen of the corpus: after
+          // CLOSE_ANSWER_MS it is ended as a crashed one is, and PGlite replays its WAL on the next open.
+          if (!this.dead) await withDeadline(this.call('close', []), CLOSE_ANSWER_MS);
         } finally {
           this.closing = true;
           this.dead ??= new StoreError('the corpus is closed');
@@ -280,6 +283,15 @@ class RemoteClient {
     };
     return store as unknown as RemoteCorpusStore;
   }
+}
+
+/** How long close() waits for the child to close its corpus before ending the process. */
+const CLOSE_ANSWER_MS = 30_000;
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

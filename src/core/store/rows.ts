@@ -42,6 +42,7 @@ export function toPaper(v: unknown): PaperRef {
     year: o.year == null ? null : num(o.year),
     venue: str(o.venue),
     doi: str(o.doi),
+    ...(o.citationKey == null ? {} : { citationKey: str(o.citationKey) }),
   };
 }
 

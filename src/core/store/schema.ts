@@ -5,9 +5,9 @@
 // metadata. Rows come back as (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb,
 // paper jsonb) with camelCase keys, so every backend maps them the same way.
 
-import { HYBRID_DEFAULTS } from './types.js';
+import { HYBRID_DEFAULTS, PAPER_DEFAULTS } from './types.js';
 
-export const SCHEMA_VERSION = '2';
+export const SCHEMA_VERSION = '5';
 export const DEFAULT_DIMENSIONS = 384;
 
 function checkDimensions(d: number): number {
@@ -31,7 +31,7 @@ function contextTail(offset: string): string {
       'sectionTitle', n.section_title, 'sectionNumber', n.section_number, 'sentenceIndex', n.sentence_index,
       'globalIndex', n.global_index) END AS next,
     jsonb_build_object('id', pa.id, 'title', pa.title, 'authors', to_jsonb(pa.authors), 'year', pa.year,
-      'venue', pa.venue, 'doi', pa.doi) AS paper
+      'venue', pa.venue, 'doi', pa.doi, 'citationKey', pa.citation_key) AS paper
   FROM hits h
   JOIN sentences m ON m.id = h.id
   JOIN sentences t ON t.paper_id = m.paper_id AND t.section_index = m.section_index
@@ -156,6 +156,10 @@ CREATE TABLE IF NOT EXISTS papers (
   content_hash text,
   abstract_embedding vector(${D})
 );
+-- Where a paper fetched from the web came from (the full text's URL, or 'metadata:<service>') and the licence the
+-- source states (a URL or a short name such as cc-by); schema v2 corpora gain the columns on upgrade.
+ALTER TABLE papers ADD COLUMN IF NOT EXISTS source text;
+ALTER TABLE papers ADD COLUMN IF NOT EXISTS license text;
 
 CREATE TABLE IF NOT EXISTS sentences (
   id bigserial PRIMARY KEY,
@@ -453,6 +457,71 @@ BEGIN
 END
 $fn$;
 
+-- Paper ranking, one statement (the papers view of results, related work; never the typing loop). A paper scores its
+-- whole-paper BM25 (its sections' lexemes as one document; IDF from sentences) divided by the best candidate's, plus
+-- vector_weight × the cosine similarity of the query to the paper's summed sentence vectors. Candidates: the papers
+-- holding one of the query's selective terms and the candidate_count nearest papers. Each paper comes back as its
+-- sentence most similar to the query (similarity = that sentence's), with context; score = the paper's score.
+CREATE OR REPLACE FUNCTION rank_papers(
+  query_embedding vector(${D}),
+  query_text text,
+  match_count int DEFAULT 25,
+  match_offset int DEFAULT 0,
+  ${FILTER_PARAMS},
+  vector_weight float8 DEFAULT ${PAPER_DEFAULTS.vectorWeight},
+  candidate_count int DEFAULT ${PAPER_DEFAULTS.candidates}
+) ${RETURNS}
+LANGUAGE plpgsql STABLE
+${FN_SETTINGS}
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  n float8;
+  avg_len float8;
+  terms text[];
+  idfs float8[];
+  selective int;
+  tsq tsquery;
+BEGIN
+  SELECT greatest(documents, 1), greatest(section_lexemes::float8 / greatest((SELECT count(*) FROM papers), 1), 1)
+    INTO n, avg_len FROM fts_totals;
+  SELECT array_agg(q.term ORDER BY t.df, q.term), array_agg(ln(1 + (n - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, q.term),
+         count(*) FILTER (WHERE t.df <= ${COMMON_TERM_SHARE} * n)
+    INTO terms, idfs, selective
+    FROM (SELECT DISTINCT u.lexeme AS term FROM unnest(to_tsvector('english', query_text)) u) q
+    JOIN term_stats t ON t.term = q.term;
+  IF terms IS NOT NULL THEN
+    tsq := replace(strip(array_to_tsvector(terms[1:greatest(selective, 3)]))::text, ''' ''', ''' | ''')::tsquery;
+  END IF;
+  RETURN QUERY
+  WITH sec AS MATERIALIZED (
+    SELECT s.paper_id, s.section_index, s.embedding, s.tsv FROM sections s WHERE ${FILTER}
+  ), cand AS (
+    SELECT c.paper_id FROM sec c WHERE tsq IS NOT NULL AND c.tsv @@ tsq
+    UNION
+    (SELECT c.paper_id FROM sec c GROUP BY c.paper_id ORDER BY sum(c.embedding) <=> query_embedding LIMIT candidate_count)
+  ), pap AS MATERIALIZED (
+    SELECT c.paper_id, sum(c.embedding) AS embedding, tsvector_cat(c.tsv ORDER BY c.section_index) AS tsv
+    FROM sec c WHERE c.paper_id IN (SELECT paper_id FROM cand) GROUP BY c.paper_id
+  ), bm AS (
+    SELECT x.paper_id, ${bm25Sum('x')} AS score
+    FROM (SELECT paper_id, tsv, length(tsv) AS len FROM pap) x CROSS JOIN LATERAL ${termFrequencies('x')} w
+    GROUP BY x.paper_id
+  ), ranked AS MATERIALIZED (
+    SELECT p.paper_id,
+           (coalesce(b.score / nullif(max(b.score) OVER (), 0), 0)
+            + vector_weight * coalesce(1 - (p.embedding <=> query_embedding), 0))::float8 AS score
+    FROM pap p LEFT JOIN bm b ON b.paper_id = p.paper_id
+    ORDER BY score DESC, p.paper_id LIMIT match_count
+  ), hits AS (
+    SELECT DISTINCT ON (r.paper_id) t.id, r.score, (1 - (t.embedding <=> query_embedding))::float8 AS similarity
+    FROM ranked r JOIN sentences t ON t.paper_id = r.paper_id
+    ORDER BY r.paper_id, t.embedding <=> query_embedding, t.id
+  )
+  ${CONTEXT_TAIL};
+END
+$fn$;
+
 -- Context of given sentences (for callers that already hold sentence ids), one statement.
 CREATE OR REPLACE FUNCTION sentence_context(sentence_ids bigint[], match_offset int DEFAULT 0) ${RETURNS}
 LANGUAGE plpgsql STABLE
@@ -483,5 +552,114 @@ LANGUAGE sql STABLE AS $fn$
   ORDER BY s.paper_id, s.section_index
   LIMIT max_rows;
 $fn$;
+${FIXED_SEARCH_PATH}`;
+}
+
+/** The corpus tables (every one a reader may SELECT; none other). */
+export const CORPUS_TABLES = ['corpus_meta', 'papers', 'sentences', 'sections', 'term_stats', 'fts_totals'] as const;
+/**
+ * The lookup functions a reader may call (keyword and hybrid call bm25_sentences as the caller). Every function the
+ * schema creates is in this list or WRITE_FUNCTIONS: the grants, the fixed search_path and the Supabase policies
+ * come from them (test/integration/store-roles.test.ts fails on a function in neither).
+ */
+export const READ_FUNCTIONS = [
+  'match_sentences',
+  'keyword_sentences',
+  'hybrid_sentences',
+  'rank_papers',
+  'bm25_sentences',
+  'sentence_context',
+  'section_titles',
+] as const;
+/** The functions a write runs (the statistics triggers call them as the writing role). */
+export const WRITE_FUNCTIONS = ['term_stats_apply', 'sections_refresh', 'sentences_after_write', 'refresh_search_stats'] as const;
+
+/**
+ * Every Corpus Lens function runs as its caller (SECURITY INVOKER, stated: a reader's grants and row-level
+ * security apply inside it) with a search_path fixed when the schema is run: the schema it is created in,
+ * pgvector's schema (Supabase keeps extensions in \`extensions\`), then pg_temp, so that nothing a caller creates
+ * earlier on their own path can stand in for a corpus table or operator. Re-applied on every run, as CREATE OR
+ * REPLACE resets a function's settings.
+ */
+const FIXED_SEARCH_PATH = `
+-- Functions run as their caller (SECURITY INVOKER) with a search_path fixed at migration time.
+DO $do$
+DECLARE
+  vector_schema name := (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                         WHERE e.extname = 'vector');
+  path text := quote_ident(current_schema())
+    || CASE WHEN vector_schema IS NULL OR vector_schema = current_schema() THEN '' ELSE ', ' || quote_ident(vector_schema) END
+    || ', pg_temp';
+  f regprocedure;
+BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+    WHERE p.pronamespace = current_schema()::regnamespace
+      AND p.proname = ANY (ARRAY['${[...READ_FUNCTIONS, ...WRITE_FUNCTIONS].join("', '")}'])
+  LOOP
+    EXECUTE format('ALTER FUNCTION %s SECURITY INVOKER SET search_path = %s', f, path);
+  END LOOP;
+END
+$do$;
+`;
+
+const list = (names: readonly string[]) => names.join(', ');
+
+/**
+ * Roles for a shared corpus (\`corpus-lens schema --print --roles\`), run after the schema by its owner:
+ * corpus_lens_reader may SELECT the corpus tables and EXECUTE the lookup functions, nothing else;
+ * corpus_lens_writer may also insert, update and delete rows (ingest, re-ingest). Both are group roles without
+ * login: grant them to each person's login role. PUBLIC loses its default EXECUTE on the corpus functions.
+ * Idempotent.
+ */
+export function rolesSql(): string {
+  return `
+-- Roles for a shared corpus: corpus_lens_reader (read and look up) and corpus_lens_writer (also ingest).
+-- Group roles without login; give each person a login role in one of them, e.g.
+--   CREATE ROLE alice LOGIN PASSWORD '…' IN ROLE corpus_lens_reader;
+DO $do$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'corpus_lens_reader') THEN CREATE ROLE corpus_lens_reader NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'corpus_lens_writer') THEN CREATE ROLE corpus_lens_writer NOLOGIN; END IF;
+  EXECUTE format('GRANT USAGE ON SCHEMA %I TO corpus_lens_reader, corpus_lens_writer', current_schema());
+  -- pgvector's schema, where it is not this one (its types and operators).
+  PERFORM 1 FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+    WHERE e.extname = 'vector' AND n.nspname <> current_schema();
+  IF FOUND THEN
+    EXECUTE format('GRANT USAGE ON SCHEMA %I TO corpus_lens_reader, corpus_lens_writer',
+      (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'));
+  END IF;
+END
+$do$;
+REVOKE ALL ON TABLE ${list(CORPUS_TABLES)} FROM PUBLIC, corpus_lens_reader, corpus_lens_writer;
+REVOKE ALL ON FUNCTION ${list([...READ_FUNCTIONS, ...WRITE_FUNCTIONS])} FROM PUBLIC;
+GRANT SELECT ON TABLE ${list(CORPUS_TABLES)} TO corpus_lens_reader;
+GRANT EXECUTE ON FUNCTION ${list(READ_FUNCTIONS)} TO corpus_lens_reader;
+GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE ${list(CORPUS_TABLES)} TO corpus_lens_writer;
+GRANT USAGE ON SEQUENCE sentences_id_seq TO corpus_lens_writer;
+GRANT EXECUTE ON FUNCTION ${list([...READ_FUNCTIONS, ...WRITE_FUNCTIONS])} TO corpus_lens_writer;
+`;
+}
+
+/**
+ * Supabase (\`corpus-lens schema --print --supabase\`): row-level security on every corpus table, read-only
+ * policies for the anon and authenticated keys, and their table and function grants cut to SELECT and the lookup
+ * functions (Supabase's default privileges grant them everything in \`public\`). Writers use the service_role key,
+ * which bypasses row-level security. Idempotent.
+ */
+export function supabasePoliciesSql(): string {
+  const policies = CORPUS_TABLES.map(
+    (t) => `ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS corpus_lens_read ON ${t};
+CREATE POLICY corpus_lens_read ON ${t} FOR SELECT TO anon, authenticated USING (true);`,
+  ).join('\n');
+  return `
+-- Supabase: the anon and authenticated keys may only read the corpus and call its lookup functions; writers use
+-- the service_role key (it bypasses row-level security).
+${policies}
+REVOKE ALL ON TABLE ${list(CORPUS_TABLES)} FROM anon, authenticated;
+GRANT SELECT ON TABLE ${list(CORPUS_TABLES)} TO anon, authenticated;
+REVOKE ALL ON SEQUENCE sentences_id_seq FROM anon, authenticated;
+REVOKE ALL ON FUNCTION ${list(WRITE_FUNCTIONS)} FROM PUBLIC, anon, authenticated;
+GRANT EXECUTE ON FUNCTION ${list(READ_FUNCTIONS)} TO anon, authenticated;
 `;
 }

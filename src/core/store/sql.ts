@@ -5,6 +5,7 @@ import { filterArgs, toHit, toSectionTitle } from './rows.js';
 import {
   checkCompatible,
   hybridTuning,
+  PAPER_DEFAULTS,
   requireMeta,
   StoreError,
   type CorpusMeta,
@@ -12,6 +13,7 @@ import {
   type Hit,
   type HybridOptions,
   type LookupOptions,
+  type PaperOptions,
   type PaperInput,
   type PaperSource,
   type SectionTitle,
@@ -22,6 +24,11 @@ import {
 } from './types.js';
 
 export type Row = Record<string, unknown>;
+
+/** SQLSTATE 42501: the role lacks a privilege or ownership (a reader or writer role on a shared corpus). */
+function isInsufficientPrivilege(err: unknown): boolean {
+  return (err as { code?: string }).code === '42501';
+}
 
 /** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
 const STATS_STALE = 'search_stats_stale';
@@ -71,6 +78,8 @@ export class SqlCorpusStore implements CorpusStore {
   private iterativeScanSet = false;
   /** dropSearchIndexes deferred the statistics in this session (its setting is per session, as this flag). */
   private statsDeferred = false;
+  /** dropSearchIndexes dropped the indexes in this session. */
+  private indexesDropped = false;
 
   constructor(
     readonly driver: SqlDriver,
@@ -89,7 +98,11 @@ export class SqlCorpusStore implements CorpusStore {
     const m = new Map(rows.map((r) => [String(r.key), String(r.value)]));
     if (!m.has('dimensions')) return (this.cachedMeta = null);
     if (Number(m.get('schema_version') ?? 1) < Number(SCHEMA_VERSION)) await this.upgrade(Number(m.get('dimensions')));
-    else if (m.has(STATS_STALE)) await this.refreshStats();
+    else if (m.has(STATS_STALE)) await this.refreshStats().catch((err) => {
+      // A reader of a shared corpus may not recount (a writer's bulk load is under way or was killed): its
+      // keyword statistics stay as they are until the owner or a writer opens the corpus.
+      if (!isInsufficientPrivilege(err)) throw err;
+    });
     this.cachedMeta = {
       schemaVersion: SCHEMA_VERSION,
       model: m.get('embedding_model') ?? '',
@@ -102,7 +115,8 @@ export class SqlCorpusStore implements CorpusStore {
 
   /**
    * Brings an older Corpus Lens schema up to this version in place (the schema SQL is idempotent; v2 adds the stored
-   * lexemes and the BM25 statistics, computed here once). A database the user may not alter gets a clear error.
+   * lexemes and the BM25 statistics, computed here once; v3 the papers' source and licence; v4 the paper ranking,
+   * rank_papers; v5 a hit's paper carries its citation key). A database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number): Promise<void> {
     try {
@@ -180,15 +194,32 @@ export class SqlCorpusStore implements CorpusStore {
    * killed half-way is recounted on the next open.
    */
   async dropSearchIndexes(): Promise<void> {
-    await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
-      INSERT INTO corpus_meta (key, value) VALUES ('${STATS_STALE}', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true';
-      SET corpus_lens.defer_stats = 'on'`);
+    try {
+      await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
+        INSERT INTO corpus_meta (key, value) VALUES ('${STATS_STALE}', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true';
+        SET corpus_lens.defer_stats = 'on'`);
+    } catch (err) {
+      // A writer role on a shared corpus does not own the indexes: it loads with them in place (the statements ran
+      // as one implicit transaction, so nothing was dropped). Readers keep their index scans meanwhile.
+      if (isInsufficientPrivilege(err)) return;
+      throw err;
+    }
     this.statsDeferred = true;
+    this.indexesDropped = true;
   }
 
   /** (Re)builds the HNSW and full-text indexes (`m`/`efConstruction` default to pgvector's 16/64) and deferred statistics. */
   async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
     await requireMeta(this);
+    if (!this.indexesDropped && !this.statsDeferred) {
+      // Nothing dropped in this session: only a load killed with its indexes dropped needs them back, and a role
+      // that does not own the table may not even run CREATE INDEX IF NOT EXISTS.
+      const { rows } = await this.driver.query(
+        `SELECT to_regclass('sentences_embedding_hnsw') IS NOT NULL AND to_regclass('sentences_tsv') IS NOT NULL AS ok`,
+      );
+      if (rows[0]?.ok) return;
+    }
+    this.indexesDropped = false;
     const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
     await this.driver.exec(`SET maintenance_work_mem = '256MB';
       CREATE INDEX IF NOT EXISTS sentences_embedding_hnsw ON sentences USING hnsw (embedding vector_cosine_ops)${w};
@@ -268,12 +299,13 @@ export class SqlCorpusStore implements CorpusStore {
       const col = <T>(f: (p: PaperInput) => T) => papers.map(f);
       const ins = await tx.query(
         `INSERT INTO papers (id, title, authors, year, venue, doi, url, abstract, citation_key, bibtex, source_path,
-           content_hash)
+           content_hash, source, license)
          SELECT p.id, p.title, coalesce(a.authors, '{}'), p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key,
-           p.bibtex, p.source_path, p.content_hash
+           p.bibtex, p.source_path, p.content_hash, p.source, p.license
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
-           $9::text[], $10::text[], $11::text[], $12::text[])
-           AS p(id, title, authors_json, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash)
+           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+           AS p(id, title, authors_json, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash,
+             source, license)
          CROSS JOIN LATERAL (SELECT array_agg(x) AS authors FROM jsonb_array_elements_text(p.authors_json::jsonb) x) a
          ON CONFLICT (id) DO NOTHING`,
         [
@@ -289,6 +321,8 @@ export class SqlCorpusStore implements CorpusStore {
           col((p) => p.bibtex ?? null),
           col((p) => p.sourcePath ?? null),
           col((p) => p.contentHash ?? null),
+          col((p) => p.source ?? null),
+          col((p) => p.license ?? null),
         ],
       );
       const rows = papers.flatMap((p) => p.sentences.map((s) => ({ ...s, paperId: p.id })));
@@ -342,6 +376,18 @@ export class SqlCorpusStore implements CorpusStore {
       `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       embedding,
       [text, ...filterArgs(o), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
+    );
+    return rows.map(toHit);
+  }
+
+  async matchPapers(embedding: Float32Array, text: string, o: PaperOptions): Promise<Hit[]> {
+    const meta = await requireMeta(this);
+    this.checkVector(embedding, meta);
+    await this.prepareSession();
+    const rows = await this.driver.lookup(
+      `SELECT * FROM rank_papers($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      embedding,
+      [text, ...filterArgs(o), o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight, o.candidates ?? PAPER_DEFAULTS.candidates],
     );
     return rows.map(toHit);
   }

@@ -9,6 +9,7 @@ import { SCHEMA_VERSION } from './schema.js';
 import {
   checkCompatible,
   hybridTuning,
+  PAPER_DEFAULTS,
   requireMeta,
   StoreError,
   type CorpusMeta,
@@ -16,6 +17,7 @@ import {
   type Hit,
   type HybridOptions,
   type LookupOptions,
+  type PaperOptions,
   type PaperInput,
   type PaperSource,
   type SectionTitle,
@@ -37,12 +39,35 @@ class NoRealtime {
   }
 }
 
+/** How long one request to Supabase may take, answer body included (a silent host used to hang a query for minutes). */
+export const SUPABASE_TIMEOUT_MS = 60_000;
+
+/**
+ * fetch with a deadline per request that also covers reading the body (the timer runs until the body is read or the
+ * request fails): the error names the host and the wait, so a silent host ends with a sentence, not a hang.
+ */
+export function fetchWithDeadline(timeoutMs: number, base: typeof fetch = fetch): typeof fetch {
+  return async (input, init = {}) => {
+    const timer = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timer]) : timer;
+    try {
+      return await base(input, { ...init, signal });
+    } catch (err) {
+      if (timer.aborted && !init.signal?.aborted) {
+        throw new Error(`no answer within ${Math.round(timeoutMs / 100) / 10} s (ETIMEDOUT): is the Supabase URL right and the project running?`, { cause: err });
+      }
+      throw err;
+    }
+  };
+}
+
 /** Creates a supabase-js client for `url` and `key` (no session persistence: a server-side style client). */
-export async function createSupabaseClient(url: string, key: string): Promise<SupabaseClient> {
+export async function createSupabaseClient(url: string, key: string, options: { timeoutMs?: number } = {}): Promise<SupabaseClient> {
   if (!key) throw new StoreError('no Supabase key: set SUPABASE_KEY');
   const { createClient } = await import('@supabase/supabase-js');
   try {
     return createClient(url, key, {
+      global: { fetch: fetchWithDeadline(options.timeoutMs ?? SUPABASE_TIMEOUT_MS) },
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       // Realtime is never used; Node 20 has no global WebSocket and supabase-js refuses to start without one.
       realtime: { transport: NoRealtime as never },
@@ -60,7 +85,7 @@ export function unwrap<T>(url: string, what: string, r: Reply<T>): T {
     throw new StoreError(`Supabase at ${url} rejected the key (HTTP ${r.status}: ${m || 'unauthorized'}); check SUPABASE_KEY`);
   }
   if (r.status === 0 || /fetch failed|ECONNREFUSED|ENOTFOUND|network/i.test(m + (r.error.details ?? ''))) {
-    const detail = /ECONNREFUSED|ENOTFOUND|ETIMEDOUT/.exec(r.error.details ?? '')?.[0];
+    const detail = /no answer within [^\n]*/.exec(m + '\n' + (r.error.details ?? ''))?.[0] ?? /ECONNREFUSED|ENOTFOUND|ETIMEDOUT/.exec(r.error.details ?? '')?.[0];
     throw new StoreError(`cannot reach the corpus at ${url}: ${detail ?? m.replace(/^TypeError: /, '')}`);
   }
   throw new StoreError(`${what} failed (HTTP ${r.status}): ${m.split('\n')[0]}`);
@@ -150,6 +175,9 @@ export class SupabaseCorpusStore implements CorpusStore {
         bibtex: p.bibtex ?? null,
         source_path: p.sourcePath ?? null,
         content_hash: p.contentHash ?? null,
+        // Only when set: a project not yet migrated to schema v3 still takes papers that have neither.
+        ...(p.source ? { source: p.source } : {}),
+        ...(p.license ? { license: p.license } : {}),
       };
       const pr = (await this.client
         .from('papers')
@@ -235,6 +263,23 @@ export class SupabaseCorpusStore implements CorpusStore {
     });
   }
 
+  async matchPapers(embedding: Float32Array, text: string, o: PaperOptions): Promise<Hit[]> {
+    await this.checkVector(embedding);
+    const r = (await this.client.rpc('rank_papers', {
+      query_embedding: vectorText(embedding),
+      query_text: text,
+      ...this.filters(o),
+      vector_weight: o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight,
+      candidate_count: o.candidates ?? PAPER_DEFAULTS.candidates,
+    })) as Reply<Record<string, unknown>[]>;
+    if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
+      throw new StoreError(
+        'this Supabase project has no rank_papers() function (a Corpus Lens schema before v4): run the output of `corpus-lens schema --print` as a migration',
+      );
+    }
+    return (unwrap(this.url, 'rank_papers', r) ?? []).map(toHit);
+  }
+
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
     await requireMeta(this);
     return this.rpc('sentence_context', { sentence_ids: [...sentenceIds], match_offset: offset });
@@ -303,8 +348,8 @@ export class SupabaseCorpusStore implements CorpusStore {
 }
 
 /** The Corpus Lens schema on Supabase at `url` with `key`. Reads the metadata once (one clear line on failure). */
-export async function openSupabaseStore(url: string, key: string): Promise<SupabaseCorpusStore> {
-  const store = new SupabaseCorpusStore(await createSupabaseClient(url, key), url);
+export async function openSupabaseStore(url: string, key: string, options: { timeoutMs?: number } = {}): Promise<SupabaseCorpusStore> {
+  const store = new SupabaseCorpusStore(await createSupabaseClient(url, key, options), url);
   await store.meta();
   return store;
 }

@@ -1,6 +1,7 @@
 // The corpus store: one interface over embedded PGlite, PostgreSQL (`pg`), Supabase (`supabase-js`) and existing
 // CorpusStudio databases (read only). Every lookup (vector, keyword, hybrid) is ONE statement / ONE RPC that
 // returns the hits with the previous/next sentence of the same paper and section and the paper's metadata.
+import { redactSecrets } from '../redact.js';
 
 /** A sentence as returned to callers (and printed by `corpus-lens query`). */
 export interface SentenceRef {
@@ -21,6 +22,8 @@ export interface PaperRef {
   year: number | null;
   venue: string | null;
   doi: string | null;
+  /** The key the paper was indexed under (a Zotero / Better BibTeX key, the user's .bib key), when it has one. */
+  citationKey?: string | null;
 }
 
 /** One hit: the target sentence (shifted by `offset`), its neighbours in the same section (or null), its paper. */
@@ -76,6 +79,10 @@ export interface PaperInput {
   bibtex?: string | null;
   sourcePath?: string | null;
   contentHash?: string | null;
+  /** Where a paper from the web came from (full-text URL, or 'metadata:<service>'). */
+  source?: string | null;
+  /** The licence its source states (URL or short name), when known. */
+  license?: string | null;
   sentences: SentenceInput[];
 }
 
@@ -111,6 +118,20 @@ export function hybridTuning(o: HybridOptions): { rrfK: number; candidates: numb
     sectionWeight: o.sectionWeight ?? HYBRID_DEFAULTS.sectionWeight,
     perSection: o.perSection ?? HYBRID_DEFAULTS.perSection,
   };
+}
+
+/**
+ * The paper ranking's defaults (SQL `rank_papers`). Tuned on Citation-Integrity claims_train, chosen on claims_dev
+ * (in memory, offline embedder; test/support/retrieval-eval.ts): paper R@10 whole-paper BM25 alone 0.884 train /
+ * 0.807 dev; plus 2 × the paper vector's similarity 0.914 / 0.851 (1: 0.906 / 0.839, 3: 0.915 / 0.858 with a lower MRR).
+ */
+export const PAPER_DEFAULTS = { vectorWeight: 2, candidates: 200 } as const;
+
+export interface PaperOptions extends LookupOptions {
+  /** Weight of the cosine similarity of the query to the paper's summed sentence vectors (default 2). */
+  vectorWeight?: number;
+  /** Nearest papers by vector added to the keyword candidates (default 200). */
+  candidates?: number;
 }
 
 export interface HybridOptions extends LookupOptions {
@@ -151,6 +172,11 @@ export interface CorpusStore {
   matchKeyword(text: string, options: LookupOptions): Promise<Hit[]>;
   /** Reciprocal-rank fusion of vector and keyword rankings, with context, in one round trip. */
   matchHybrid(embedding: Float32Array, text: string, options: HybridOptions): Promise<Hit[]>;
+  /**
+   * Papers best first (whole-paper BM25 plus the paper vector's similarity), each as its sentence most similar to the
+   * query, with context, in one round trip. `count` is the number of papers.
+   */
+  matchPapers(embedding: Float32Array, text: string, options: PaperOptions): Promise<Hit[]>;
   /** The given sentences (shifted by offset) with their context, in the given order, in one round trip. */
   context(sentenceIds: readonly number[], offset?: number): Promise<Hit[]>;
   counts(): Promise<{ papers: number; sentences: number }>;
@@ -206,7 +232,8 @@ export class CorpusMismatchError extends Error {
 /** A store failure meant for the user (unreachable corpus, wrong key, read-only schema): one clear line. */
 export class StoreError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // Store messages quote their target (a postgres:// URL, a PostgREST URL): never with its credentials.
+    super(redactSecrets(message), options);
     this.name = 'StoreError';
   }
 }

@@ -26,7 +26,7 @@ export const NEVER_FINAL = set(`
  */
 export const ABBREVIATIONS = set(`
   adj adv al ala alta apr arc ariz ark art assn asst aug ave bart bld bldg blvd bros btw cal calif cl
-  co comdr conn corp cres ct d.phil dak dec del dept dist dr.phil dr.philos ens esp esq etc exp expy ext
+  acad biol co comdr conn corp cres ct d.phil dak dec del dept dist dr.phil dr.philos ens esp esq etc exp expy ext
   feb fed fla ft fwy fy ga hosp hr hway hwy ia ida inc ind insp jan jr jul jun kan kans ken ky la ltd
   mar mass md med mex mfg mich min minn mo mont neb nebr nev no nos nov nr oct okla ont op ord
   p pa pd pde penn penna pfc ph.d pl plz pp pvt que rd rs res rt sask sep sept sfc sr surg tce tenn tex
@@ -72,3 +72,18 @@ export const TIME_PREPOSITIONS = set(`at by before after until till from since a
 
 /** Words after which an enumeration marker continues the sentence (`(i) this, and (ii) that`). */
 export const CONJUNCTIONS = set(`and or nor but then plus & as e.g i.e`);
+
+/**
+ * Abbreviations of scholarly citation that stand before names, venues and parts of a work (`Smith et al.
+ * Nature 2019`, `Weber, op. cit. Chapter 4`, `ibid. Part II`); `op cit` and `loc cit` are read as pairs.
+ */
+export const CITATION_ABBREVIATIONS: ReadonlySet<string> = new Set(['al', 'ibid', 'op cit', 'loc cit']);
+
+/** Words that continue a name or a list of names after a capitalised word (`Bergström and Lind`). */
+export const NAME_JOINERS = set(`and & et de del della der van von la le da dos du y`);
+
+/** Capitalised words that introduce a part of a work (`op. cit. Chapter 4`, `ibid. Section 2`). */
+export const REFERENCE_WORDS = set(`
+  chapter chapters section sections part parts volume vol book appendix table figure fig page pages p pp
+  note notes line lines article art para paragraph eq eqs equation sec ch no nos
+`);

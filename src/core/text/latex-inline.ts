@@ -16,6 +16,10 @@ const ARITY: Record<string, number> = {
   resizebox: 2, scalebox: 1, raisebox: 1, rule: 2, ifthenelse: 3, acrodef: 2, newacronym: 3,
   footnotemark: 0, printbibliography: 0, linewidth: 0, textwidth: 0, bibitem: 1,
 };
+/** A terminal closing inline math, before optional spacing commands (`p.\\,`). */
+const FINAL_TERMINAL = /([.?!])(?:\s|\\[,;:! ]|\\q?quad\b)*$/;
+/** Inline math that is only a superscript citation number or range: `^{12}`, `^{3,4}`, `^{5-7}`. */
+const SUPERSCRIPT_CITATION = /^\s*\^\s*\{?\s*\d{1,3}(?:\s*[,\u2013-]+\s*\d{1,3})*\s*\}?\s*$/;
 const ORDINARY = /[^\\%${}~`'\-\n\r&]+/y;
 const isLetter = (c: string | undefined) => c !== undefined && /[a-zA-Z@]/.test(c);
 
@@ -122,13 +126,12 @@ class LatexReader {
     const open = display ? 2 : 1;
     const close = this.findUnescaped(display ? '$$' : '$', i + open, end);
     if (close < 0) return i + open;
-    this.pushMath(src.slice(i + open, close), i, close + open);
+    this.pushMath(src.slice(i + open, close), i, close + open, i + open);
     return close + open;
   }
 
-  private pushMath(tex: string, a: number, b: number): void {
-    const text = mathText(tex);
-    if (text) this.out.push(text, a, b, true);
+  private pushMath(tex: string, a: number, b: number, texStart: number): void {
+    pushInlineMath(this.out, tex, a, b, texStart);
   }
 
   private findUnescaped(needle: string, from: number, end: number): number {
@@ -187,7 +190,7 @@ class LatexReader {
     if (MASKED_ARG.has(name)) return this.maskedArg(i, p, end);
     if (name === 'ensuremath') {
       const after = this.skipGroup(p, end);
-      this.pushMath(this.src.slice(p + 1, after - 1), i, after);
+      this.pushMath(this.src.slice(p + 1, after - 1), i, after, p + 1);
       return after;
     }
     // Unknown commands (font switches, user macros): the name goes, the arguments' text stays.
@@ -217,7 +220,7 @@ class LatexReader {
   private delimitedMath(i: number, close: string, end: number): number {
     const k = this.src.indexOf(close, i + 2);
     if (k < 0 || k + 2 > end) return i + 2;
-    this.pushMath(this.src.slice(i + 2, k), i, k + 2);
+    this.pushMath(this.src.slice(i + 2, k), i, k + 2, i + 2);
     return k + 2;
   }
 
@@ -337,6 +340,28 @@ class LatexReader {
 
 function startsWithEmptyGroup(src: string, p: number): boolean {
   return src[p] === '{' && src[p + 1] === '}';
+}
+
+/**
+ * Inline math source [a, b), whose formula `tex` starts at texStart, as masked text. A terminal that closes
+ * the formula (`$\\log p.$ We …`) ends the sentence like one written after it, so it stays visible to the
+ * splitter (mapped to the rest of the math's source); a formula that is only a superscript number
+ * (`.$^{12}$`) is a citation mark, silent like `\\cite`.
+ */
+export function pushInlineMath(out: PlainBuilder, tex: string, a: number, b: number, texStart: number): void {
+  if (SUPERSCRIPT_CITATION.test(tex)) {
+    out.markSilent(a, b);
+    return;
+  }
+  const end = FINAL_TERMINAL.exec(tex);
+  const text = mathText(end ? tex.slice(0, end.index) : tex);
+  if (!end) {
+    if (text) out.push(text, a, b, true);
+    return;
+  }
+  const at = texStart + end.index;
+  if (text) out.push(text, a, at, true);
+  out.push(end[1], at, b);
 }
 
 /** Readable text of inline math: Greek letters and operators as Unicode, commands and braces gone. */

@@ -27,7 +27,12 @@ export interface LatexOutline {
 // Only the commands the outline needs; the regex engine skips all others without a callback. Control
 // symbols (`\%`, `\\`, `\[`) are matched so that an escaped `%` never starts a comment.
 const TOKEN =
-  /%|\$\$|\\(?:(begin|end|caption|captionof|title|footnote|footnotetext|part|chapter|section|subsection|subsubsection|paragraph|subparagraph)(?![a-zA-Z@])\*?|[^a-zA-Z@])/g;
+  /%|\$\$|\\(?:(begin|end|caption|captionof|title|footnote|footnotetext|part|chapter|section|subsection|subsubsection|paragraph|subparagraph|bibliography|bibliographystyle|printbibliography|appendix|maketitle|tableofcontents|input|include)(?![a-zA-Z@])\*?|[^a-zA-Z@])/g;
+/**
+ * Commands that print no prose of their own and stand between paragraphs: blocks, so that a sentence written
+ * right above `\bibliography{refs}` ends before it (a citation placed at its end must not land after it).
+ */
+const STRUCTURAL = new Set(['bibliography', 'bibliographystyle', 'printbibliography', 'appendix', 'maketitle', 'tableofcontents', 'input', 'include']);
 const ENV_NAME = /\s*\{([^{}\n]{1,40})\}/y;
 
 export function latexOutline(text: string): LatexOutline {
@@ -97,6 +102,7 @@ class OutlineScanner {
       return k + tok.length;
     }
     if (name in HEADING_LEVELS) return this.heading(name, k, k + tok.length);
+    if (STRUCTURAL.has(name)) return this.structural(k, k + tok.length);
     return k + tok.length;
   }
 
@@ -168,6 +174,13 @@ class OutlineScanner {
     });
     this.outline.blocks.push({ start: k, end: arg.end });
     return arg.end;
+  }
+
+  /** A structural command with its optional and braced arguments, as a block. */
+  private structural(k: number, p: number): number {
+    const end = this.group(this.skipOptional(p))?.end ?? this.skipOptional(p);
+    this.outline.blocks.push({ start: k, end });
+    return end;
   }
 
   private skipOptional(p: number): number {

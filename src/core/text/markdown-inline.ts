@@ -2,7 +2,7 @@
 // source map. Emphasis markers, link targets, images, HTML tags and Pandoc citations render as nothing;
 // code spans and math keep their text but are never split inside.
 import { PlainBuilder, type Plain } from './plain.js';
-import { mathText } from './latex-inline.js';
+import { pushInlineMath } from './latex-inline.js';
 
 const ORDINARY = /[^\\`$[\]!<*_~&@\n\r]+/y;
 const LINE_MARKERS = /[ \t]*(?:>[ \t]?)*[ \t]*(?:([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|(\[\^[^\]\s]+\]:)[ \t]*)?/y;
@@ -103,7 +103,7 @@ class MarkdownReader {
     if (next === '(' || next === '[') {
       const close = this.src.indexOf(next === '(' ? '\\)' : '\\]', i + 2);
       if (close >= 0 && close + 2 <= end) {
-        this.pushMath(this.src.slice(i + 2, close), i, close + 2);
+        this.pushMath(this.src.slice(i + 2, close), i, close + 2, i + 2);
         return close + 2;
       }
     }
@@ -140,13 +140,12 @@ class MarkdownReader {
       close = src.indexOf('$', close + 1);
     }
     if (close < 0 || close + open > end || (!display && /\d/.test(src[close + 1] ?? ''))) return this.literal('$', i);
-    this.pushMath(src.slice(i + open, close), i, close + open);
+    this.pushMath(src.slice(i + open, close), i, close + open, i + open);
     return close + open;
   }
 
-  private pushMath(tex: string, a: number, b: number): void {
-    const text = mathText(tex);
-    if (text) this.out.push(text, a, b, true);
+  private pushMath(tex: string, a: number, b: number, texStart: number): void {
+    pushInlineMath(this.out, tex, a, b, texStart);
   }
 
   private literal(text: string, i: number): number {

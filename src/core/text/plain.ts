@@ -1,3 +1,4 @@
+import { CITATION_ABBREVIATIONS, NEVER_FINAL } from './abbreviations.js';
 import { splitSentences } from './split.js';
 
 /**
@@ -70,7 +71,18 @@ export class PlainBuilder {
   markSilent(srcFrom: number, srcTo: number): void {
     this.silent.push([srcFrom, srcTo]);
     const last = this.clean[this.clean.length - 1] === ' ' ? this.clean[this.clean.length - 2] : undefined;
-    if (last !== undefined && '.!?'.includes(last)) this.capitalizeNext = true;
+    if (last !== undefined && '.!?'.includes(last) && !this.afterCitingAbbreviation()) this.capitalizeNext = true;
+  }
+
+  /** `Smith et al.~\cite{x} show`, `cf.~\cite{x}`: the period ends an abbreviation, not the sentence. */
+  private afterCitingAbbreviation(): boolean {
+    let e = this.clean.length - 1;
+    while (e >= 0 && this.clean[e] === ' ') e--;
+    if (this.clean[e] !== '.') return false;
+    let b = e;
+    while (b > 0 && e - b < 12 && /[\p{L}.]/u.test(this.clean[b - 1])) b--;
+    const word = this.clean.slice(b, e).join('').toLowerCase();
+    return CITATION_ABBREVIATIONS.has(word) || NEVER_FINAL.has(word);
   }
 
   /** True at the start and after a space or a break, where another space would add nothing. */

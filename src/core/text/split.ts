@@ -9,10 +9,13 @@
 import {
   ABBREVIATIONS,
   BEFORE_INITIALS,
+  CITATION_ABBREVIATIONS,
   CONJUNCTIONS,
   EXCLAMATION_NAMES,
   INITIAL_BREAKERS,
+  NAME_JOINERS,
   NEVER_FINAL,
+  REFERENCE_WORDS,
   SENTENCE_STARTERS,
   TIME_PREPOSITIONS,
 } from './abbreviations.js';
@@ -431,6 +434,8 @@ type NextKind = 'upper' | 'lower' | 'mask' | 'digit' | 'other' | 'end';
 interface Next {
   kind: NextKind;
   word: string;
+  /** Where the word ends, for the words that have letters. */
+  end?: number;
 }
 
 /** The next word, looking past an item label: `(a) Hapten-specific …` and `c) Confocal …` open sentences. */
@@ -468,9 +473,9 @@ function wordAt(p: Para, k: number): Next {
   while (e < p.pe && e - k < 24 && classAt(t, e) !== 'other' && classAt(t, e) !== 'digit') e++;
   const word = t.slice(k, e);
   // Gene and product names keep their lower-case first letter at a sentence start (`mRNA`, `shRNA`, `hESC`).
-  if (cls !== 'lower' || /^\p{Ll}+\p{Lu}/u.test(word)) return { kind: 'upper', word };
+  if (cls !== 'lower' || /^\p{Ll}+\p{Lu}/u.test(word)) return { kind: 'upper', word, end: e };
   const masked = /^x+$/.test(word) && (e >= p.pe || classAt(t, e) === 'other');
-  return { kind: masked ? 'mask' : 'lower', word };
+  return { kind: masked ? 'mask' : 'lower', word, end: e };
 }
 
 type Category =
@@ -482,6 +487,7 @@ type Category =
   | 'lowerLetter'
   | 'number'
   | 'degree'
+  | 'citation'
   | 'regular';
 
 interface Prev {
@@ -503,7 +509,20 @@ function previousToken(p: Para, i: number): Prev {
   while (s < i && (OPENERS.has(t[s]) || BULLETS.has(t[s]))) s++;
   const word = t.slice(s, i);
   const lower = word.toLowerCase();
+  if (lower === 'cit' && CITATION_ABBREVIATIONS.has(`${tokenBefore(p, s)} cit`)) {
+    return { start: s, lower, category: 'citation' };
+  }
   return { start: s, lower, category: categorize(word, lower) };
+}
+
+/** The lower-case word (without its final period) that ends right before the white space before s. */
+function tokenBefore(p: Para, s: number): string {
+  let e = s;
+  while (e > p.ps && isSpace(p.t.charCodeAt(e - 1))) e--;
+  if (e === s || p.t[e - 1] !== '.') return '';
+  let b = e - 1;
+  while (b > p.ps && e - b < 8 && classAt(p.t, b - 1) !== 'other') b--;
+  return p.t.slice(b, e - 1).toLowerCase();
 }
 
 function categorize(word: string, lower: string): Category {
@@ -516,6 +535,7 @@ function categorize(word: string, lower: string): Category {
   }
   const single = [...word].length === 1;
   if (single && classAt(word, 0) === 'upper') return 'upperInitial';
+  if (CITATION_ABBREVIATIONS.has(lower)) return 'citation';
   if (NEVER_FINAL.has(lower)) return 'never';
   if (lower === 'a.m' || lower === 'p.m') return 'ampm';
   if (ABBREVIATIONS.has(lower)) return 'abbrev';
@@ -538,11 +558,12 @@ function endsSentence(p: Para, prev: Prev, next: Next): boolean {
     case 'never':
       return false;
     case 'abbrev':
-      return upper && !(prev.lower === 'co' && next.word === 'KG');
+      return upper && !(prev.lower === 'co' && next.word === 'KG') && !abbreviationFollows(p, next);
     case 'ampm':
       return upper && !opensWithTimePhrase(p, prev.start);
     case 'initialism':
-      return upper && isStarter(next.word);
+      // Lower-case ones (`i.p.`, `s.e.m.`, `i.v.`) are units and statistics, never part of a name (`U.S. Army`).
+      return upper && (isStarter(next.word) || p.t.startsWith(prev.lower, prev.start));
     case 'upperInitial':
       if (!upper || atSentenceStart(p, prev.start)) return false;
       return INITIAL_BREAKERS.has(next.word.toLowerCase()) || isLabel(p, prev.start);
@@ -550,12 +571,38 @@ function endsSentence(p: Para, prev: Prev, next: Next): boolean {
       return upper && !atSentenceStart(p, prev.start);
     case 'degree':
       return upper;
+    case 'citation':
+      return upper && opensSentenceAfterCitation(p, next);
     case 'number':
       if (atSentenceStart(p, prev.start)) return false;
       return upper || next.kind === 'digit' || next.kind === 'mask';
     case 'regular':
       return upper || next.kind === 'digit' || next.kind === 'mask';
   }
+}
+
+/** `Proc. Natl. Acad. Sci.`, `J. Biol. Chem.`: an abbreviated journal title goes on with another abbreviation. */
+function abbreviationFollows(p: Para, next: Next): boolean {
+  const k = next.end ?? p.pe;
+  if (k >= p.pe || p.t[k] !== '.') return false;
+  const lower = next.word.toLowerCase();
+  return ABBREVIATIONS.has(lower) || NEVER_FINAL.has(lower);
+}
+
+/**
+ * After `et al.`, `ibid.`, `op. cit.`, `loc. cit.` a capitalised word is usually a name, a venue or a part
+ * of the work (`et al. Nature 2019`, `op. cit. Chapter 4`, `ibid. Part II`): the sentence ends only before a
+ * word that opens sentences (`It`, `The`, `However`) or a capitalised word followed by a lower-case one
+ * that is not part of a name (`et al. Results show …`, but not `et al. Bergström and Lind …`).
+ */
+function opensSentenceAfterCitation(p: Para, next: Next): boolean {
+  if (isStarter(next.word)) return true;
+  if (REFERENCE_WORDS.has(next.word.toLowerCase())) return false;
+  const k = next.end ?? p.pe;
+  if (k < p.pe && p.t[k] === '.') return false; // another abbreviation: `Proc.`, `J.`
+  if (k >= p.pe || !isSpace(p.t.charCodeAt(k))) return false;
+  const after = wordAt(p, skipSpaces(p, k));
+  return after.kind === 'lower' && !NAME_JOINERS.has(after.word);
 }
 
 /** Whether the capital letter at s labels the lower-case word before it (`model B`) rather than a name. */

@@ -10,7 +10,12 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
   mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
   if (SUITE === 'vsix.suite') require('./vsix.suite');
-  else require('./extension.suite');
+  else {
+    require('./extension.suite');
+    require('./add-papers.suite');
+    require('./first-hour.suite');
+    require('./zotero.suite');
+  }
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;
   await new Promise<void>((resolve) => {

@@ -1,0 +1,198 @@
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import type { Candidate, FetchSummary, SearchSource, SourcesConfig } from '../../core/sources/index.js';
+import { CliError, printJson, type Command } from '../command.js';
+import { embedderFromFlags, openDb } from './import.js';
+
+const USAGE = `Usage: corpus-lens fetch --db DB (--arxiv QUERY | --ids ID… | --bib FILE) [--source arxiv|s2|openalex]
+                         [--max N] [--since YEAR] [--until YEAR] [--yes] [--json] [--open-license-only]
+                         [--contact EMAIL] [--cache DIR] [--arxiv-url URL] [--arxiv-api-url URL] [--s2-url URL]
+                         [--openalex-url URL] [--no-s2] [--embedder offline|openai] [--model M] [--prefixes P]
+  Builds a corpus from the web. --arxiv QUERY searches (arXiv by default; --source s2 or openalex searches Semantic
+  Scholar or OpenAlex instead; --max candidates, default 20, published from --since to --until). --ids takes DOIs
+  and arXiv ids; --bib FILE takes every entry of a .bib, each stored under its own citation key.
+  Each paper's open full text is fetched: the arXiv e-print (LaTeX source), else arXiv HTML, else an open-access PDF
+  (OpenAlex / Semantic Scholar), else the abstract alone; the report says which, entry by entry.
+  The candidates are listed first; without --yes the command asks (no terminal: pass --yes).
+  Polite by design: arXiv is asked once per 3 s on one connection, 429/5xx are retried honouring Retry-After,
+  downloads resume. Contact (User-Agent and OpenAlex mailto): --contact or CORPUS_LENS_CONTACT. Keys:
+  SEMANTIC_SCHOLAR_API_KEY, OPENALEX_API_KEY. Base URLs (mirrors): the flags or CORPUS_LENS_ARXIV_URL,
+  CORPUS_LENS_ARXIV_API_URL, CORPUS_LENS_S2_URL, CORPUS_LENS_OPENALEX_URL. Progress ("12/40 papers · 3 failed")
+  goes to stderr. --json prints {papers, sentences, skipped, failed, outcomes, entries:[{key, title, doi, arxivId,
+  outcome: latex|html|pdf|metadata|not-found|in-corpus, from, license, paperId, failed, notes}]}.`;
+
+const SOURCES: readonly SearchSource[] = ['arxiv', 's2', 'openalex'];
+
+function year(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d{4}$/.test(v.trim()) || n < 1900 || n > 2999) throw new CliError(`--${name} must be a year such as 2020 (got '${v}')`);
+  return n;
+}
+
+function msEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} must be a number of milliseconds (got '${v}')`);
+  return n;
+}
+
+/** `corpus-lens fetch`: search or bibliography → reviewed candidate list → open full text → corpus. */
+export const fetchCommand: Command = {
+  summary: 'build a corpus from arXiv, Semantic Scholar, OpenAlex, a .bib or a list of DOIs / arXiv ids',
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        db: { type: 'string' },
+        arxiv: { type: 'string' },
+        query: { type: 'string' },
+        ids: { type: 'string', multiple: true },
+        bib: { type: 'string' },
+        source: { type: 'string' },
+        max: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        json: { type: 'boolean' },
+        'open-license-only': { type: 'boolean' },
+        'no-s2': { type: 'boolean' },
+        contact: { type: 'string' },
+        cache: { type: 'string' },
+        'arxiv-url': { type: 'string' },
+        'arxiv-api-url': { type: 'string' },
+        's2-url': { type: 'string' },
+        'openalex-url': { type: 'string' },
+        embedder: { type: 'string' },
+        prefixes: { type: 'string' },
+        model: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    if (!values.db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)');
+    const query = values.arxiv ?? values.query;
+    const ids = values.ids ? [...values.ids, ...positionals] : [];
+    if (!values.ids && positionals.length) throw new CliError(`unexpected argument '${positionals[0]}' (DOIs and arXiv ids go after --ids)`);
+    const modes = [query !== undefined, !!values.ids, values.bib !== undefined].filter(Boolean).length;
+    if (modes !== 1) throw new CliError('fetch needs exactly one of --arxiv QUERY, --ids ID…, --bib FILE (see --help)');
+    const source = (values.source ?? 'arxiv') as SearchSource;
+    if (!SOURCES.includes(source)) throw new CliError(`--source must be one of ${SOURCES.join(', ')} (got '${values.source}')`);
+    const max = values.max === undefined ? 20 : Number(values.max);
+    if (!Number.isInteger(max) || max < 1 || max > 1000) throw new CliError(`--max must be an integer from 1 to 1000 (got '${values.max}')`);
+    const since = year('since', values.since);
+    const until = year('until', values.until);
+    const env = process.env;
+
+    const sources = await import('../../core/sources/index.js');
+    let config: SourcesConfig;
+    try {
+      config = sources.sourcesConfig({
+        arxivUrl: values['arxiv-url'] ?? env.CORPUS_LENS_ARXIV_URL,
+        arxivApiUrl: values['arxiv-api-url'] ?? env.CORPUS_LENS_ARXIV_API_URL,
+        s2Url: values['s2-url'] ?? env.CORPUS_LENS_S2_URL,
+        openalexUrl: values['openalex-url'] ?? env.CORPUS_LENS_OPENALEX_URL,
+        contact: values.contact ?? env.CORPUS_LENS_CONTACT,
+        s2ApiKey: env.SEMANTIC_SCHOLAR_API_KEY,
+        openalexApiKey: env.OPENALEX_API_KEY,
+        openLicenseOnly: values['open-license-only'] ?? false,
+        cacheDir: values.cache ?? env.CORPUS_LENS_CACHE,
+        // For tests and mirrors that allow it; arXiv itself asks for 3 s.
+        arxivIntervalMs: msEnv(env, 'CORPUS_LENS_ARXIV_INTERVAL_MS'),
+        s2IntervalMs: msEnv(env, 'CORPUS_LENS_S2_INTERVAL_MS'),
+        openalexIntervalMs: msEnv(env, 'CORPUS_LENS_OPENALEX_INTERVAL_MS'),
+      });
+    } catch (e) {
+      throw new CliError(e instanceof Error ? e.message : String(e));
+    }
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once('SIGINT', stop);
+    try {
+      const ctx = sources.sourceContext(config, { signal: controller.signal });
+      let candidates: Candidate[];
+      const inputErrors: { file: string; reason: string }[] = [];
+      if (query !== undefined) {
+        if (!query.trim()) throw new CliError('the search query is empty');
+        process.stderr.write(`searching ${source} for "${query}"…\n`);
+        candidates = await sources.search(ctx, source, query, { max, since, until });
+      } else if (values.bib !== undefined) {
+        let text: string;
+        try {
+          text = await readFile(values.bib, 'utf8');
+        } catch (e) {
+          throw new CliError(`cannot read ${values.bib}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+        }
+        const r = await sources.candidatesFromBib(text, values.bib);
+        candidates = r.candidates;
+        inputErrors.push(...r.errors);
+      } else {
+        const r = sources.candidatesFromIds(ids);
+        candidates = r.candidates;
+        inputErrors.push(...r.errors);
+      }
+      for (const e of inputErrors) process.stderr.write(`skipped: ${e.file}: ${e.reason}\n`);
+      if (!candidates.length) throw new CliError('no candidates: nothing to fetch');
+      process.stderr.write(candidateList(candidates) + '\n');
+      if (!values.yes && !(await confirm(`Fetch ${candidates.length} paper(s) into the corpus?`))) {
+        process.stderr.write('nothing fetched\n');
+        return 1;
+      }
+
+      const store = await openDb(values.db, undefined, env, undefined, { create: true });
+      try {
+        if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
+        const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: await store.meta() });
+        const summary = await sources.fetchToCorpus(store, ctx, candidates, {
+          embedder,
+          signal: controller.signal,
+          useS2: !values['no-s2'],
+          onProgress: (p) => process.stderr.write(`${sources.progressLine(p)}${p.entry ? ` · ${p.entry.key ?? p.entry.title ?? ''}: ${p.entry.outcome}` : ''}\n`),
+        });
+        summary.failed.unshift(...inputErrors);
+        if (values.json) printJson(summary);
+        else process.stdout.write(report(summary));
+        return 0;
+      } finally {
+        await store.close();
+      }
+    } finally {
+      process.off('SIGINT', stop);
+    }
+  },
+};
+
+function candidateList(cs: readonly Candidate[]): string {
+  return cs
+    .map((c, i) => {
+      const id = c.citationKey ?? (c.arxivId ? `arXiv:${c.arxivId}` : c.doi ? `doi:${c.doi}` : '');
+      const who = c.authors.length ? `${c.authors[0].split(/\s+/).pop()}${c.authors.length > 1 ? ' et al.' : ''}` : '';
+      return `${String(i + 1).padStart(3)}. ${[id, who, c.year ?? ''].filter(Boolean).join(' · ')}  ${c.title ?? '(no title)'}`;
+    })
+    .join('\n');
+}
+
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) throw new CliError('fetching needs confirmation: pass --yes (no terminal to ask on)');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function report(s: FetchSummary): string {
+  const o = s.outcomes;
+  const lines = [
+    `${s.papers} papers, ${s.sentences} sentences added; ${o.latex} from LaTeX, ${o.html} from HTML, ${o.pdf} from PDF, ${o.metadata} metadata only, ${o['not-found']} not found, ${o['in-corpus']} already in the corpus; ${s.failed.length} failed`,
+  ];
+  for (const e of s.entries) lines.push(`  ${(e.key ?? e.arxivId ?? e.doi ?? '?').padEnd(28)} ${e.outcome.padEnd(9)} ${e.notes.length && e.outcome !== 'latex' ? e.notes.join('; ') : (e.from ?? '')}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,315 @@
+// One polite HTTP client for every web source (arXiv, Semantic Scholar, OpenAlex, open-access PDF hosts):
+// - per-host spacing and one request at a time per host (arXiv asks for one request per 3 s on one connection);
+// - retries with exponential backoff + jitter on 429, 5xx, connection resets and timeouts, honouring
+//   `Retry-After` (seconds or an HTTP date), never waiting past the operation's deadline;
+// - a timeout per request that also covers a body that stops arriving (idle timeout, reset by every chunk),
+//   and an overall deadline per operation (all attempts and waits included);
+// - a User-Agent naming Corpus Lens and the user's contact address;
+// - cancellation through the caller's AbortSignal (rejects with an AbortError at once).
+// Built on Node's own fetch (undici) rather than p-retry/got: the retry loop needs the response (Retry-After,
+// status) and the deadline, which makes a generic retry wrapper no shorter, and fetch adds no dependency.
+import { abortError, sleep } from '../abort.js';
+import { retryAfterMs } from './retry-after.js';
+
+export const USER_AGENT_BASE = 'CorpusLens/0.1 (+https://github.com/corpus-lens/corpus-lens)';
+
+export interface HostRule {
+  /** Minimum milliseconds between the starts of two requests to this host. */
+  minIntervalMs: number;
+}
+
+export interface HttpClientOptions {
+  /** An e-mail address sent in the User-Agent (`mailto:`) so that services can reach the user. */
+  contact?: string;
+  /** Per host (`host:port` as in URL.host): spacing between requests. Hosts not listed: no spacing. */
+  hosts?: Record<string, HostRule>;
+  /** Retries after the first attempt (default 4). */
+  maxRetries?: number;
+  /** First backoff (default 1 000 ms); doubles per retry, with jitter. */
+  retryBaseMs?: number;
+  /** Cap on a single wait, including a server's Retry-After (default 60 000 ms). */
+  retryMaxMs?: number;
+  /** Per-request timeout: until the headers, then between two body chunks (default 30 000 ms). */
+  requestTimeoutMs?: number;
+  /** Overall deadline of one operation, all attempts and waits included (default 300 000 ms). */
+  deadlineMs?: number;
+  /** For tests: the fetch to use. */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /** Overrides the client's deadline for this operation. */
+  deadlineMs?: number;
+  /** Statuses returned to the caller instead of thrown (e.g. 404 for "not there"). */
+  accept?: number[];
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  url: string;
+  body: Uint8Array;
+  /** HTTP attempts made (1 = no retry). */
+  attempts: number;
+}
+
+/** A failed HTTP operation: the URL, what went wrong and whether retrying later could help. */
+export class HttpError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly status?: number,
+    readonly retryable = false,
+    /** The server's Retry-After, in ms, where it sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+const RETRY_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/**
+ * Spacing and one request at a time per host: each request starts when the previous one has finished and the
+ * interval has passed since then (counted from the end, so network latency never squeezes two starts closer).
+ * Shared by every client of the process that has a rule for the host (HOST_QUEUES).
+ */
+class HostQueue {
+  private tail: Promise<void> = Promise.resolve();
+  private lastEnd = 0;
+
+  constructor(public rule: HostRule) {}
+
+  run<T>(job: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    const turn = this.tail.then(async () => {
+      const wait = this.lastEnd + this.rule.minIntervalMs - Date.now();
+      if (wait > 0) await sleep(wait, signal);
+      signal.throwIfAborted();
+      try {
+        return await job();
+      } finally {
+        this.lastEnd = Date.now();
+      }
+    });
+    this.tail = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+}
+
+/**
+ * One queue per host for the whole process: two clients (two runs, one after the other or side by side) still keep
+ * a host's spacing between them.
+ */
+const HOST_QUEUES = new Map<string, HostQueue>();
+
+export class HttpClient {
+  readonly userAgent: string;
+  private readonly queues = new Map<string, HostQueue>();
+  private readonly opts: Required<Omit<HttpClientOptions, 'contact' | 'hosts' | 'fetch'>>;
+  /** The fetch every request goes through (Node's own unless a test passes one). */
+  readonly fetchImpl: typeof fetch;
+
+  constructor(options: HttpClientOptions = {}) {
+    this.userAgent = options.contact ? `${USER_AGENT_BASE} mailto:${options.contact}` : USER_AGENT_BASE;
+    this.opts = {
+      maxRetries: options.maxRetries ?? 4,
+      retryBaseMs: options.retryBaseMs ?? 1000,
+      retryMaxMs: options.retryMaxMs ?? 60_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      deadlineMs: options.deadlineMs ?? 300_000,
+    };
+    this.fetchImpl = options.fetch ?? fetch;
+    for (const [host, rule] of Object.entries(options.hosts ?? {})) this.setHostRule(host, rule);
+  }
+
+  /** Spacing for a host (`host:port` as in URL.host), e.g. 3 000 ms for arXiv. */
+  setHostRule(host: string, rule: HostRule): void {
+    const key = host.toLowerCase();
+    let queue = HOST_QUEUES.get(key);
+    if (!queue) HOST_QUEUES.set(key, (queue = new HostQueue(rule)));
+    queue.rule = rule;
+    this.queues.set(key, queue);
+  }
+
+  /** GET `url`, retried as described above; the whole body is read (with the idle timeout). */
+  async get(url: string, options: RequestOptions = {}): Promise<HttpResponse> {
+    const r = await this.operation(
+      url,
+      options,
+      (signal) => this.fetchImpl(url, { headers: this.headers(options.headers), signal, redirect: 'follow' }),
+      (res, signal, onIdle) => readBody(res, signal, this.opts.requestTimeoutMs, onIdle),
+    );
+    return { status: r.status, headers: r.headers, url: r.url, body: r.value, attempts: r.attempts };
+  }
+
+  async json<T = unknown>(url: string, options: RequestOptions = {}): Promise<T> {
+    const res = await this.get(url, { ...options, headers: { accept: 'application/json', ...options.headers } });
+    try {
+      return JSON.parse(Buffer.from(res.body).toString('utf8')) as T;
+    } catch {
+      throw new HttpError(`${url}: the answer is not JSON`, url, res.status);
+    }
+  }
+
+  async text(url: string, options: RequestOptions = {}): Promise<string> {
+    return Buffer.from((await this.get(url, options)).body).toString('utf8');
+  }
+
+  /**
+   * The retry loop shared by get() and downloads: `send` makes one request (spaced for its host), `consume` reads
+   * its body, calling `onIdle` (which aborts the attempt) when the body stalls. Throws HttpError, or an AbortError
+   * when the caller cancels.
+   */
+  async operation<T>(
+    url: string,
+    options: RequestOptions,
+    send: (signal: AbortSignal, attempt: number) => Promise<Response>,
+    consume: (res: Response, signal: AbortSignal, onIdle: () => void) => Promise<T>,
+  ): Promise<{ value: T; status: number; headers: Headers; url: string; attempts: number }> {
+    const caller = options.signal;
+    const deadlineMs = options.deadlineMs ?? this.opts.deadlineMs;
+    const deadline = Date.now() + deadlineMs;
+    const queue = this.queues.get(new URL(url).host.toLowerCase());
+    for (let attempt = 0; ; attempt++) {
+      if (caller?.aborted) throw abortError(caller);
+      const ac = new AbortController();
+      const onAbort = () => ac.abort(caller?.reason);
+      caller?.addEventListener('abort', onAbort, { once: true });
+      let timeout: string | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const expire = (why: string) => {
+        timeout = why;
+        ac.abort(new DOMException(why, 'TimeoutError'));
+      };
+      const arm = (ms: number, why: string) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => expire(why), Math.max(1, ms));
+      };
+      try {
+        const run = async () => {
+          // Until the headers: the request timeout (capped by the deadline); then the deadline, while the body's
+          // own idle timer (armed by `consume`) catches a body that stops arriving.
+          const left = deadline - Date.now();
+          if (left < this.opts.requestTimeoutMs) arm(left, `the ${Math.round(deadlineMs / 1000)} s deadline passed`);
+          else arm(this.opts.requestTimeoutMs, `no answer within ${this.opts.requestTimeoutMs} ms`);
+          const res = await send(ac.signal, attempt);
+          arm(deadline - Date.now(), `the ${Math.round(deadlineMs / 1000)} s deadline passed`);
+          if (res.ok || (options.accept ?? []).includes(res.status)) {
+            const value = await consume(res, ac.signal, () => expire(`the body stopped arriving (${this.opts.requestTimeoutMs} ms without data)`));
+            return { value, res };
+          }
+          await res.body?.cancel().catch(() => undefined);
+          throw statusError(url, res);
+        };
+        const { value, res } = queue ? await queue.run(run, ac.signal) : await run();
+        return { value, status: res.status, headers: res.headers, url: res.url || url, attempts: attempt + 1 };
+      } catch (e) {
+        if (caller?.aborted) throw abortError(caller);
+        const err = classify(e, url, timeout);
+        if (!err.retryable || attempt >= this.opts.maxRetries) throw annotate(err, attempt);
+        const wait = Math.min(this.opts.retryMaxMs, err.retryAfterMs ?? this.backoff(attempt));
+        if (Date.now() + wait >= deadline) {
+          throw new HttpError(`${err.message}; gave up: the next try (in ${Math.ceil(wait / 1000)} s) would pass the ${Math.round(deadlineMs / 1000)} s deadline`, url, err.status, true);
+        }
+        await sleep(wait, caller);
+      } finally {
+        clearTimeout(timer);
+        caller?.removeEventListener('abort', onAbort);
+      }
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const exp = Math.min(this.opts.retryMaxMs, this.opts.retryBaseMs * 2 ** attempt);
+    return exp / 2 + Math.random() * (exp / 2);
+  }
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { 'user-agent': this.userAgent, ...extra };
+  }
+
+  get requestTimeoutMs(): number {
+    return this.opts.requestTimeoutMs;
+  }
+}
+
+function statusError(url: string, res: Response): HttpError {
+  const status = `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`;
+  return new HttpError(`${url}: ${status}`, url, res.status, RETRY_STATUS.has(res.status), retryAfterMs(res.headers));
+}
+
+function classify(e: unknown, url: string, timeout: string | undefined): HttpError {
+  if (e instanceof HttpError) return e;
+  if (timeout) return new HttpError(`${url}: ${timeout}`, url, undefined, true);
+  const msg = e instanceof Error ? e.message : String(e);
+  const code = errorCode(e);
+  // A name that does not resolve or a bad certificate will not get better in a few seconds.
+  const permanent = code === 'ENOTFOUND' || (code ?? '').startsWith('ERR_TLS') || /CERT|SELF_SIGNED/.test(code ?? '');
+  return new HttpError(`${url}: ${code ?? msg}`, url, undefined, !permanent);
+}
+
+function annotate(err: HttpError, attempt: number): HttpError {
+  if (attempt === 0 || !err.retryable) return err;
+  return new HttpError(`${err.message} (after ${attempt + 1} attempts)`, err.url, err.status, err.retryable);
+}
+
+function errorCode(e: unknown): string | undefined {
+  // undici wraps the system error: TypeError('fetch failed', { cause: Error{ code: 'ECONNRESET' } }).
+  let cur: unknown = e;
+  for (let i = 0; i < 5 && cur && typeof cur === 'object'; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the body chunk by chunk (to `sink`, else into memory). `onIdle` is called when no chunk arrives within
+ * `idleMs` (it aborts the attempt, which fails the read). Fewer bytes than Content-Length announced is an error
+ * (retryable): a truncated body is never taken for a whole one.
+ */
+export async function readBody(
+  res: Response,
+  signal: AbortSignal,
+  idleMs: number,
+  onIdle: () => void,
+  sink?: (chunk: Uint8Array) => Promise<void>,
+): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (res.body) {
+    const reader = res.body.getReader();
+    let idle: NodeJS.Timeout | undefined;
+    // Aborting the fetch errors the stream in undici; the race makes sure a read never outlives the abort.
+    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    aborted.catch(() => undefined);
+    try {
+      for (;;) {
+        clearTimeout(idle);
+        idle = setTimeout(onIdle, idleMs);
+        const { done, value } = await Promise.race([reader.read(), aborted]);
+        if (done) break;
+        if (!value?.byteLength) continue;
+        total += value.byteLength;
+        if (sink) await sink(value);
+        else chunks.push(value);
+      }
+    } finally {
+      clearTimeout(idle);
+      reader.cancel().catch(() => undefined);
+    }
+  }
+  const expected = Number(res.headers.get('content-length') ?? NaN);
+  const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  if (Number.isFinite(expected) && !encoded && total !== expected) {
+    throw new HttpError(`${res.url}: the body ended after ${total} of ${expected} bytes`, res.url, res.status, true);
+  }
+  return sink ? new Uint8Array() : Buffer.concat(chunks);
+}

@@ -1,0 +1,22 @@
+// Web sources of papers (arXiv, Semantic Scholar, OpenAlex) and the user's bibliography, all producing the ingest
+// paper model and written through the ingest pipeline.
+import { searchArxiv } from './arxiv.js';
+import { searchOpenAlex } from './openalex.js';
+import { searchS2 } from './semantic-scholar.js';
+import type { Candidate, SearchOptions, SearchSource, SourceContext } from './types.js';
+
+export * from './types.js';
+export { sourcesConfig, sourceContext } from './context.js';
+export { parseArxivAtom, arxivQuery, searchArxiv, arxivByIds, fetchArxivEprint, fetchArxivHtml } from './arxiv.js';
+export { searchS2, s2Paper } from './semantic-scholar.js';
+export { searchOpenAlex, openAlexByDoi, openAlexByTitle, invertedAbstract } from './openalex.js';
+export { candidatesFromBib, candidatesFromIds, resolveIdentifiers } from './bibliography.js';
+export { readFullText, type Outcome } from './fulltext.js';
+export { fetchToCorpus, progressLine, type EntryReport, type FetchProgress, type FetchSummary } from './fetch.js';
+
+/** Search one source for candidates. */
+export function search(ctx: SourceContext, source: SearchSource, query: string, options: SearchOptions = {}): Promise<Candidate[]> {
+  if (source === 'arxiv') return searchArxiv(ctx, query, options);
+  if (source === 's2') return searchS2(ctx, query, options);
+  return searchOpenAlex(ctx, query, options);
+}

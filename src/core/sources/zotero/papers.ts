@@ -1,0 +1,148 @@
+// Zotero items → the ingest paper model. Text comes from the item's PDF (the project's PDF reader), else from
+// Zotero's own extracted text (.zotero-ft-cache) where the PDF is missing or has no text layer, else the item
+// is indexed by its abstract alone. Zotero's metadata wins over what the PDF reader guessed; the reader only
+// fills what Zotero lacks. Each item is one IngestUnit of the shared pipeline (src/core/ingest/pipeline.ts).
+import { readFile } from 'node:fs/promises';
+import { formatBibtexEntry } from '../../bib/format.js';
+import type { IngestUnit } from '../../ingest/pipeline.js';
+import { buildPaper, isReferenceSection, PaperAssembler, sha256Hex, type PaperMeta } from '../../ingest/paper.js';
+import { readPdfBytes } from '../../ingest/pdf.js';
+import type { ParsedPaper, ReadResult } from '../../ingest/types.js';
+import { sentences } from '../../text/index.js';
+import { attachmentFile, fullTextCacheFile, isPdfAttachment } from './attachments.js';
+import type { ZoteroItem } from './library.js';
+
+export interface ZoteroContext {
+  dataDir: string;
+  /** For `attachments:` paths (prefs.js); null when the user set none. */
+  baseAttachmentPath: string | null;
+}
+
+/**
+ * Where an item's text is, with each file's hash, found once per run (the hash decides, the reader reads). Only
+ * paths and hashes are kept: a library's units hold no file contents between identity() and read().
+ */
+interface ItemSources {
+  pdfs: Array<{ file: string; hash: string }>;
+  caches: Array<{ file: string; hash: string }>;
+}
+
+/** The item's stable source path: Zotero's own link to it (zotero://select/items/<library>_<key>). */
+export function zoteroItemUri(item: Pick<ZoteroItem, 'libraryID' | 'key'>): string {
+  return `zotero://select/items/${item.libraryID}_${item.key}`;
+}
+
+/** Zotero's metadata as the reader model's PaperMeta, with its BibTeX entry under the item's citation key. */
+export function zoteroMeta(item: ZoteroItem): PaperMeta & { citationKey: string } {
+  const meta = { title: item.title, authors: item.authors, year: item.year, venue: item.venue, doi: item.doi, arxivId: item.arxivId, url: item.url, abstract: item.abstract };
+  return { ...meta, citationKey: item.citationKey, bibtex: formatBibtexEntry(meta, item.citationKey) };
+}
+
+async function itemSources(item: ZoteroItem, ctx: ZoteroContext): Promise<ItemSources> {
+  const out: ItemSources = { pdfs: [], caches: [] };
+  for (const att of item.attachments.filter(isPdfAttachment)) {
+    const file = attachmentFile(att, ctx.dataDir, ctx.baseAttachmentPath);
+    const bytes = file ? await readFile(file).catch(() => null) : null;
+    if (file && bytes) out.pdfs.push({ file, hash: sha256Hex(bytes) });
+    const cache = fullTextCacheFile(att, ctx.dataDir);
+    const text = cache ? await readFile(cache, 'utf8').catch(() => null) : null;
+    if (cache && text?.trim()) out.caches.push({ file: cache, hash: sha256Hex(text) });
+  }
+  return out;
+}
+
+/** Changes when the item's metadata (Zotero's dateModified, the key) or any of its text sources change. */
+function contentHash(item: ZoteroItem, sources: ItemSources): string {
+  return sha256Hex(
+    JSON.stringify({
+      key: item.key,
+      modified: item.dateModified,
+      citationKey: item.citationKey,
+      fields: item.fields,
+      authors: item.authors,
+      pdfs: sources.pdfs.map((p) => p.hash),
+      caches: sources.caches.map((c) => c.hash),
+    }),
+  );
+}
+
+/** One pipeline unit per item: skipped unread when the corpus holds it with the same hash. */
+export function zoteroUnit(item: ZoteroItem, ctx: ZoteroContext): IngestUnit {
+  let found: Promise<{ sources: ItemSources; hash: string }> | undefined;
+  const load = () => (found ??= itemSources(item, ctx).then((sources) => ({ sources, hash: contentHash(item, sources) })));
+  return {
+    label: `${item.citationKey} (Zotero item ${item.key}${item.title ? `: ${item.title.slice(0, 60)}` : ''})`,
+    identity: async () => ({ sourcePath: zoteroItemUri(item), contentHash: (await load()).hash }),
+    read: async (signal) => {
+      const { sources, hash } = await load();
+      return readZoteroItem(item, sources, hash, signal);
+    },
+  };
+}
+
+async function readZoteroItem(item: ZoteroItem, sources: ItemSources, hash: string, signal?: AbortSignal): Promise<ReadResult> {
+  const meta = zoteroMeta(item);
+  const source = { path: zoteroItemUri(item), contentHash: hash };
+  for (const pdf of sources.pdfs) {
+    const bytes = await readFile(pdf.file).catch(() => null);
+    if (!bytes) continue;
+    const read = await readPdfBytes(new Uint8Array(bytes), pdf.file, { signal }).catch((e) => {
+      if (signal?.aborted) throw e;
+      return null;
+    });
+    const got = read?.papers.find((p) => p.sentences.length);
+    if (got) return { papers: [fromPdf(meta, got, source)], errors: [] };
+  }
+  for (const cache of sources.caches) {
+    const assembled = assembleText((await readFile(cache.file, 'utf8').catch(() => null)) ?? '');
+    if (assembled.sentences.length) return { papers: [buildPaper(meta, assembled, source)], errors: [] };
+  }
+  const abstract = abstractOnly(item.abstract);
+  if (abstract.sentences.length) return { papers: [buildPaper(meta, abstract, source)], errors: [] };
+  // Nothing is lost (there is no text to lose) and nothing failed: a warning, reported on every run.
+  return { papers: [], errors: [], warnings: [{ file: zoteroItemUri(item), reason: `${item.citationKey}: no PDF, no Zotero full text and no abstract to index` }] };
+}
+
+/** The PDF's sections and sentences under Zotero's metadata; what Zotero lacks is taken from the PDF. */
+function fromPdf(meta: PaperMeta & { citationKey: string }, pdf: ParsedPaper, source: { path: string; contentHash: string }): ParsedPaper {
+  const merged: PaperMeta = {
+    ...meta,
+    authors: meta.authors?.length ? meta.authors : pdf.authors,
+    year: meta.year ?? pdf.year,
+    venue: meta.venue ?? pdf.venue,
+    doi: meta.doi ?? pdf.doi,
+    arxivId: meta.arxivId ?? pdf.arxivId,
+    abstract: meta.abstract ?? pdf.abstract,
+  };
+  merged.bibtex = formatBibtexEntry(merged, meta.citationKey);
+  return buildPaper(merged, { sections: pdf.sections, sentences: pdf.sentences }, source);
+}
+
+/**
+ * Zotero's extracted text (pdftotext-like: one line per printed line, blank lines between paragraphs): lines are
+ * joined, hyphenation at line ends undone, and everything after a References heading dropped.
+ */
+export function assembleText(text: string): ReturnType<PaperAssembler['finish']> {
+  const asm = new PaperAssembler();
+  asm.section('', null, 1);
+  for (const para of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
+    const lines = para.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (!lines.length) continue;
+    if (lines.length === 1 && isReferenceSection(lines[0])) {
+      asm.section(lines[0], null, 1);
+      continue;
+    }
+    const joined = lines.reduce((acc, l) => (/[a-z]-$/.test(acc) && /^[a-z]/.test(l) ? acc.slice(0, -1) + l : acc ? `${acc} ${l}` : l), '');
+    for (const s of sentences(joined, 'text')) asm.sentence(s.clean);
+  }
+  return asm.finish();
+}
+
+function abstractOnly(abstract: string | null): ReturnType<PaperAssembler['finish']> {
+  const asm = new PaperAssembler();
+  if (abstract) {
+    asm.section('Abstract', null, 1);
+    for (const s of sentences(abstract, 'text')) asm.sentence(s.clean);
+  }
+  return asm.finish();
+}

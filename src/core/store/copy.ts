@@ -1,0 +1,303 @@
+// Copies a Corpus Lens corpus from one SQL store to another (embedded PGlite → a lab's PostgreSQL, or between
+// servers): papers, sentences and their vectors. The source is read in batches of papers (bounded memory for a
+// PGlite source); a `pg` target receives each batch's sentences by binary COPY on its writer connection, in one
+// transaction with the batch's papers, so an interrupted copy leaves whole papers and a rerun resumes: a paper
+// already in the target with the same content hash and sentence count is skipped, one that differs is replaced.
+// At the end both sides are counted and checksummed over the source's papers.
+import { parseVectorText, vectorBinary } from './rows.js';
+import type { SqlCorpusStore, Row } from './sql.js';
+import { deferIndexesFrom, StoreError, type PaperInput } from './types.js';
+
+export interface CopyOptions {
+  /** Sentences per batch (one source read, one target transaction); default 5,000. */
+  batchSentences?: number;
+  signal?: AbortSignal;
+  onProgress?: (papersDone: number, papersTotal: number) => void;
+}
+
+export interface CopySummary {
+  papers: { source: number; copied: number; skipped: number; replaced: number; target: number };
+  sentences: { source: number; copied: number; target: number };
+  /** md5 over the source papers' rows (metadata, every sentence's position, text and vector) on each side. */
+  checksum: { source: string; target: string; match: boolean };
+  /** Binary COPY into PostgreSQL, or the store's own bulk writer. */
+  method: 'binary-copy' | 'store-write';
+  seconds: number;
+}
+
+interface SourcePaper {
+  id: string;
+  hash: string | null;
+  n: number;
+  row: Row;
+}
+
+/** Anything with the `pg` driver's writer connection: binary COPY goes there, inside the store's transaction. */
+interface CopyClient {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  query<T>(stream: T): T;
+}
+
+const SENTENCE_COLUMNS = 'paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text, embedding';
+
+export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, options: CopyOptions = {}): Promise<CopySummary> {
+  const t0 = performance.now();
+  const meta = await from.meta();
+  if (!meta) throw new StoreError('the source has no Corpus Lens corpus to copy');
+  await to.init({ model: meta.model, dimensions: meta.dimensions, vectorContext: meta.vectorContext });
+  const papers = await sourcePapers(from);
+  const existing = await targetPapers(to, papers.map((p) => p.id));
+  const todo: SourcePaper[] = [];
+  const replace: string[] = [];
+  let skipped = 0;
+  for (const p of papers) {
+    const t = existing.get(p.id);
+    if (t && t.n === p.n && t.hash === p.hash) skipped++;
+    else {
+      if (t) replace.push(p.id);
+      todo.push(p);
+    }
+  }
+  const client = writerClient(to);
+  const total = todo.reduce((s, p) => s + p.n, 0);
+  const before = (await to.counts()).sentences;
+  const defer = total >= deferIndexesFrom(before);
+  let copied = 0;
+  let done = skipped;
+  options.onProgress?.(done, papers.length);
+  if (defer) await to.dropSearchIndexes();
+  try {
+    for (const batch of batches(todo, options.batchSentences ?? 5_000)) {
+      options.signal?.throwIfAborted();
+      const ids = batch.map((p) => p.id);
+      const rows = (
+        await from.driver.query(
+          `SELECT ${SENTENCE_COLUMNS.replace('embedding', 'embedding::text AS embedding')} FROM sentences
+           WHERE paper_id = ANY ($1::text[]) ORDER BY paper_id, global_index`,
+          [ids],
+        )
+      ).rows;
+      const stale = ids.filter((id) => replace.includes(id));
+      copied += client ? await copyBinary(to, client, batch, rows, stale) : await copyByStore(to, batch, rows, stale);
+      done += batch.length;
+      options.onProgress?.(done, papers.length);
+    }
+  } finally {
+    if (defer) await to.createSearchIndexes();
+  }
+  const ids = papers.map((p) => p.id);
+  const [src, dst] = await Promise.all([checksum(from, ids), checksum(to, ids)]);
+  return {
+    papers: { source: papers.length, copied: todo.length, skipped, replaced: replace.length, target: dst.papers },
+    sentences: { source: src.sentences, copied, target: dst.sentences },
+    checksum: { source: src.sum, target: dst.sum, match: src.sum === dst.sum && src.papers === dst.papers && src.sentences === dst.sentences },
+    method: client ? 'binary-copy' : 'store-write',
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+async function sourcePapers(from: SqlCorpusStore): Promise<SourcePaper[]> {
+  const { rows } = await from.driver.query(
+    `SELECT p.id, p.title, p.authors, p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key, p.bibtex, p.source_path,
+       p.content_hash, p.source, p.license, (SELECT count(*) FROM sentences s WHERE s.paper_id = p.id)::int AS n
+     FROM papers p ORDER BY p.id`,
+  );
+  return rows.map((r) => ({ id: String(r.id), hash: (r.content_hash as string | null) ?? null, n: Number(r.n), row: r }));
+}
+
+async function targetPapers(to: SqlCorpusStore, ids: string[]): Promise<Map<string, { hash: string | null; n: number }>> {
+  const { rows } = await to.driver.query(
+    `SELECT p.id, p.content_hash, (SELECT count(*) FROM sentences s WHERE s.paper_id = p.id)::int AS n
+     FROM papers p WHERE p.id = ANY ($1::text[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [String(r.id), { hash: (r.content_hash as string | null) ?? null, n: Number(r.n) }]));
+}
+
+function* batches(papers: SourcePaper[], maxSentences: number): Generator<SourcePaper[]> {
+  let batch: SourcePaper[] = [];
+  let size = 0;
+  for (const p of papers) {
+    if (batch.length && size + p.n > maxSentences) {
+      yield batch;
+      batch = [];
+      size = 0;
+    }
+    batch.push(p);
+    size += p.n;
+  }
+  if (batch.length) yield batch;
+}
+
+/** The `pg` store's writer connection, where binary COPY can run; null for other stores. */
+function writerClient(to: SqlCorpusStore): (() => Promise<CopyClient>) | null {
+  const d = to.driver as unknown as { writerConnection?: () => Promise<CopyClient> };
+  return to.kind === 'postgres' && typeof d.writerConnection === 'function' ? () => d.writerConnection!() : null;
+}
+
+function paperInput(p: SourcePaper, rows: Row[]): PaperInput {
+  const r = p.row;
+  return {
+    id: p.id,
+    title: r.title as string | null,
+    authors: (r.authors as string[] | null) ?? [],
+    year: r.year == null ? null : Number(r.year),
+    venue: r.venue as string | null,
+    doi: r.doi as string | null,
+    url: r.url as string | null,
+    abstract: r.abstract as string | null,
+    citationKey: r.citation_key as string | null,
+    bibtex: r.bibtex as string | null,
+    sourcePath: r.source_path as string | null,
+    contentHash: p.hash,
+    source: r.source as string | null,
+    license: r.license as string | null,
+    sentences: rows.map((s) => ({
+      sectionTitle: s.section_title as string | null,
+      sectionNumber: s.section_number as string | null,
+      sectionIndex: Number(s.section_index),
+      sentenceIndex: Number(s.sentence_index),
+      globalIndex: Number(s.global_index),
+      page: s.page == null ? null : Number(s.page),
+      text: String(s.text),
+      embedding: parseVectorText(String(s.embedding)),
+    })),
+  };
+}
+
+/** Any other target: its own bulk writer (PGlite's is a binary COPY too), stale papers deleted first. */
+async function copyByStore(to: SqlCorpusStore, batch: SourcePaper[], rows: Row[], stale: string[]): Promise<number> {
+  if (stale.length) await to.deletePapers(stale);
+  const byPaper = groupRows(rows);
+  const r = await to.writePapers(batch.map((p) => paperInput(p, byPaper.get(p.id) ?? [])));
+  return r.sentences;
+}
+
+function groupRows(rows: Row[]): Map<string, Row[]> {
+  const m = new Map<string, Row[]>();
+  for (const r of rows) {
+    const id = String(r.paper_id);
+    let list = m.get(id);
+    if (!list) m.set(id, (list = []));
+    list.push(r);
+  }
+  return m;
+}
+
+/** One transaction on the writer connection: stale papers deleted, papers inserted, sentences by binary COPY. */
+async function copyBinary(to: SqlCorpusStore, client: () => Promise<CopyClient>, batch: SourcePaper[], rows: Row[], stale: string[]): Promise<number> {
+  const c = await client();
+  const { from: copyFrom } = await import('pg-copy-streams');
+  const { pipeline } = await import('node:stream/promises');
+  const { Readable } = await import('node:stream');
+  await c.query('BEGIN');
+  try {
+    if (stale.length) await c.query('DELETE FROM papers WHERE id = ANY ($1::text[])', [stale]);
+    const col = <T>(f: (r: Row) => T) => batch.map((p) => f(p.row));
+    await c.query(
+      `INSERT INTO papers (id, title, authors, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash,
+         source, license)
+       SELECT p.id, p.title, coalesce(a.authors, '{}'), p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key, p.bibtex,
+         p.source_path, p.content_hash, p.source, p.license
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+         AS p(id, title, authors_json, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash, source, license)
+       CROSS JOIN LATERAL (SELECT array_agg(x) AS authors FROM jsonb_array_elements_text(p.authors_json::jsonb) x) a`,
+      [
+        col((r) => r.id),
+        col((r) => r.title ?? null),
+        col((r) => JSON.stringify(r.authors ?? [])),
+        col((r) => r.year ?? null),
+        col((r) => r.venue ?? null),
+        col((r) => r.doi ?? null),
+        col((r) => r.url ?? null),
+        col((r) => r.abstract ?? null),
+        col((r) => r.citation_key ?? null),
+        col((r) => r.bibtex ?? null),
+        col((r) => r.source_path ?? null),
+        col((r) => r.content_hash ?? null),
+        col((r) => r.source ?? null),
+        col((r) => r.license ?? null),
+      ],
+    );
+    if (rows.length) {
+      const stream = c.query(copyFrom(`COPY sentences (${SENTENCE_COLUMNS}) FROM STDIN (FORMAT binary)`));
+      await pipeline(Readable.from(binaryCopy(rows)), stream);
+    }
+    await c.query('COMMIT');
+    return rows.length;
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw new StoreError(`copy into ${to.kind} failed at papers ${batch[0].id}…${batch[batch.length - 1].id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
+/** PostgreSQL's binary COPY stream for sentence rows (header, one tuple per row, trailer), in chunks. */
+function* binaryCopy(rows: Row[]): Generator<Buffer> {
+  yield Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+  let parts: Buffer[] = [];
+  let size = 0;
+  for (const r of rows) {
+    const fields: (Buffer | null)[] = [
+      text(r.paper_id),
+      text(r.section_title),
+      text(r.section_number),
+      int4(r.section_index),
+      int4(r.sentence_index),
+      int4(r.global_index),
+      r.page == null ? null : int4(r.page),
+      text(r.text),
+      r.embedding == null ? null : Buffer.from(vectorBinary(parseVectorText(String(r.embedding)))),
+    ];
+    const head = Buffer.alloc(2);
+    head.writeInt16BE(fields.length);
+    parts.push(head);
+    for (const f of fields) {
+      const len = Buffer.alloc(4);
+      len.writeInt32BE(f ? f.length : -1);
+      parts.push(len);
+      if (f) parts.push(f);
+      size += 4 + (f?.length ?? 0);
+    }
+    if (size > 1 << 20) {
+      yield Buffer.concat(parts);
+      parts = [];
+      size = 0;
+    }
+  }
+  const trailer = Buffer.alloc(2);
+  trailer.writeInt16BE(-1);
+  parts.push(trailer);
+  yield Buffer.concat(parts);
+}
+
+function text(v: unknown): Buffer | null {
+  return v == null ? null : Buffer.from(String(v), 'utf8');
+}
+
+function int4(v: unknown): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(Number(v));
+  return b;
+}
+
+/**
+ * Counts and an md5 over the given papers on one side: each paper's metadata and each sentence's position, text
+ * and vector (pgvector's text output, the same on PGlite and the server), in a fixed order.
+ */
+export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ papers: number; sentences: number; sum: string }> {
+  const { rows } = await store.driver.query(
+    `SELECT
+       (SELECT count(*)::int FROM papers WHERE id = ANY ($1::text[])) AS papers,
+       (SELECT count(*)::int FROM sentences WHERE paper_id = ANY ($1::text[])) AS sentences,
+       md5(
+         (SELECT coalesce(string_agg(md5(concat_ws('|', id, title, array_to_string(authors, ';'), year, venue, doi, url,
+            abstract, citation_key, bibtex, source_path, content_hash, source, license)), '' ORDER BY id), '') FROM papers WHERE id = ANY ($1::text[]))
+         || (SELECT coalesce(string_agg(md5(concat_ws('|', paper_id, section_title, section_number, section_index,
+            sentence_index, global_index, page, text, embedding::text)), '' ORDER BY paper_id, global_index), '')
+            FROM sentences WHERE paper_id = ANY ($1::text[]))
+       ) AS sum`,
+    [ids],
+  );
+  return { papers: Number(rows[0].papers), sentences: Number(rows[0].sentences), sum: String(rows[0].sum) };
+}
