@@ -1,0 +1,91 @@
+// The evidence of one question: hybrid retrieval of sentences with their context (papers ranked first on a large
+// corpus: PaperQA's "documents, then chunks"), each sentence checked against its paper's stored text, the PDF page
+// where the store keeps one, and the answerability score that decides "I don't know".
+import type { Embedder } from '../embed/types.js';
+import { checkQueryText, paperSearch, search } from '../retrieve/index.js';
+import { paperTextSource } from '../review/paper-text.js';
+import { assessSupport } from '../review/support.js';
+import { normalizeText } from '../review/text-match.js';
+import type { CorpusStore, Hit } from '../store/types.js';
+
+/**
+ * The "I don't know" threshold on answerability (the share of the question's content terms that the best evidence
+ * sentences and their context contain). Tuned on the train split of test/fixtures/ask-questions.json (offline
+ * embedder, sample corpus) and reported on its held-out split by `npm run bench -- ask`.
+ */
+export const ANSWERABILITY_THRESHOLD = 0.75;
+
+/** Evidence sentences whose text (with context) the answerability score reads: the best few, not the tail. */
+const ANSWERABILITY_HITS = 5;
+
+/** Papers searched when the corpus is large enough to rank papers first. */
+const PAPERS_FIRST_COUNT = 10;
+
+export interface Evidence {
+  hits: Hit[];
+  /** Sentence id → PDF page, for the hits whose store row has one. */
+  pages: Map<number, number>;
+  papersFirst: boolean;
+  unverified: number;
+  answerability: number;
+}
+
+export interface EvidenceOptions {
+  k: number;
+  papersFirstAbove: number;
+  signal?: AbortSignal;
+}
+
+export async function gatherEvidence(store: CorpusStore, embedder: Embedder, question: string, o: EvidenceOptions): Promise<Evidence> {
+  checkQueryText(question);
+  let paperIds: string[] | undefined;
+  const papersFirst = (await store.counts()).papers > o.papersFirstAbove;
+  if (papersFirst) {
+    const top = await paperSearch(store, embedder, question, { k: PAPERS_FIRST_COUNT, signal: o.signal });
+    paperIds = top.map((h) => h.paper.id);
+  }
+  const found = paperIds?.length === 0 ? [] : await search(store, embedder, question, 'hybrid', { k: o.k, paperIds, signal: o.signal });
+  const { hits, unverified } = await verifyAgainstStore(store, found, o.signal);
+  return { hits, pages: await sentencePages(store, hits.map((h) => h.sentence.id)), papersFirst, unverified, answerability: answerability(question, hits) };
+}
+
+/** Share of the question's content terms (support.ts's terms: stems, names, acronyms) found in the best evidence. */
+export function answerability(question: string, hits: readonly Hit[]): number {
+  if (!hits.length) return 0;
+  const texts = hits.slice(0, ANSWERABILITY_HITS).flatMap((h) => [h.previous?.text, h.sentence.text, h.next?.text]).filter((t): t is string => !!t);
+  return assessSupport(question, texts, { threshold: 0 }).score;
+}
+
+/**
+ * Keeps the hits whose sentence is, word for word, a sentence of its paper's stored text (the paper-text adapter the
+ * related-work quotes are verified with); a store whose hits and rows disagree (a stale CorpusStudio copy) loses them.
+ */
+async function verifyAgainstStore(store: CorpusStore, hits: readonly Hit[], signal?: AbortSignal): Promise<{ hits: Hit[]; unverified: number }> {
+  const source = paperTextSource(store, (id) => hits.filter((h) => h.paper.id === id).map((h) => h.sentence.text).join(' '));
+  const stored = new Map<string, Set<string>>();
+  for (const id of new Set(hits.map((h) => h.paper.id))) stored.set(id, new Set((await source.paperSentences(id, signal)).map(normalizeText)));
+  const kept = hits.filter((h) => stored.get(h.paper.id)!.has(normalizeText(h.sentence.text)));
+  return { hits: kept, unverified: hits.length - kept.length };
+}
+
+interface WithDriver {
+  driver: { query(sql: string, params?: readonly unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+}
+
+/**
+ * The page each sentence was on in its PDF, as ingest stored it. Hits do not carry it (the typing loop has no use
+ * for it), so the Corpus Lens SQL schema is asked once; other backends report no page rather than a guessed one.
+ * The store keeps no line numbers: sources have none.
+ */
+export async function sentencePages(store: CorpusStore, ids: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const s = store as CorpusStore & Partial<WithDriver>;
+  if (!ids.length || store.schema !== 'corpusLens' || typeof s.driver?.query !== 'function') return out;
+  try {
+    const { rows } = await s.driver.query('SELECT id, page FROM sentences WHERE id = ANY($1::bigint[]) AND page IS NOT NULL', [ids.map(String)]);
+    for (const r of rows) out.set(Number(r.id), Number(r.page));
+  } catch {
+    // no page column (an old schema): no pages
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+// "Ask the corpus": one question of a conversation → (follow-up rewritten to stand alone) → evidence → "I don't know"
+// below the answerability threshold → a checked, cited answer (LLM) or an extract (no LLM). "Where did you find
+// that?" answers from the previous answer's sources without searching. The turn is appended to the conversation.
+import type { ChatModel, ChatRequest, ChatResult } from '../llm/chat.js';
+import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './answer.js';
+import { isSourceQuestion, lastAnswer } from './conversation.js';
+import { ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
+import { standaloneQuestion } from './rewrite.js';
+import type { AskOptions, AskTurn, Conversation } from './types.js';
+
+export { ANSWERABILITY_THRESHOLD, answerability, gatherEvidence, sentencePages } from './evidence.js';
+export { ConversationError, isSourceQuestion, lastAnswer, newConversation, parseConversation, serializeConversation } from './conversation.js';
+export { isFollowUp, rewriteWithTerms } from './rewrite.js';
+export { DONT_KNOW } from './prompts.js';
+export * from './types.js';
+
+export const ASK_DEFAULTS = { evidence: 8, papersFirstAbove: 200 } as const;
+
+/** Times the model's calls, so a turn can report its own time apart from the model's. */
+class TimedChat implements ChatModel {
+  ms = 0;
+  constructor(private readonly inner: ChatModel) {}
+  get model(): string {
+    return this.inner.model;
+  }
+  async complete(req: ChatRequest): Promise<ChatResult> {
+    const t0 = performance.now();
+    try {
+      return await this.inner.complete(req);
+    } finally {
+      this.ms += performance.now() - t0;
+    }
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** Answers `question` in `conversation` (which gains the turn and any new sources) and returns the turn. */
+export async function ask(conversation: Conversation, question: string, o: AskOptions): Promise<AskTurn> {
+  const t0 = performance.now();
+  const chat = o.chat ? new TimedChat(o.chat) : null;
+  const model = o.chat?.model ?? null;
+  const q = question.trim();
+
+  if (isSourceQuestion(q)) {
+    const last = lastAnswer(conversation);
+    const turn: AskTurn = {
+      question: q,
+      standalone: q,
+      rewrite: 'none',
+      kind: 'sources',
+      text: last ? sourcesText(conversation, last.citations) : 'There is no earlier answer in this conversation to give sources for.',
+      sentences: [],
+      citations: last ? [...last.citations] : [],
+      answerability: last ? 1 : 0,
+      counts: { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: round(performance.now() - t0), modelMs: 0 },
+      model,
+    };
+    conversation.turns.push(turn);
+    return turn;
+  }
+
+  const rewrite = await standaloneQuestion(q, conversation.turns, chat, o.signal);
+  const evidence = await gatherEvidence(o.store, o.embedder, rewrite.standalone, {
+    k: o.evidence ?? ASK_DEFAULTS.evidence,
+    papersFirstAbove: o.papersFirstAbove ?? ASK_DEFAULTS.papersFirstAbove,
+    signal: o.signal,
+  });
+  let drafted: Drafted;
+  if (!evidence.hits.length || evidence.answerability < (o.threshold ?? ANSWERABILITY_THRESHOLD)) drafted = dontKnow();
+  else if (chat) drafted = await answerWithModel(conversation, rewrite.standalone, evidence.hits, evidence.pages, chat, { verify: o.verify ?? true, signal: o.signal });
+  else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages);
+
+  const turn: AskTurn = {
+    question: q,
+    standalone: rewrite.standalone,
+    rewrite: rewrite.rewrite,
+    kind: drafted.kind,
+    text: drafted.text,
+    sentences: drafted.sentences,
+    citations: drafted.citations,
+    answerability: evidence.answerability,
+    counts: {
+      evidence: evidence.hits.length,
+      papers: new Set(evidence.hits.map((h) => h.paper.id)).size,
+      unverifiedEvidence: evidence.unverified,
+      removedSentences: drafted.removedSentences,
+      removedCitations: drafted.removedCitations,
+      llmCalls: rewrite.llmCalls + drafted.llmCalls,
+      ms: round(performance.now() - t0),
+      modelMs: round(chat?.ms ?? 0),
+    },
+    model,
+  };
+  conversation.turns.push(turn);
+  return turn;
+}
+
+/** The numbered sources as text: paper, section, page where known, and the cited sentence. */
+export function sourcesText(conversation: Conversation, numbers: readonly number[]): string {
+  if (!numbers.length) return 'The previous answer cited no source.';
+  return numbers
+    .map((n) => conversation.sources[n - 1])
+    .filter((s) => !!s)
+    .map((s) => {
+      const paper = `${s.title ?? s.paperId}${s.citationKey || s.year ? ` (${[s.citationKey, s.year].filter(Boolean).join(', ')})` : ''}`;
+      const where = [s.section ? `section "${s.section}"` : null, s.page !== null ? `p. ${s.page}` : null].filter(Boolean).join(', ');
+      return `[${s.n}] ${paper}${where ? `, ${where}` : ''}: “${s.text}”`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,62 @@
+// A follow-up question made to stand alone before it is searched. With a chat model: the model rewrites it from the
+// conversation (one call; an unusable reply falls back). Without one: a follow-up — a question that leans on the
+// conversation (a pronoun, "the same", "what about", or two content words at most) — gets the previous question's
+// key terms appended, which is what the retrieval needs and never changes the user's words.
+import { isStopWord } from '../embed/tokenize.js';
+import { isAbortError, type ChatModel } from '../llm/chat.js';
+import { words } from '../review/text-match.js';
+import { rewritePrompt } from './prompts.js';
+import type { AskTurn } from './types.js';
+
+const ANAPHOR = /\b(?:it|its|they|them|their|theirs|this|that|these|those|he|she|his|her|the same|such|there|then|what about|how about|and what|also|too|either|one|ones|former|latter)\b/i;
+
+/** Question words that carry no topic. */
+const QUESTION_WORDS = new Set('what which who whom whose when where why how does do did is are was were can could would should many much about tell me please'.split(' '));
+
+function contentWords(text: string): string[] {
+  return [...new Set(words(text).filter((w) => w.length > 2 && !isStopWord(w) && !QUESTION_WORDS.has(w)))];
+}
+
+export function isFollowUp(question: string): boolean {
+  return ANAPHOR.test(question) || contentWords(question).length <= 2;
+}
+
+/** The deterministic rewrite: the previous standalone question's content words the follow-up lacks, appended. */
+export function rewriteWithTerms(question: string, previous: string): string {
+  const own = new Set(contentWords(question));
+  const added = contentWords(previous).filter((w) => !own.has(w));
+  return added.length ? `${question.trim()} (${added.join(' ')})` : question.trim();
+}
+
+export interface Rewrite {
+  standalone: string;
+  rewrite: 'none' | 'llm' | 'terms';
+  llmCalls: number;
+  modelMs: number;
+}
+
+/** The standalone form of `question` given the earlier turns (the last three that asked something of the corpus). */
+export async function standaloneQuestion(question: string, turns: readonly AskTurn[], chat: ChatModel | null, signal?: AbortSignal): Promise<Rewrite> {
+  const history = turns.filter((t) => t.kind !== 'sources').slice(-3);
+  if (!history.length) return { standalone: question.trim(), rewrite: 'none', llmCalls: 0, modelMs: 0 };
+  if (chat) {
+    const t0 = performance.now();
+    try {
+      const r = await chat.complete({ step: 'rewrite', messages: rewritePrompt(question, history.map((t) => ({ question: t.standalone, answer: t.text }))), signal, temperature: 0 });
+      const line = r.text.trim().split('\n')[0].replace(/^["“']|["”']$/g, '').trim();
+      const modelMs = performance.now() - t0;
+      // A reply that is empty, or an essay rather than a question, is not used.
+      if (line && line.length <= Math.max(400, question.length * 4)) return { standalone: line, rewrite: 'llm', llmCalls: 1, modelMs };
+      return { ...termsRewrite(question, history), llmCalls: 1, modelMs };
+    } catch (err) {
+      if (isAbortError(err)) throw err;
+      return { ...termsRewrite(question, history), llmCalls: 1, modelMs: performance.now() - t0 };
+    }
+  }
+  return termsRewrite(question, history);
+}
+
+function termsRewrite(question: string, history: readonly AskTurn[]): Rewrite {
+  if (!isFollowUp(question)) return { standalone: question.trim(), rewrite: 'none', llmCalls: 0, modelMs: 0 };
+  return { standalone: rewriteWithTerms(question, history[history.length - 1].standalone), rewrite: 'terms', llmCalls: 0, modelMs: 0 };
+}

@@ -1,0 +1,100 @@
+// Shapes of "Ask the corpus": a conversation of questions and checked answers over one numbered source list.
+// The conversation is plain JSON (the CLI's --history file, the extension's per-workspace state): numbers stay
+// stable across turns because the source list only ever grows.
+import type { Embedder } from '../embed/types.js';
+import type { ChatModel } from '../llm/chat.js';
+import type { CorpusStore } from '../store/types.js';
+
+/** One stored sentence an answer cites; `n` is its citation number, unique over the whole conversation. */
+export interface AskSource {
+  n: number;
+  paperId: string;
+  citationKey: string | null;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  section: string | null;
+  /** The cited sentence's row id in the store, and its position in the paper. */
+  sentenceId: number;
+  globalIndex: number;
+  /** The sentence as stored (checked against the paper's stored text), with its neighbours in the same section. */
+  text: string;
+  previous: string | null;
+  next: string | null;
+  /** The PDF page the store recorded at ingest (null for LaTeX/HTML/Markdown, or a store that does not return it). */
+  page: number | null;
+}
+
+/** supported / partial / connective sentences are kept; unsupported ones are removed (the related-work check). */
+export interface AnswerSentence {
+  /** As shown: citations as [n] of the conversation's sources. */
+  text: string;
+  /** As the model wrote it (LLM answers), before the check. */
+  original: string;
+  citations: number[];
+  verdict: 'supported' | 'partial' | 'unsupported' | 'connective' | 'extract';
+  /** Offline support score of the sentence against its cited quotes (1 for an extract: it is the stored text). */
+  support: number;
+  kept: boolean;
+  reasons: string[];
+}
+
+/**
+ * answer: prose from the LLM, every kept sentence checked and cited; extract: no LLM, the best evidence
+ * sentences by paper; unknown: "I don't know" (evidence below the threshold, or nothing survived the check);
+ * sources: "where did you find that?" — the previous answer's sources, no retrieval.
+ */
+export type AnswerKind = 'answer' | 'extract' | 'unknown' | 'sources';
+
+export interface AskTurn {
+  question: string;
+  /** The question as searched: a follow-up rewritten to stand alone (equal to `question` otherwise). */
+  standalone: string;
+  rewrite: 'none' | 'llm' | 'terms';
+  kind: AnswerKind;
+  text: string;
+  sentences: AnswerSentence[];
+  /** Citation numbers this answer uses, in order of first use. */
+  citations: number[];
+  /** Share of the question's content terms found in the best evidence (the "I don't know" gate). */
+  answerability: number;
+  counts: AskCounts;
+  model: string | null;
+}
+
+export interface AskCounts {
+  /** Evidence sentences retrieved and shown to the model / the extract. */
+  evidence: number;
+  papers: number;
+  /** Evidence sentences whose text was not found in their paper's stored text (dropped). */
+  unverifiedEvidence: number;
+  /** LLM answers: sentences removed by the check, citations removed (invented or unbacked). */
+  removedSentences: number;
+  removedCitations: number;
+  llmCalls: number;
+  /** Wall time of the turn and the part spent waiting for the model. */
+  ms: number;
+  modelMs: number;
+}
+
+export interface Conversation {
+  version: 1;
+  turns: AskTurn[];
+  sources: AskSource[];
+}
+
+export interface AskOptions {
+  store: CorpusStore;
+  embedder: Embedder;
+  /** The chat model; null = extractive answers and deterministic follow-up rewrites. */
+  chat?: ChatModel | null;
+  /** Evidence sentences retrieved per question (default 8). */
+  evidence?: number;
+  /** The "I don't know" threshold on answerability (default ANSWERABILITY_THRESHOLD). */
+  threshold?: number;
+  /** Rank papers first and search their sentences when the corpus has more papers than this (default 200). */
+  papersFirstAbove?: number;
+  /** With an LLM: the verification call of the related-work check (default true). */
+  verify?: boolean;
+  signal?: AbortSignal;
+}

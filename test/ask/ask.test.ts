@@ -1,0 +1,285 @@
+// "Ask the corpus" end to end: a REAL PGlite corpus of sample papers (the real ingest), the offline embedder, and
+// the REAL `openai` client talking to the local chat-completions stand-in with scripted models (faithful, lying).
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ask, newConversation, parseConversation, serializeConversation, isSourceQuestion, type Conversation } from '../../src/core/ask/index.js';
+import { createAskCommand } from '../../src/cli/commands/ask.js';
+import { createEmbedder } from '../../src/core/embed/index.js';
+import type { Embedder } from '../../src/core/embed/types.js';
+import { OpenAIChat } from '../../src/core/llm/index.js';
+import { paperTextSource } from '../../src/core/review/paper-text.js';
+import { stripQuotations } from '../../src/core/review/check.js';
+import { ShingleIndex } from '../../src/core/review/text-match.js';
+import { openPGliteStore } from '../../src/core/store/pglite.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import type { CorpusStore } from '../../src/core/store/types.js';
+import { ASK_LIES, faithfulAskModel, inventorAskModel, liarAskModel } from '../support/ask-models.js';
+import { startChatStandin, type ChatStandin } from '../support/chat-standin.js';
+import { projectRoot } from '../support/eval.ts';
+
+const FILES = [
+  'marchetti2022sentenceretrieval.tex',
+  'bergstrom2016citationintent.tex',
+  'falk2024quantization.tex',
+  'mwangi2022hnswtuning.tex',
+  'hollis2023trust.md',
+  'kowalczyk2021pdfparse.md',
+  'achterberg2019bm25sentences.tex',
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-ask-'));
+const db = join(dir, 'corpus');
+let store: SqlCorpusStore;
+let embedder: Embedder;
+let standin: ChatStandin;
+/** Every stored sentence by paper id (what an extract may show, word for word). */
+const stored = new Map<string, Set<string>>();
+
+before(async () => {
+  store = await openPGliteStore(db);
+  embedder = createEmbedder({ provider: 'offline' });
+  const { ingest } = await import('../../src/core/ingest/pipeline.js');
+  const summary = await ingest(store, FILES.map((f) => join(projectRoot, 'samples', 'corpus', f)), { embedder });
+  assert.equal(summary.papers, FILES.length, JSON.stringify(summary.failed));
+  const text = paperTextSource(store);
+  for (const s of await store.sources()) stored.set(s.id, new Set(await text.paperSentences(s.id)));
+  standin = await startChatStandin(faithfulAskModel());
+});
+
+after(async () => {
+  await standin?.close();
+  await store?.close().catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function chat() {
+  return new OpenAIChat({ baseURL: standin.baseURL, model: 'standin-model', apiKey: 'test-key', timeoutMs: 5000, maxRetries: 0 });
+}
+
+/** A store that counts its lookups (to show "where did you find that?" searches nothing). */
+function counting(inner: CorpusStore): CorpusStore & { lookups: number } {
+  const s = Object.create(inner) as CorpusStore & { lookups: number };
+  s.lookups = 0;
+  for (const m of ['matchVector', 'matchKeyword', 'matchHybrid', 'matchPapers', 'context'] as const) {
+    (s as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => {
+      s.lookups++;
+      return (inner[m] as (...a: unknown[]) => unknown).apply(inner, args);
+    };
+  }
+  return s;
+}
+
+/** Citation markers of a text: only [n] of the conversation's sources may be there. */
+function markers(text: string): string[] {
+  return [...text.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]);
+}
+
+describe('offline (no LLM)', () => {
+  test('an extract: stored evidence sentences grouped by paper, with context and sources', async () => {
+    const c = newConversation();
+    const t = await ask(c, 'What macro-F1 does the citation intent classifier reach?', { store, embedder });
+    assert.equal(t.kind, 'extract');
+    assert.equal(t.rewrite, 'none');
+    assert.ok(t.citations.length > 0);
+    const first = c.sources[t.citations[0] - 1];
+    assert.equal(first.title, 'Classifying Citation Intent with Lexical and Positional Cues');
+    assert.match(t.text, /macro-F1 of 0\.64/);
+    // never invented prose: every quoted sentence is a stored sentence of its paper; the only other lines are paper headers
+    for (const s of t.sentences) {
+      assert.equal(s.verdict, 'extract');
+      const src = c.sources[s.citations[0] - 1];
+      assert.ok(stored.get(src.paperId)!.has(s.original), s.original);
+    }
+    for (const line of t.text.split('\n')) {
+      if (/^\S/.test(line)) assert.match(line, /^.+ \([^)]*\):$/, `a paper header: ${line}`);
+      else assert.match(line, /“[^”]+” \[\d+\]/);
+    }
+    // sources: paper, section, sentence id and position, context; no page for LaTeX (the store has none)
+    assert.equal(first.section, 'Abstract');
+    assert.equal(typeof first.sentenceId, 'number');
+    assert.equal(first.page, null);
+    assert.ok(first.previous || first.next);
+    // grouped by paper: a paper's evidence lines follow its one header
+    const headers = t.text.split('\n').filter((l) => /^\S/.test(l));
+    assert.equal(new Set(headers).size, headers.length);
+  });
+
+  test('"I don\'t know" when the evidence does not contain the question\'s terms', async () => {
+    const c = newConversation();
+    for (const q of ['What interest rate did the central bank set in 2023?', 'How do honey bees communicate the location of flowers to the hive?']) {
+      const t = await ask(c, q, { store, embedder });
+      assert.equal(t.kind, 'unknown', `${q}: answerability ${t.answerability}`);
+      assert.equal(t.text, "I don't know.");
+      assert.deepEqual(t.citations, []);
+    }
+    assert.equal(c.sources.length, 0);
+  });
+
+  test('a conversation: follow-up rewritten, numbers unique and stable, "where did you find that?" without a search, JSON round trip', async () => {
+    const counted = counting(store);
+    const c = newConversation();
+    const t1 = await ask(c, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store: counted, embedder });
+    const t2 = await ask(c, 'Below what size is exact search as fast as it?', { store: counted, embedder });
+    assert.equal(t2.rewrite, 'terms');
+    assert.match(t2.standalone, /^Below what size is exact search as fast as it\? \(.*hnsw.*\)$/i);
+    assert.equal(t2.kind, 'extract');
+    assert.match(t2.text, /50,000 vectors/);
+    // one source list: numbers 1..N, one per stored sentence; a sentence cited again keeps its number
+    assert.deepEqual(c.sources.map((s) => s.n), c.sources.map((_, i) => i + 1));
+    assert.equal(new Set(c.sources.map((s) => s.sentenceId)).size, c.sources.length);
+    const shared = t2.citations.filter((n) => t1.citations.includes(n));
+    assert.ok(shared.length > 0, 'the follow-up cites a sentence of the first answer under its first number');
+    for (const n of t2.citations) assert.ok(c.sources[n - 1]);
+
+    const before = counted.lookups;
+    const t3 = await ask(c, 'Where did you find that?', { store: counted, embedder });
+    assert.equal(counted.lookups, before, 'no retrieval');
+    assert.equal(t3.kind, 'sources');
+    assert.deepEqual(t3.citations, t2.citations);
+    for (const n of t2.citations) assert.ok(t3.text.includes(`[${n}] `) && t3.text.includes(c.sources[n - 1].text));
+
+    const again = parseConversation(serializeConversation(c));
+    assert.deepEqual(again, c);
+    const t4 = await ask(again, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store, embedder, threshold: 0 });
+    assert.ok(t4.citations.every((n) => n <= again.sources.length));
+    assert.ok(t4.citations.some((n) => t1.citations.includes(n)), 'the same question cites the same numbers');
+  });
+
+  test('source questions and their look-alikes', () => {
+    for (const q of ['Where did you find that?', 'where do you get that from', 'What is your source?', 'Which paper says that?', 'sources?', 'Show me the sources', "What's the evidence?"]) assert.ok(isSourceQuestion(q), q);
+    for (const q of ['Where do writers find example sentences?', 'What sources of noise affect PDF parsing?', 'Which paper proposes genre-aware ranking?', 'How did you find the HNSW parameters?']) assert.ok(!isSourceQuestion(q), q);
+  });
+
+  test('a saved conversation that is not one is refused with the reason', () => {
+    assert.throws(() => parseConversation('{"version":2,"turns":[],"sources":[]}'), /version/);
+    assert.throws(() => parseConversation('not json'), /not JSON/);
+    const c: Conversation = { version: 1, turns: [], sources: [] };
+    assert.deepEqual(parseConversation(serializeConversation(c)), c);
+  });
+});
+
+describe('with an LLM (stand-in)', () => {
+  test('a faithful model: every kept sentence cites [n] sources that back it; follow-up rewritten by the model', async () => {
+    standin.setScript(faithfulAskModel());
+    standin.reset();
+    const c = newConversation();
+    const t = await ask(c, 'How often did researchers accept erroneous suggestions from the AI writing assistant?', { store, embedder, chat: chat() });
+    assert.equal(t.kind, 'answer', JSON.stringify(t.sentences));
+    assert.equal(t.counts.removedCitations, 0);
+    assert.equal(t.counts.removedSentences, 0);
+    assert.deepEqual(standin.calls.map((x) => x.step), ['answer', 'verify']);
+    for (const s of t.sentences) {
+      assert.ok(s.kept && s.citations.length, s.text);
+      assert.equal(s.verdict, 'supported');
+      for (const m of markers(s.text)) assert.ok(/^\d+$/.test(m) && c.sources[Number(m) - 1], `[${m}] is a source`);
+    }
+    assert.ok(t.citations.some((n) => /^Trust and Over-Reliance/.test(c.sources[n - 1].title ?? '')));
+    const t2 = await ask(c, 'What reduced that rate?', { store, embedder, chat: chat() });
+    assert.equal(t2.rewrite, 'llm');
+    assert.match(t2.standalone, /^How often did researchers accept erroneous suggestions.*: What reduced that rate\?$/);
+    assert.ok(standin.calls.some((x) => x.step === 'rewrite'));
+    assert.ok(t2.citations.every((n) => c.sources[n - 1]));
+    assert.equal(new Set(c.sources.map((s) => s.sentenceId)).size, c.sources.length);
+  });
+
+  test('a lying model: invented keys, unknown papers, invented numbers and raw citations never reach the answer', async () => {
+    standin.setScript(liarAskModel());
+    const c = newConversation();
+    const t = await ask(c, 'How much recall@10 does scalar 8-bit quantisation of sentence embeddings lose?', { store, embedder, chat: chat() });
+    assert.equal(t.kind, 'answer');
+    assert.doesNotMatch(t.text, ASK_LIES);
+    assert.ok(t.counts.removedSentences >= 4, `removed ${t.counts.removedSentences}`);
+    assert.ok(t.counts.removedCitations >= 2, `removed citations ${t.counts.removedCitations}`);
+    for (const m of markers(t.text)) assert.ok(/^\d+$/.test(m) && c.sources[Number(m) - 1], `[${m}] is a source`);
+    for (const s of t.sentences.filter((x) => !x.kept)) assert.ok(s.reasons.length, s.original);
+    // a copied evidence sentence is a quotation, never an unquoted copy
+    const shingles = new ShingleIndex([...stored].flatMap(([paperId, ss]) => [...ss].map((text) => ({ text, paperId }))), 12);
+    assert.deepEqual(shingles.find(stripQuotations(t.text)), []);
+  });
+
+  test('a model whose every claim is invented: the check leaves nothing, so "I don\'t know"', async () => {
+    standin.setScript(inventorAskModel());
+    const c = newConversation();
+    const t = await ask(c, 'How much recall@10 does scalar 8-bit quantisation of sentence embeddings lose?', { store, embedder, chat: chat() });
+    assert.equal(t.kind, 'unknown');
+    assert.equal(t.text, "I don't know.");
+    assert.equal(t.sentences.filter((s) => !s.kept).length, 1);
+    assert.equal(c.sources.length, 0);
+  });
+
+  test('below the threshold the model is not asked', async () => {
+    standin.setScript(liarAskModel());
+    standin.reset();
+    const t = await ask(newConversation(), 'What interest rate did the central bank set in 2023?', { store, embedder, chat: chat() });
+    assert.equal(t.kind, 'unknown');
+    assert.equal(standin.calls.length, 0);
+  });
+});
+
+describe('corpus-lens ask', () => {
+  function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+    let stdout = '';
+    let stderr = '';
+    const cmd = createAskCommand({ env, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    return cmd.run(args).then((code) => ({ code, stdout, stderr }));
+  }
+
+  before(async () => {
+    await store.close(); // the command opens the folder itself
+  });
+
+  test('--json: the documented shape; --history is read, extended and written back', async () => {
+    const history = join(dir, 'conversation.json');
+    const r1 = await run(['--db', db, '--history', history, '--json', 'What macro-F1 does the citation intent classifier reach?']);
+    assert.equal(r1.code, 0);
+    const j1 = JSON.parse(r1.stdout);
+    assert.deepEqual(Object.keys(j1), ['question', 'standalone', 'rewrite', 'kind', 'answered', 'text', 'sentences', 'citations', 'sources', 'answerability', 'threshold', 'counts', 'model', 'conversation']);
+    assert.equal(j1.kind, 'extract');
+    assert.equal(j1.answered, true);
+    assert.equal(j1.model, null);
+    assert.deepEqual(j1.sources.map((s: { n: number }) => s.n), j1.citations);
+    for (const s of j1.sources) for (const k of ['paperId', 'citationKey', 'title', 'section', 'sentenceId', 'text', 'previous', 'next', 'page']) assert.ok(k in s, k);
+    assert.deepEqual(Object.keys(j1.counts), ['evidence', 'papers', 'unverifiedEvidence', 'removedSentences', 'removedCitations', 'llmCalls', 'ms', 'modelMs']);
+    const saved = parseConversation(readFileSync(history, 'utf8'));
+    assert.equal(saved.turns.length, 1);
+
+    standin.setScript(faithfulAskModel());
+    const r2 = await run(['--db', db, '--history', history, '--llm-base-url', standin.baseURL, '--llm-model', 'standin-model', '--json', 'How much of its improvement comes from the section heading?'], { OPENAI_API_KEY: 'sk-test' });
+    assert.equal(r2.code, 0, r2.stderr);
+    const j2 = JSON.parse(r2.stdout);
+    assert.equal(j2.rewrite, 'llm');
+    assert.equal(j2.model, 'standin-model');
+    assert.equal(j2.conversation.turns, 2);
+    assert.ok(j2.citations.every((n: number) => n >= 1 && n <= j2.conversation.sources));
+    const r3 = await run(['--db', db, '--history', history, 'where did you find that?']);
+    assert.equal(r3.code, 0);
+    for (const n of j2.citations) assert.match(r3.stdout, new RegExp(`^\\[${n}\\] `, 'm'));
+    assert.equal(parseConversation(readFileSync(history, 'utf8')).turns.length, 3);
+  });
+
+  test('text output: the answer, then its sources; "I don\'t know" is an answer (exit 0)', async () => {
+    const r = await run(['--db', db, '--quiet', 'What macro-F1 does the citation intent classifier reach?']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /\n\nSources:\n\[1\] Classifying Citation Intent/);
+    assert.equal(r.stderr, '');
+    const u = await run(['--db', db, 'What interest rate did the central bank set in 2023?']);
+    assert.equal(u.code, 0);
+    assert.equal(u.stdout, "I don't know.\n");
+    assert.match(u.stderr, /I don't know \(answerability 0\.\d+, threshold 0\.75\)/);
+  });
+
+  test('bad input: one clear error each; a bad history file is left as it was', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"version":1,"turns":"many"}');
+    await assert.rejects(run(['--db', db, '--history', bad, 'a question']), /--history .*bad\.json is not a Corpus Lens conversation \(version 1\): turns/);
+    assert.equal(readFileSync(bad, 'utf8'), '{"version":1,"turns":"many"}');
+    await assert.rejects(run(['--db', db]), /give the question/);
+    await assert.rejects(run(['--db', db, '--threshold', '2', 'q']), /--threshold must be a number from 0 to 1/);
+    await assert.rejects(run(['--db', db, '--verify', 'maybe', 'q']), /--verify must be on or off/);
+    await assert.rejects(run(['q']), /--db is required/);
+    assert.ok(!existsSync(join(dir, 'missing.json')));
+  });
+});
