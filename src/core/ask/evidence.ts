@@ -10,8 +10,8 @@ import type { CorpusStore, Hit } from '../store/types.js';
 
 /**
  * The "I don't know" threshold on answerability (the share of the question's content terms that the best evidence
- * sentences and their context contain). Tuned on the train split of test/fixtures/ask-questions.json (offline
- * embedder, sample corpus) and reported on its held-out split by `npm run bench -- ask`.
+ * sentences and their context contain). Provisional (from a handful of sample-corpus questions) until the bench
+ * tunes it on the train split of test/fixtures/ask-questions.json.
  */
 export const ANSWERABILITY_THRESHOLD = 0.75;
 
