@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readArxivHtmlText, readLatexProject, readPdfBytes } from '../src/core/ingest/index.ts';
-import { readBibtexText } from '../src/core/bib/index.ts';
+import { readBibtexText } from '../src/core/ingest/bib.ts';
 import { generateLatexPaper } from './generate-paper.ts';
 
 const root = join(__dirname, '..');

@@ -5,7 +5,7 @@ import { documentModel } from './documents.js';
 import type { Lookups } from './lookup.js';
 import { readSettings } from './settings.js';
 import { escapeMarkdownText } from '../core/text/escape-markdown.js';
-import { toHitView } from '../../webview/adapt.js';
+import { toHitView } from './hit-view.js';
 import { CITE_HIT_COMMAND } from './originality.js';
 
 export const SHOW_IN_PANEL_COMMAND = 'corpusLens.showInPanel';

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { findNearCopy } from '../core/retrieve/originality.js';
 import type { LookupResult } from './lookup.js';
-import { toHitView } from '../../webview/adapt.js';
+import { toHitView } from './hit-view.js';
 import type { HitView } from '../../webview/protocol.js';
 import { readSettings } from './settings.js';
 import { sentenceRange } from './documents.js';

@@ -2,8 +2,8 @@
 // into actions. Messages are typed in webview/protocol.ts; corpus text only ever travels as data.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { toBookmark, toHitView } from '../../webview/adapt.js';
-import { panelHtml } from '../../webview/html.js';
+import { toBookmark, toHitView } from './hit-view.js';
+import { panelHtml } from './panel-html.js';
 import {
   isViewMessage, type BookmarkView, type HitView, type HostMessage, type NextAction, type ViewMessage, type ViewState,
 } from '../../webview/protocol.js';

@@ -6,8 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import {
-  BibIndex, formatBibtexEntry, loadBibtexParser, makeCitationKey, parseBibtex, readBibtexText, stripMarkup,
+  BibIndex, formatBibtexEntry, loadBibtexParser, makeCitationKey, parseBibtex, stripMarkup,
 } from '../../src/core/bib/index.ts';
+import { readBibtexText } from '../../src/core/ingest/bib.ts';
 import { evalPath } from '../support/eval.ts';
 
 const other = evalPath('bibtex', 'other');

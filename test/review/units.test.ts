@@ -15,7 +15,7 @@ import { clusterLabel, htmlCommentSafe, kMeans, renderOutline } from '../../src/
 import { neutralize, quotesPrompt } from '../../src/core/review/prompts.js';
 import { splitQuote } from '../../src/core/review/quotes.js';
 import { mmrOrder } from '../../src/core/review/rerank.js';
-import { ShingleIndex, verifyQuote } from '../../src/core/review/text-match.js';
+import { ShingleIndex, verifyQuote } from '../../src/core/text/match.js';
 import { defaultTopic } from '../../src/core/review/topic.js';
 import type { Hit, PaperRef } from '../../src/core/store/types.js';
 import { fenceReport, type ChatCall } from '../support/chat-standin.js';

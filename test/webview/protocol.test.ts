@@ -1,7 +1,7 @@
 // The host ↔ webview protocol guards and the panel's HTML/CSP (no browser needed).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panelCsp, panelHtml } from '../../webview/html.js';
+import { panelCsp, panelHtml } from '../../src/extension/panel-html.js';
 import { PROTOCOL_VERSION, isHostMessage, isViewMessage, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
 
 describe('protocol guards', () => {
@@ -87,7 +87,7 @@ describe('panelHtml', () => {
 
 describe('adapt (host side)', () => {
   test('a store hit becomes a HitView with a stable id; bookmarks copy it', async () => {
-    const { toHitView, toBookmark } = await import('../../webview/adapt.js');
+    const { toHitView, toBookmark } = await import('../../src/extension/hit-view.js');
     const ref = (id: number, text: string) => ({
       id,
       paperId: 'p1',

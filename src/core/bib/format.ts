@@ -1,5 +1,5 @@
 // Rendering a paper's BibTeX entry and making its citation key (the extension's Cite action uses both).
-import type { PaperMeta } from '../ingest/paper.js';
+import type { PaperMeta } from '../paper/fields.js';
 
 /** What formatBibtexEntry and makeCitationKey read from a paper (ParsedPaper and the store's PaperRef fit). */
 export type CitablePaper = Pick<PaperMeta, 'title' | 'authors' | 'year' | 'venue' | 'doi' | 'arxivId' | 'url' | 'citationKey'>;

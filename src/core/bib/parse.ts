@@ -1,8 +1,8 @@
 // BibTeX/BibLaTeX: parsed with @retorquere/bibtex-parser (the parser behind Better BibTeX). Entries become BibRecords;
 // a BibIndex matches them to papers by DOI, arXiv id or normalised title.
 import type { Creator, Entry, Library } from '@retorquere/bibtex-parser';
-import { normaliseArxivId, normaliseDoi, normaliseTitle, parseYear } from '../ingest/paper.js';
 import type { PaperFields } from '../paper/fields.js';
+import { normaliseArxivId, normaliseDoi, normaliseTitle, parseYear } from '../paper/ids.js';
 
 /** One BibTeX entry, reduced to what papers need. */
 export interface BibRecord extends PaperFields {

@@ -3,8 +3,10 @@
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { sentences } from '../text/index.js';
-import { buildPaper, normaliseArxivId, PaperAssembler, parseYear, sha256Hex, type PaperMeta } from './paper.js';
+import { buildPaper, PaperAssembler, sha256Hex } from './paper.js';
 import type { ReadOptions, ReadResult } from './types.js';
+import type { PaperMeta } from '../paper/fields.js';
+import { normaliseArxivId, parseYear } from '../paper/ids.js';
 
 const isEl = (n: ChildNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 const classes = (el: Element): string[] => (el.attribs.class ?? '').split(/\s+/).filter(Boolean);

@@ -2,7 +2,7 @@
 // sniffing the content (%PDF, <html, \documentclass); it never throws for a bad file: problems are in `errors`.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { readBibtexText } from '../bib/papers.js';
+import { readBibtexText } from './bib.js';
 import { readArxivHtmlText } from './html.js';
 import { findLatexRoot, isLatexMain, readLatexProject } from './latex.js';
 import { readMarkdownText } from './markdown.js';
@@ -16,7 +16,7 @@ export { readArxivHtmlText, isLatexmlHtml } from './html.js';
 export { readLatexProject, expandLatexProject, findLatexRoot, isLatexMain, selectPaperFiles, latexAuthors } from './latex.js';
 export { readMarkdownText, frontMatterMeta } from './markdown.js';
 export { readPdfBytes, pdfLayout, paperFromLayout, type PdfLayout, type PdfLine } from './pdf.js';
-export { buildPaper, isReferenceSection, normaliseArxivId, normaliseDoi, normaliseTitle, paperId, PaperAssembler, sha256Hex } from './paper.js';
+export { buildPaper, isReferenceSection, paperId, PaperAssembler, sha256Hex } from './paper.js';
 
 const EXT: Record<string, SourceKind> = {
   '.pdf': 'pdf',

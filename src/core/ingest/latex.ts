@@ -6,8 +6,10 @@ import { createHash } from 'node:crypto';
 import { TextModel } from '../text/index.js';
 import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
-import { buildPaper, PaperAssembler, parseYear, type PaperMeta } from './paper.js';
+import { buildPaper, PaperAssembler } from './paper.js';
 import type { ReadError, ReadOptions, ReadResult } from './types.js';
+import type { PaperMeta } from '../paper/fields.js';
+import { parseYear } from '../paper/ids.js';
 
 const INCLUDE =
   /\\(input|include|subfile|import|subimport|inputfrom|subinputfrom|includefrom|subincludefrom)\*?\s*(?:\{([^{}]*)\}\s*(?:\{([^{}]*)\})?|\s([^\s{}%\\]+))/g;

@@ -2,8 +2,10 @@
 import { parse as parseYaml } from 'yaml';
 import { TextModel } from '../text/index.js';
 import { assembleTextModel, numberFromTitle } from './outline.js';
-import { buildPaper, PaperAssembler, parseYear, sha256Hex, type PaperMeta } from './paper.js';
+import { buildPaper, PaperAssembler, sha256Hex } from './paper.js';
 import type { ReadOptions, ReadResult } from './types.js';
+import type { PaperMeta } from '../paper/fields.js';
+import { parseYear } from '../paper/ids.js';
 
 const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 

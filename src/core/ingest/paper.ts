@@ -4,35 +4,11 @@ import { createHash } from 'node:crypto';
 import type { BibIndex, BibRecord } from '../bib/index.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { ParsedPaper, ParsedSection, ParsedSentence } from './types.js';
-import type { PaperFields } from '../paper/fields.js';
+import type { PaperMeta } from '../paper/fields.js';
+import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-/** Lower case, accents folded, punctuation and white space collapsed: for matching titles. */
-export function normaliseTitle(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-/** '10.1000/XYZ' from a DOI, a doi: prefix or a doi.org URL; null when there is none. */
-export function normaliseDoi(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const m = /(10\.\d{4,9}\/[^\s"'<>{}]+)/.exec(value);
-  if (!m) return null;
-  return m[1].replace(/[.,;)\]]+$/, '').toLowerCase();
-}
-
-/** '2503.12436' or 'hep-th/9901001' (version dropped) from an arXiv id, 'arXiv:…' or an arxiv.org URL. */
-export function normaliseArxivId(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const m = /(?:arxiv\.org\/(?:abs|pdf|html)\/|arxiv:\s*|^\s*)(\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?\/\d{7})(?:v\d+)?/i.exec(value);
-  return m ? m[1] : null;
 }
 
 const REFERENCE_TITLES = new Set([
@@ -53,12 +29,6 @@ const REFERENCE_TITLES = new Set([
 export function isReferenceSection(title: string | null | undefined): boolean {
   if (!title) return false;
   return REFERENCE_TITLES.has(normaliseTitle(title.replace(/^\s*(?:[0-9]+(?:\.[0-9]+)*|[A-Z])\.?\s+/, '')));
-}
-
-/** Metadata a reader found (all optional). */
-export interface PaperMeta extends Partial<PaperFields> {
-  bibtex?: string | null;
-  citationKey?: string | null;
 }
 
 /**
@@ -181,15 +151,6 @@ export function buildPaper(
   if (!paper.citationKey) paper.citationKey = makeCitationKey(paper, new Set());
   if (!paper.bibtex) paper.bibtex = formatBibtexEntry(paper, paper.citationKey);
   return paper;
-}
-
-/** A year from a date-ish string ('2020', '2020-05-01', 'May 2020'), or null. */
-export function parseYear(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value)) return value >= 1000 && value <= 2999 ? value : null;
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.getUTCFullYear();
-  if (typeof value !== 'string') return null;
-  const m = /\b(1[5-9]\d\d|2[0-9]\d\d)\b/.exec(value);
-  return m ? Number(m[1]) : null;
 }
 
 /** Throws the signal's reason when aborted. */

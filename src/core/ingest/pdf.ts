@@ -3,8 +3,10 @@
 // place), running headers/footers and page numbers are dropped, hyphenation at line ends is joined, headings are
 // detected from numbering, font size and known titles, and every sentence keeps its page.
 import { sentences as splitSentences } from '../text/index.js';
-import { buildPaper, checkAbort, normaliseArxivId, normaliseDoi, PaperAssembler, parseYear, sha256Hex, type PaperMeta } from './paper.js';
+import { buildPaper, checkAbort, PaperAssembler, sha256Hex } from './paper.js';
 import type { ReadOptions, ReadResult } from './types.js';
+import type { PaperMeta } from '../paper/fields.js';
+import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
 
 /** One text run on a page (top-down coordinates, points). */
 interface Item {

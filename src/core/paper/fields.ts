@@ -13,3 +13,9 @@ export interface PaperFields {
   url: string | null;
   abstract: string | null;
 }
+
+/** Metadata a reader found (all optional). */
+export interface PaperMeta extends Partial<PaperFields> {
+  bibtex?: string | null;
+  citationKey?: string | null;
+}

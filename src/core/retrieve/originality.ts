@@ -1,6 +1,6 @@
 // The originality guard: does the author's sentence nearly copy a corpus sentence? Either the embedding
 // similarity is very high, or a long run of words is shared verbatim.
-import { ShingleIndex } from '../review/text-match.js';
+import { ShingleIndex } from '../text/match.js';
 import type { Hit } from '../store/types.js';
 
 export interface NearCopy {

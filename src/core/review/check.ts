@@ -1,6 +1,6 @@
 // Short-id citations ([P<n>]) kept only where the section's quotes back them (the sentence-by-sentence check in
 // claims.ts uses this), and `checkReview`, the §3 check over the EMITTED output (tests and --json).
-import { ShingleIndex, type SpanSource } from './text-match.js';
+import { ShingleIndex, type SpanSource } from '../text/match.js';
 import type { CheckReport, OutputFormat, RemovedCitation, VerifiedQuote } from './types.js';
 
 /** A group of short-id citations: [P1], [P1, P3], [P1; P3], (P2). */

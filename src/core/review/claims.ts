@@ -7,7 +7,7 @@
 import { resolveForeignCitations, type CitablePaper } from './citations.js';
 import { filterShortIds } from './check.js';
 import { assessSupport, evidenceIndex, numbersOf } from './support.js';
-import { findCopiedSpans, words, type ShingleIndex } from './text-match.js';
+import { findCopiedSpans, words, type ShingleIndex } from '../text/match.js';
 import type { PaperCandidate, RemovedCitation, SectionFormat, SentenceReport, SentenceVerdict, VerifiedQuote } from './types.js';
 
 export type UnsupportedMode = 'remove' | 'flag';

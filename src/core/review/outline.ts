@@ -5,7 +5,7 @@ import { mulberry32 } from '../random.js';
 import type { Embedder } from '../embed/types.js';
 import type { Hit } from '../store/types.js';
 import { normalize } from './rerank.js';
-import { words } from './text-match.js';
+import { words } from '../text/match.js';
 import type { OutputFormat } from './types.js';
 
 export interface OutlineCluster {

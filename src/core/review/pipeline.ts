@@ -16,7 +16,7 @@ import { extractQuotes } from './quotes.js';
 import { groupByPaper, rerankWithHttp, rerankWithLlm, rerankWithMmr } from './rerank.js';
 import { retrieveCandidates } from './retrieve.js';
 import { writeSections } from './write.js';
-import { ShingleIndex, type SpanSource } from './text-match.js';
+import { ShingleIndex, type SpanSource } from '../text/match.js';
 import { resolveTopic } from './topic.js';
 import { ReviewError, Tracer, type StepContext } from './trace.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type CitedPaper, type GeneratedSection, type Passage, type ReviewOptions, type ReviewResult } from './types.js';

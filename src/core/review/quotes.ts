@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ChatModel } from '../llm/chat.js';
 import { completeJson } from '../llm/json.js';
 import { quotesPrompt } from './prompts.js';
-import { verifyQuote } from './text-match.js';
+import { verifyQuote } from '../text/match.js';
 import { mapLimit, ReviewError, type StepContext } from './trace.js';
 import type { PaperCandidate, PaperTextSource, VerifiedQuote } from './types.js';
 

@@ -7,7 +7,7 @@
 import { stemmer } from 'stemmer';
 import { OFFLINE_IDF_GROUPS, OFFLINE_IDF_MAX } from '../embed/offline-idf.generated.js';
 import { isStopWord, stem as lightStem } from '../embed/tokenize.js';
-import { normalizeKeepCase } from './text-match.js';
+import { normalizeKeepCase } from '../text/match.js';
 
 export type SupportVerdict = 'supported' | 'unsupported';
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { download } from '../net/download.js';
 import { HttpError } from '../net/http.js';
-import { isLatexMain, normaliseArxivId, normaliseDoi } from '../ingest/index.js';
-import { parseYear } from '../ingest/paper.js';
+import { isLatexMain } from '../ingest/index.js';
 import { emptyCandidate, type Candidate, type SearchOptions, type SourceContext } from './types.js';
+import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
 
 const ATOM = 'http://www.w3.org/2005/Atom';
 const ARXIV_NS = 'http://arxiv.org/schemas/atom';

@@ -3,11 +3,11 @@
 // licence and abstract (OpenAlex by DOI or title, Semantic Scholar where OpenAlex has no open copy, arXiv's Atom
 // API for arXiv ids, 100 ids a request) before the full text is fetched.
 import { parseBibtex } from '../bib/parse.js';
-import { normaliseArxivId, normaliseDoi } from '../ingest/index.js';
 import { arxivByIds } from './arxiv.js';
 import { openAlexByDoi, openAlexByTitle } from './openalex.js';
 import { s2Paper } from './semantic-scholar.js';
 import { emptyCandidate, type Candidate, type SourceContext } from './types.js';
+import { normaliseArxivId, normaliseDoi } from '../paper/ids.js';
 
 /** The arXiv id behind an arXiv DOI (10.48550/arXiv.2101.00001), else null. */
 function arxivFromDoi(doi: string | null): string | null {

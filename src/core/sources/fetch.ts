@@ -3,11 +3,12 @@
 // in the corpus (same DOI / arXiv id) are not fetched again. Every entry gets a line in the report.
 import type { Embedder } from '../embed/types.js';
 import { ingestPapers, type IngestSummary } from '../ingest/pipeline.js';
-import { normaliseArxivId, normaliseDoi, type ParsedPaper } from '../ingest/index.js';
+import type { ParsedPaper } from '../ingest/index.js';
 import type { CorpusStore } from '../store/types.js';
 import { resolveIdentifiers } from './bibliography.js';
 import { readFullText, type Outcome } from './fulltext.js';
 import type { Candidate, SourceContext } from './types.js';
+import { normaliseArxivId, normaliseDoi } from '../paper/ids.js';
 
 export interface EntryReport {
   /** The .bib key (or the stored paper's key). */

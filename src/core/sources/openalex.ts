@@ -1,8 +1,8 @@
 // OpenAlex: `/works?search=` for candidates, `/works/doi:…` for one work, and a title search for a bibliography
 // entry without identifiers. A work's open full text is its `best_oa_location` (PDF URL and licence); an arXiv copy
 // shows as a location on arxiv.org. `mailto` (the contact setting) puts requests in OpenAlex's polite pool.
-import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../ingest/index.js';
 import { emptyCandidate, type Candidate, type SearchOptions, type SourceContext } from './types.js';
+import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
 
 interface Location {
   landing_page_url?: string | null;

@@ -1,8 +1,8 @@
 // Semantic Scholar's Graph API: `paper/search` for candidates and `paper/{DOI:…|ARXIV:…}` for one paper, with
 // its open-access PDF (`openAccessPdf`). The API key (optional) goes in the `x-api-key` header; it comes from the
 // caller (VS Code SecretStorage or the environment), never from a workspace setting.
-import { normaliseArxivId, normaliseDoi } from '../ingest/index.js';
 import { emptyCandidate, type Candidate, type SearchOptions, type SourceContext } from './types.js';
+import { normaliseArxivId, normaliseDoi } from '../paper/ids.js';
 
 const FIELDS = 'title,authors,year,venue,externalIds,abstract,openAccessPdf,url';
 

@@ -1,7 +1,6 @@
 // The child process behind `openRemoteStore` (remote.ts), bundled as dist/store-host.js: one corpus per process,
 // opened with `openStore` on the first request, every later request a method call on it. It exits when the parent
 // disconnects (close(), or the parent died: no orphan survives a crashed extension host).
-import { paperTextSource } from '../review/paper-text.js';
 import { openStore, type OpenStoreOptions } from './index.js';
 import {
   CALLBACK_MARK,
@@ -44,11 +43,6 @@ function methodsOf(s: CorpusStore): Map<string, Method> {
     if (typeof f === 'function') out.set(name, (f as Method).bind(s));
   }
   out.set('close', () => (closed ??= s.close()));
-  // The review reads a paper's sentences through `store.driver` in-process; across the boundary the host does it.
-  const driver = (any.driver ?? null) as { query?: unknown } | null;
-  if (!out.has('paperSentences') && s.schema === 'corpusLens' && typeof driver?.query === 'function') {
-    out.set('paperSentences', (id) => paperTextSource(s).paperSentences(String(id)));
-  }
   return out;
 }
 

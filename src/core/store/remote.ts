@@ -29,9 +29,7 @@ export const STORE_METHODS = [
 
 /**
  * Methods some stores have and callers look for by duck typing (the ingest pipeline and seedRows: the index
- * controls; the review's quote check: `paperSentences`). The proxy has one only when the child's store does
- * (`paperSentences`: the host serves it for the Corpus Lens SQL schema, which the review would otherwise read
- * through `store.driver`, a thing that cannot cross the process boundary).
+ * controls; the review's quote check: `paperSentences`). The proxy has one only when the child's store does.
  */
 export const OPTIONAL_METHODS = ['dropSearchIndexes', 'createSearchIndexes', 'paperSentences'] as const;
 

@@ -432,6 +432,16 @@ export class SqlCorpusStore implements CorpusStore {
     return rows.map(toSectionTitle);
   }
 
+  async paperSentences(paperId: string, signal?: AbortSignal): Promise<string[]> {
+    signal?.throwIfAborted();
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query(
+      'SELECT text FROM sentences WHERE paper_id = $1 ORDER BY section_index, sentence_index, global_index',
+      [paperId],
+    );
+    return rows.map((r) => String(r.text));
+  }
+
   close(): Promise<void> {
     return this.driver.close();
   }

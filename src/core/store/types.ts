@@ -189,6 +189,12 @@ export interface CorpusStore {
    * counts (src/core/retrieve/structure.ts). An empty corpus (no schema yet) has none.
    */
   sectionTitles(): Promise<SectionTitle[]>;
+  /**
+   * Every stored sentence of a paper in reading order (none for an unknown paper): the review checks a quote
+   * against the whole paper with it. Only stores that list them in one statement have it (the Corpus Lens SQL
+   * schema); for the others the review falls back on a keyword lookup restricted to the paper.
+   */
+  paperSentences?(paperId: string, signal?: AbortSignal): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -4,9 +4,9 @@
 // Corpus Lens), collections, and each item's attachments. Items in the trash (`deletedItems`) are left out.
 import { join } from 'node:path';
 import { makeCitationKey } from '../../bib/format.js';
-import { normaliseArxivId, normaliseDoi, parseYear } from '../../ingest/paper.js';
 import type { PaperFields } from '../../paper/fields.js';
 import { SqliteSnapshot } from './sqlite.js';
+import { normaliseArxivId, normaliseDoi, parseYear } from '../../paper/ids.js';
 
 export interface ZoteroAttachment {
   itemID: number;

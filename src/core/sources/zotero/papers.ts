@@ -5,12 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { formatBibtexEntry } from '../../bib/format.js';
 import type { IngestUnit } from '../../ingest/pipeline.js';
-import { buildPaper, isReferenceSection, PaperAssembler, sha256Hex, type PaperMeta } from '../../ingest/paper.js';
+import { buildPaper, isReferenceSection, PaperAssembler, sha256Hex } from '../../ingest/paper.js';
 import { readPdfBytes } from '../../ingest/pdf.js';
 import type { ParsedPaper, ReadResult } from '../../ingest/types.js';
 import { sentences } from '../../text/index.js';
 import { attachmentFile, fullTextCacheFile, isPdfAttachment } from './attachments.js';
 import type { ZoteroItem } from './library.js';
+import type { PaperMeta } from '../../paper/fields.js';
 
 export interface ZoteroContext {
   dataDir: string;

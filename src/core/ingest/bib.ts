@@ -1,8 +1,8 @@
-// Each BibTeX entry with an abstract becomes an abstract-only paper (one section "Abstract").
+// The .bib reader: each BibTeX entry with an abstract becomes an abstract-only paper (one section "Abstract").
+import { BibIndex, parseBibtex } from '../bib/parse.js';
 import { sentences } from '../text/index.js';
-import { buildPaper, PaperAssembler, sha256Hex } from '../ingest/paper.js';
-import type { ReadResult } from '../ingest/types.js';
-import { BibIndex, parseBibtex } from './parse.js';
+import { buildPaper, PaperAssembler, sha256Hex } from './paper.js';
+import type { ReadResult } from './types.js';
 
 /**
  * Read a .bib text: abstract-only papers for the entries that have an abstract, and a BibIndex of all entries (for

@@ -1,7 +1,7 @@
-// For the extension host: turns the store's hits into the protocol's HitView / BookmarkView. Host-side only
-// (webview/main.ts never imports it); the store import is type-only, so no store code can reach a bundle here.
-import type { Hit } from '../src/core/store/types.js';
-import type { BookmarkView, HitView } from './protocol.js';
+// Turns the store's hits into the panel protocol's HitView / BookmarkView (the host's side of the panel: the
+// webview bundle never sees a store type).
+import type { Hit } from '../core/store/types.js';
+import type { BookmarkView, HitView } from '../../webview/protocol.js';
 
 /**
  * The protocol's view of a store hit. Its `id` is the displayed sentence's corpus id, so it is stable across
