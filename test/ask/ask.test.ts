@@ -12,7 +12,7 @@ import type { Embedder } from '../../src/core/embed/types.js';
 import { OpenAIChat } from '../../src/core/llm/index.js';
 import { paperTextSource } from '../../src/core/review/paper-text.js';
 import { stripQuotations } from '../../src/core/review/check.js';
-import { ShingleIndex } from '../../src/core/review/text-match.js';
+import { ShingleIndex } from '../../src/core/text/match.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import type { CorpusStore } from '../../src/core/store/types.js';

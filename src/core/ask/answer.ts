@@ -6,7 +6,7 @@
 import { isAbortError, type ChatModel } from '../llm/chat.js';
 import { checkSentences, keptSentence } from '../review/claims.js';
 import { assessSupport, SUPPORT_THRESHOLD } from '../review/support.js';
-import { ShingleIndex } from '../review/text-match.js';
+import { ShingleIndex } from '../text/match.js';
 import { StepContext } from '../review/trace.js';
 import type { PaperCandidate, VerifiedQuote } from '../review/types.js';
 import { verifySection } from '../review/verify.js';

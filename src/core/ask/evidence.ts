@@ -5,7 +5,7 @@ import type { Embedder } from '../embed/types.js';
 import { checkQueryText, paperSearch, search } from '../retrieve/index.js';
 import { paperTextSource } from '../review/paper-text.js';
 import { assessSupport } from '../review/support.js';
-import { normalizeText } from '../review/text-match.js';
+import { normalizeText } from '../text/match.js';
 import type { CorpusStore, Hit } from '../store/types.js';
 
 /**

@@ -4,7 +4,7 @@
 // key terms appended, which is what the retrieval needs and never changes the user's words.
 import { isStopWord } from '../embed/tokenize.js';
 import { isAbortError, type ChatModel } from '../llm/chat.js';
-import { words } from '../review/text-match.js';
+import { words } from '../text/match.js';
 import { rewritePrompt } from './prompts.js';
 import type { AskTurn } from './types.js';
 
