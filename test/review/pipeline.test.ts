@@ -501,7 +501,7 @@ describe('servers and stores that do less', () => {
     assert.equal(r.trace.total.tokens.estimated, true);
   });
 
-  test('all stored sentences of a paper, in reading order, for the quote check (CorpusStore.paperSentences)', async () => {
+  test('all stored sentences of a paper, in reading order, for the quote check (through the store driver)', async () => {
     const text = paperTextSource(store);
     const r1 = PAPERS.find((p) => p.id === 'r1')!;
     assert.deepEqual(await text.paperSentences('r1'), r1.sections.flatMap(([, s]) => s));
