@@ -268,7 +268,7 @@ describe('corpus-lens ask', () => {
     const u = await run(['--db', db, 'What interest rate did the central bank set in 2023?']);
     assert.equal(u.code, 0);
     assert.equal(u.stdout, "I don't know.\n");
-    assert.match(u.stderr, /I don't know \(answerability 0\.\d+, threshold 0\.75\)/);
+    assert.match(u.stderr, /I don't know \(answerability 0\.\d+, threshold 0\.735\)/);
   });
 
   test('bad input: one clear error each; a bad history file is left as it was', async () => {

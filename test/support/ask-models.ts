@@ -35,7 +35,7 @@ function faithfulLines(call: ChatCall): string[] {
   for (const p of picks) {
     if (seen.has(p.id) || lines.length >= 2) continue;
     seen.add(p.id);
-    lines.push(`The evidence says that ${paraphrase(p.quote)} [${p.id}].`);
+    lines.push(`Prior work reports that ${paraphrase(p.quote)} [${p.id}].`);
   }
   return lines;
 }

@@ -12,7 +12,7 @@ const USAGE = `Usage: corpus-lens ask --db DB [--history FILE] [--llm-base-url U
   Answers a question from the corpus. The question is searched (hybrid: keyword + vector; on a corpus of more
   than 200 papers the best papers first, then their sentences); every evidence sentence is checked against its
   paper's stored text. When the evidence does not contain the question's terms (answerability below --threshold,
-  default 0.75) the answer is "I don't know.".
+  default 0.735) the answer is "I don't know.".
   With an LLM (any OpenAI-compatible chat endpoint: --llm-base-url or OPENAI_BASE_URL, key in OPENAI_API_KEY,
   model --llm-model, default gpt-4o-mini): a short answer whose every sentence is checked like related-work prose
   (corpus-lens review): sentences not supported by the quotes they cite, citations of papers that are not in the

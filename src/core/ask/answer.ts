@@ -137,13 +137,19 @@ export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[
   const sentences: AnswerSentence[] = [];
   const citations: number[] = [];
   for (const p of papers.slice(0, EXTRACT.papers)) {
+    const shown = p.passages.slice(0, EXTRACT.perPaper);
+    // A neighbour that is itself one of the paper's evidence lines is not repeated as context.
+    const own = new Set(shown.map((h) => h.sentence.id));
+    const context = (s: Hit['previous']) => (s && !own.has(s.id) ? clip(s.text) : null);
     const who = p.paper.citationKey ?? (p.paper.authors[0] ?? '').split(/\s+/).pop() ?? '';
     lines.push(`${p.paper.title ?? p.paper.id}${who || p.paper.year ? ` (${[who, p.paper.year].filter(Boolean).join(', ')})` : ''}:`);
-    for (const h of p.passages.slice(0, EXTRACT.perPaper)) {
+    for (const h of shown) {
       const n = sourceNumber(conversation, h, pageOf(pages, h));
       citations.push(n);
       const where = [h.sentence.sectionTitle, pages.has(h.sentence.id) ? `p. ${pages.get(h.sentence.id)}` : null].filter(Boolean).join(', ');
-      lines.push(`  ${where ? `${where}: ` : ''}${h.previous ? `${clip(h.previous.text)} ` : ''}“${h.sentence.text}” [${n}]${h.next ? ` ${clip(h.next.text)}` : ''}`);
+      const before = context(h.previous);
+      const after = context(h.next);
+      lines.push(`  ${where ? `${where}: ` : ''}${before ? `${before} ` : ''}“${h.sentence.text}” [${n}]${after ? ` ${after}` : ''}`);
       sentences.push({ text: `“${h.sentence.text}” [${n}]`, original: h.sentence.text, citations: [n], verdict: 'extract', support: 1, kept: true, reasons: [] });
     }
   }
