@@ -87,7 +87,7 @@ export class CorpusService implements vscode.Disposable {
     }
     const key = JSON.stringify([settings.corpus, settings.embedding]);
     if (this.current?.key !== key) {
-      void this.drop();
+      void this.drop('the corpus settings changed');
       const connection = this.open(settings);
       this.current = { key, connection };
       const label = this.label(settings);
@@ -108,11 +108,11 @@ export class CorpusService implements vscode.Disposable {
   }
 
   /** Closes the open corpus (after indexing, on settings change) so the next lookup reopens it. */
-  async drop(): Promise<void> {
+  async drop(why = 'indexing or switching corpus'): Promise<void> {
     const old = this.current;
     this.current = undefined;
     if (old) {
-      this.log.info('corpus connection closed (settings changed, indexing, or switching corpus)');
+      this.log.info(`corpus connection closed (${why})`);
       this.changed.fire();
       const closed = old.connection.then((c) => c.store.close()).catch(() => undefined);
       this.closing = Promise.all([this.closing, closed]);
@@ -135,10 +135,16 @@ export class CorpusService implements vscode.Disposable {
   /** A connection whose corpus process died is dropped: the panel shows the error, the next lookup reopens it. */
   private lost(store: () => CorpusStore | undefined, err: StoreError): void {
     const current = this.current;
-    if (!current) return;
+    if (!current) {
+      this.log.info(`${err.message} after its connection was closed`);
+      return;
+    }
     current.connection.then(
       (c) => {
-        if (c.store !== store() || this.current !== current) return;
+        if (c.store !== store() || this.current !== current) {
+          this.log.info(`${err.message} after its connection was closed`);
+          return;
+        }
         this.log.warn(`${err.message}; the next lookup reopens the corpus`);
         this.current = undefined;
         this.changed.fire();

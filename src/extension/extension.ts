@@ -6,6 +6,7 @@ import { CorpusService } from './corpus.js';
 import { isPaperDocument } from './documents.js';
 import { Lookups } from './lookup.js';
 import { ResultsPanel, RESULTS_VIEW_ID } from './panel.js';
+import { ProvenanceHover } from './provenance-hover.js';
 import { SimilarHover } from './hover.js';
 import { OriginalityGuard } from './originality.js';
 import { StatusBar } from './status.js';
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     { dispose: () => clearTimeout(timer) },
     vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.languages.registerHoverProvider(PAPER_SELECTOR, new SimilarHover(lookups)),
+    vscode.languages.registerHoverProvider(PAPER_SELECTOR, new ProvenanceHover()),
     vscode.languages.registerCodeActionsProvider(PAPER_SELECTOR, guard, { providedCodeActionKinds: OriginalityGuard.providedCodeActionKinds }),
     vscode.window.onDidChangeTextEditorSelection((e) => {
       if (!isPaperDocument(e.textEditor.document)) return;
@@ -77,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('corpusLens.corpus') || e.affectsConfiguration('corpusLens.embedding')) {
-        void corpus.drop();
+        void corpus.drop('settings changed');
         lookups.clear();
       } else if (e.affectsConfiguration('corpusLens.results')) lookups.clear();
     }),

@@ -14,6 +14,7 @@ import { LlmError, OpenAIChat } from '../../src/core/llm/index.js';
 import { bibKeys } from '../../src/core/review/bibtex.js';
 import { checkReview, citedKeys, stripComments } from '../../src/core/review/check.js';
 import { paperTextSource, parseBibEntries, runReview } from '../../src/core/review/index.js';
+import { provenanceAt } from '../../src/core/review/provenance.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type ProgressEvent, type ReviewOptions, type ReviewResult } from '../../src/core/review/types.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql.js';
@@ -165,6 +166,7 @@ describe('a well-behaved model', () => {
     const kept = r.sections.flatMap((s) => s.sentences.filter((x) => x.kept));
     assert.ok(kept.length >= 4 && kept.every((x) => x.verdict === 'supported' && x.cited.length && x.quoteIds.length), JSON.stringify(kept, null, 1));
     for (const x of kept) assert.match(r.text, new RegExp(`^% ${x.id.replace('.', '\\.')} \\(support [0-9.]+, model: supported\\): backed by ${x.quoteIds[0]} \\(`, 'm'));
+    assertHoverShowsQuotes(r, 'latex');
 
     // named progress for every step, in order; the write step streamed
     const started = progress.filter((e) => e.phase === 'start').map((e) => e.step);
@@ -485,6 +487,7 @@ describe('a lying model (issue 13): nothing invented survives', () => {
     assert.match(r.text, new RegExp(`\\[\\^${first.id.replace('.', '-')}\\]: ${first.id.replace('.', '\\.')} \\(support`));
     assert.match(r.text, /\[\^S1-1\]: .*backed by Q\d+ \[@[^\]]+\]: \u201c/);
     assert.equal(independentCheck(r).ok, true, 'footnoted quotes are quotations, not copies');
+    assertHoverShowsQuotes(r, 'markdown');
     const off = await run(reviewModel(), { format: 'markdown', provenance: false });
     assert.doesNotMatch(off.text, /\[\^S/);
   });
@@ -698,3 +701,32 @@ describe('the CLI: corpus-lens review (black box, over the same corpus folder)',
     await assert.rejects(cmd.run(['--db', join(dir, 'corpus')]), /give the topic/);
   });
 });
+
+/**
+ * What the author sees on hovering each citation of the emitted text (provenanceAt, the VS Code hover's source):
+ * the key under the cursor, and verified quotes of exactly that paper, word for word as the review verified them,
+ * from a sentence that cites it.
+ */
+function assertHoverShowsQuotes(r: ReviewResult, format: 'latex' | 'markdown'): void {
+  const inProse = (m: RegExpMatchArray) => !/^(%|\[\^)/.test(r.text.slice(r.text.lastIndexOf('\n', m.index!) + 1));
+  const cites = (format === 'latex' ? [...r.text.matchAll(/\\cite\{([^}]+)\}/g)] : [...r.text.matchAll(/\[(@[^\]]+)\]/g)]).filter(inProse);
+  assert.ok(cites.length >= 3, `${cites.length} citations`);
+  const paperOf = new Map(r.cited.map((c) => [c.key, c.paper.id]));
+  for (const m of cites) {
+    const firstKey = (format === 'latex' ? m[1].split(',')[0] : m[1].split(';')[0].replace('@', '')).trim();
+    const onKey = m.index! + m[0].indexOf(firstKey) + 1;
+    const shown = provenanceAt(r.text, onKey, format);
+    assert.ok(shown, `a hover on ${firstKey} at ${onKey}: ${r.text.slice(onKey - 200, onKey + 300)}`);
+    assert.deepEqual(shown.keys, [firstKey]);
+    assert.ok(shown.quotes.length >= 1);
+    for (const q of shown.quotes) {
+      const verified = r.quotes.find((v) => v.id === q.id);
+      assert.ok(verified, `${q.id} is a verified quote`);
+      assert.equal(verified.paperId, paperOf.get(firstKey), `${q.id} is a quote of ${firstKey}`);
+      assert.equal(q.text, verified.text.replace(/\s+/g, ' ').trim().slice(0, 399), 'the quote as verified');
+      const sentence = r.sections.flatMap((s) => s.sentences).find((x) => x.id === q.sentenceId);
+      assert.ok(sentence?.quoteIds.includes(q.id), `${q.sentenceId} rests on ${q.id}`);
+    }
+  }
+  assert.equal(provenanceAt(r.text, r.text.indexOf(format === 'latex' ? '\\subsection' : '###') + 2, format), null, 'nothing on a heading');
+}

@@ -45,6 +45,12 @@ function moveTo(editor: vscode.TextEditor, probe: string): void {
   editor.selection = new vscode.Selection(pos, pos);
 }
 
+/** The connection after a moment in which a late settings event could have dropped it. */
+async function settle(api: CorpusLensApi) {
+  await new Promise((r) => setTimeout(r, 500));
+  return api.corpus.connection();
+}
+
 /** Runs "Find Similar Sentences" and waits for a final state newer than the one before. */
 async function findSimilar(api: CorpusLensApi, kinds: ViewState['kind'][] = ['results']): Promise<ViewState> {
   const before = api.panel.current;
@@ -259,8 +265,10 @@ describe('Corpus Lens in a real VS Code', function () {
   });
 
   it('runs the embedded corpus in its own process; when it dies, the panel says so and the next lookup reopens it', async () => {
-    const { store } = await api.corpus.connection();
-    const pid = (store as { pid?: number }).pid;
+    // The connection to kill must be the one lookups use: one that no pending settings change is about to drop.
+    let connection = await api.corpus.connection();
+    for (let again = await settle(api); again !== connection; again = await settle(api)) connection = again;
+    const pid = (connection.store as { pid?: number }).pid;
     assert.ok(pid && pid !== process.pid, `the corpus runs in a child process (${pid})`);
     const dropped = new Promise<void>((resolve) => {
       const d = api.corpus.onDidChange(() => {

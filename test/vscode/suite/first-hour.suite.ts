@@ -131,6 +131,31 @@ describe('The first hour (issue 12)', function () {
     assert.match(editor.document.getText(), /they have read~\\cite\{[^}]+\}\.\nRetrieval/);
   });
 
+  it('hovering a citation in generated related work shows the verified quotes behind it, escaped', async () => {
+    // A paragraph with the notes `review` writes under it (their exact format is checked in test/review/pipeline.test.ts).
+    const draft = [
+      '\\subsection{Retrieval}',
+      'Writing tools retrieve similar sentences~\\cite{marchetti2022retrieving,lovelace2019dense}.',
+      '% S1.1 (support 0.92, model: supported): backed by Q1 (marchetti2022retrieving): "We describe a writing assistant that monitors the sentence under the cursor."; Q2 (lovelace2019dense): "We retrieve *sentences* from [prior](command:workbench.action.terminal.new) papers."',
+      '',
+    ].join('\n');
+    const editor = await openFile('first-hour-provenance.tex', draft);
+    const hoverText = async (probe: string) => {
+      const offset = editor.document.getText().indexOf(probe) + 2;
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
+      return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
+    };
+    const one = await hoverText('lovelace2019dense}');
+    assert.match(one, /verified quotes behind lovelace2019dense/);
+    assert.match(one, /Q2 \(for S1\.1 — support 0\.92\)/);
+    assert.ok(!one.includes('monitors the sentence'), 'only the hovered key\'s quotes');
+    assert.ok(!one.includes('](command:workbench'), 'a link in corpus text stays text');
+    assert.match(one, /\\\*sentences\\\*/, 'markup in the quote is escaped');
+    const all = await hoverText('\\cite{');
+    assert.match(all, /monitors the sentence under the cursor/);
+    assert.match(all, /Q2/);
+  });
+
   it('opens the source file of a corpus paper at the sentence', async () => {
     const a = api();
     const editor = await openFile('first-hour-open.tex', LATEX);
