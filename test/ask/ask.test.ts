@@ -44,6 +44,23 @@ before(async () => {
   const { ingest } = await import('../../src/core/ingest/pipeline.js');
   const summary = await ingest(store, FILES.map((f) => join(projectRoot, 'samples', 'corpus', f)), { embedder });
   assert.equal(summary.papers, FILES.length, JSON.stringify(summary.failed));
+  // A paper as the PDF reader stores one (a page per sentence), on a topic of its own.
+  const pdfSentences = [
+    ['Abstract', 'Alpine glaciers lost a fifth of their ice volume between 2000 and 2020 according to repeated laser altimetry surveys.', 1],
+    ['Results', 'Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.', 4],
+    ['Results', 'The thinning rate of the lowest glacier tongues reached two metres of ice per year.', 5],
+  ] as const;
+  const vectors = await embedder.embed(pdfSentences.map((x) => x[1]));
+  await store.writePapers([
+    {
+      id: 'pdf:glaciers',
+      title: 'Alpine Glacier Thinning from Laser Altimetry',
+      authors: ['Ines Gletscher'],
+      year: 2021,
+      sourcePath: '/papers/glaciers.pdf',
+      sentences: pdfSentences.map(([section, text, page], i) => ({ sectionTitle: section, sectionIndex: section === 'Abstract' ? 0 : 1, sentenceIndex: i, globalIndex: i, page, text, embedding: vectors[i] })),
+    },
+  ]);
   const text = paperTextSource(store);
   for (const s of await store.sources()) stored.set(s.id, new Set(await text.paperSentences(s.id)));
   standin = await startChatStandin(faithfulAskModel());
@@ -105,6 +122,36 @@ describe('offline (no LLM)', () => {
     // grouped by paper: a paper's evidence lines follow its one header
     const headers = t.text.split('\n').filter((l) => /^\S/.test(l));
     assert.equal(new Set(headers).size, headers.length);
+  });
+
+  test('sources of a PDF carry the page ingest stored (and no line numbers: the store has none)', async () => {
+    const c = newConversation();
+    const t = await ask(c, 'How fast did glacier melt in the Alps accelerate below 3,000 metres?', { store, embedder });
+    assert.equal(t.kind, 'extract');
+    const pages = new Map(c.sources.filter((s) => s.paperId === 'pdf:glaciers').map((s) => [s.text, s.page]));
+    assert.equal(pages.get('Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.'), 4);
+    assert.ok([...pages.values()].every((p) => typeof p === 'number'));
+    assert.match(t.text, /Results, p\. 4: .*“Glacier melt in the Alps accelerated/);
+    assert.ok(c.sources.filter((s) => s.paperId !== 'pdf:glaciers').every((s) => s.page === null), 'LaTeX and Markdown papers have no page');
+    assert.ok(!c.sources.some((s) => 'lines' in s || 'line' in s));
+  });
+
+  test('papers first on a large corpus: the paper ranking picks the papers, their sentences are searched', async () => {
+    const counted = counting(store);
+    let paperRankings = 0;
+    const matchPapers = counted.matchPapers.bind(counted);
+    counted.matchPapers = (...args) => {
+      paperRankings++;
+      return matchPapers(...args);
+    };
+    const c = newConversation();
+    const t = await ask(c, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store: counted, embedder, papersFirstAbove: 3 });
+    assert.equal(paperRankings, 1);
+    assert.equal(t.kind, 'extract');
+    assert.match(c.sources[t.citations[0] - 1].title ?? '', /HNSW/);
+    const small = await ask(newConversation(), 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store: counted, embedder });
+    assert.equal(paperRankings, 1, 'a corpus of 8 papers is searched sentence by sentence');
+    assert.equal(small.kind, 'extract');
   });
 
   test('"I don\'t know" when the evidence does not contain the question\'s terms', async () => {

@@ -70,24 +70,8 @@ async function verifyAgainstStore(store: CorpusStore, hits: readonly Hit[], sign
   return { hits: kept, unverified: hits.length - kept.length };
 }
 
-interface WithDriver {
-  driver: { query(sql: string, params?: readonly unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
-}
-
-/**
- * The page each sentence was on in its PDF, as ingest stored it. Hits do not carry it (the typing loop has no use
- * for it), so the Corpus Lens SQL schema is asked once; other backends report no page rather than a guessed one.
- * The store keeps no line numbers: sources have none.
- */
+/** Sentence id → the PDF page ingest stored, from stores that keep pages; the store keeps no line numbers. */
 export async function sentencePages(store: CorpusStore, ids: readonly number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  const s = store as CorpusStore & Partial<WithDriver>;
-  if (!ids.length || store.schema !== 'corpusLens' || typeof s.driver?.query !== 'function') return out;
-  try {
-    const { rows } = await s.driver.query('SELECT id, page FROM sentences WHERE id = ANY($1::bigint[]) AND page IS NOT NULL', [ids.map(String)]);
-    for (const r of rows) out.set(Number(r.id), Number(r.page));
-  } catch {
-    // no page column (an old schema): no pages
-  }
-  return out;
+  if (!ids.length || !store.sentencePages) return new Map();
+  return new Map((await store.sentencePages(ids)).map((r) => [r.id, r.page]));
 }

@@ -29,9 +29,10 @@ export const STORE_METHODS = [
 
 /**
  * Methods some stores have and callers look for by duck typing (the ingest pipeline and seedRows: the index
- * controls; the review's quote check: `paperSentences`). The proxy has one only when the child's store does.
+ * controls; the review's quote check: `paperSentences`; the pages of an answer's sources: `sentencePages`). The
+ * proxy has one only when the child's store does.
  */
-export const OPTIONAL_METHODS = ['dropSearchIndexes', 'createSearchIndexes', 'paperSentences'] as const;
+export const OPTIONAL_METHODS = ['dropSearchIndexes', 'createSearchIndexes', 'paperSentences', 'sentencePages'] as const;
 
 type Forwarded = (typeof STORE_METHODS)[number] | (typeof OPTIONAL_METHODS)[number];
 type MethodOf<T> = { [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];

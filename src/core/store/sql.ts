@@ -442,6 +442,12 @@ export class SqlCorpusStore implements CorpusStore {
     return rows.map((r) => String(r.text));
   }
 
+  async sentencePages(sentenceIds: readonly number[]): Promise<{ id: number; page: number }[]> {
+    if (!sentenceIds.length || !(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT id, page FROM sentences WHERE id = ANY($1::bigint[]) AND page IS NOT NULL', [sentenceIds.map(String)]);
+    return rows.map((r) => ({ id: Number(r.id), page: Number(r.page) }));
+  }
+
   close(): Promise<void> {
     return this.driver.close();
   }

@@ -195,6 +195,11 @@ export interface CorpusStore {
    * schema); for the others the review falls back on a keyword lookup restricted to the paper.
    */
   paperSentences?(paperId: string, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * The PDF page ingest stored for each of these sentences (those without one are left out): the sources of an
+   * answer cite it. Hits do not carry it, as the typing loop has no use for it. Only the Corpus Lens SQL schema has it.
+   */
+  sentencePages?(sentenceIds: readonly number[]): Promise<{ id: number; page: number }[]>;
   close(): Promise<void>;
 }
 
