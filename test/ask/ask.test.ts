@@ -18,6 +18,7 @@ import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import type { CorpusStore } from '../../src/core/store/types.js';
 import { ASK_LIES, faithfulAskModel, inventorAskModel, liarAskModel } from '../support/ask-models.js';
 import { startChatStandin, type ChatStandin } from '../support/chat-standin.js';
+import { runCli } from '../support/cli.ts';
 import { projectRoot } from '../support/eval.ts';
 
 const FILES = [
@@ -316,6 +317,18 @@ describe('corpus-lens ask', () => {
     assert.equal(u.code, 0);
     assert.equal(u.stdout, "I don't know.\n");
     assert.match(u.stderr, /I don't know \(answerability 0\.\d+, threshold 0\.735\)/);
+  });
+
+  test('the built corpus-lens lists ask and exits 1 with one line on a missing corpus', async () => {
+    const help = await runCli(['--help']);
+    assert.match(help.stdout, /^ {2}ask +answer a question from the corpus/m);
+    const usage = await runCli(['ask', '--help']);
+    assert.equal(usage.code, 0);
+    assert.match(usage.stdout, /--json prints \{question, standalone/);
+    const missing = await runCli(['ask', '--db', join(dir, 'no-such-corpus'), 'What is BM25?']);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr.trim().split('\n').length, 1, missing.stderr);
+    assert.match(missing.stderr, /^corpus-lens: no corpus at /);
   });
 
   test('bad input: one clear error each; a bad history file is left as it was', async () => {

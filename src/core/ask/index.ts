@@ -52,7 +52,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       text: last ? sourcesText(conversation, last.citations) : 'There is no earlier answer in this conversation to give sources for.',
       sentences: [],
       citations: last ? [...last.citations] : [],
-      answerability: last ? 1 : 0,
+      answerability: last?.answerability ?? 0,
       counts: { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: round(performance.now() - t0), modelMs: 0 },
       model,
     };
