@@ -22,7 +22,8 @@ const USAGE = `Usage: corpus-lens review --db DB (--topic TEXT | --paper FILE.te
   also one verification call per section, --verify off to skip): unsupported or uncited claims, citations that do
   not resolve to a paper among the section's quotes, and copies of corpus text that are not quotations are removed
   (--unsupported flag keeps them, visibly flagged). Each sentence's backing quotes follow its paragraph as LaTeX
-  comments / Markdown footnotes (--provenance off to omit).
+  comments / Markdown footnotes (--provenance off to omit). --tables adds a comparison table to list sections: one
+  row per cited paper whose own quotes support what the list says of it.
   --json prints {text, bibtex, counts, sentences (per-sentence report), trace (steps, durations, tokens), check}
   instead. Progress goes to stderr.`;
 

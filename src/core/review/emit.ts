@@ -4,6 +4,7 @@
 import type { PaperRef } from '../store/types.js';
 import { findExisting, formatBibtexEntry, makeCitationKey } from './bibtex.js';
 import type { SectionUnit } from './claims.js';
+import { assessSupport } from './support.js';
 import type { CiteCommand, CitedPaper, CopiedSpan, ExistingBibEntry, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
 
 /** Escapes model prose for LaTeX (it was told to write plain text); typographic double quotes become ``…''. */
@@ -149,7 +150,7 @@ export function renderUnits(
     if (kept.length) lines.push(...(latex ? kept : ['', ...kept]));
     notes.length = 0;
   };
-  const items: string[] = [];
+  const items: SentenceReport[][] = [];
   let inList = false;
   for (const u of section.units) {
     const kept = u.sentences.filter(section.keep);
@@ -158,7 +159,7 @@ export function renderUnits(
       if (!inList && latex) lines.push('\\begin{itemize}');
       inList = true;
       const text = kept.map(sentence).join(' ');
-      items.push(kept.map((s) => s.text).join(' '));
+      items.push(kept);
       lines.push(latex ? `  \\item ${text}` : `- ${text}`);
       continue;
     }
@@ -176,28 +177,37 @@ export function renderUnits(
     flushNotes();
   }
   let table: string | undefined;
-  if (o.tables && section.format === 'list' && items.length) table = comparisonTable(section.title, items, keyOf, cited, o);
+  if (o.tables && section.format === 'list' && items.length) table = comparisonTable(section.title, items, keyOf, cited, o, ctx.quotes);
   if (table) lines.push('', table);
   const flags = flagLines(section.copiedSpans, ctx.keyOfPaper, o.format);
   if (flags.length) lines.push(...flags);
   return { body: lines.join('\n'), table };
 }
 
-/** A comparison table for a list section: one row per cited paper — citation, year, venue, the item citing it. */
+/**
+ * A comparison table for a list section: one row per cited paper — citation, year, venue, and what the list says
+ * of it: the first kept sentence citing it, citations removed. Each such cell is checked like prose, against the
+ * verified quotes of that paper alone (a sentence citing two papers may be supported only by both together): a
+ * cell they do not support leaves the paper out of the table.
+ */
 export function comparisonTable(
   title: string,
-  items: readonly string[],
+  items: readonly (readonly SentenceReport[])[],
   keyOf: ReadonlyMap<string, string>,
   cited: readonly CitedPaper[],
   o: Pick<EmitOptions, 'format' | 'cite'>,
+  quotes: ReadonlyMap<string, VerifiedQuote>,
 ): string | undefined {
   const rows: { key: string; paper: PaperRef; point: string }[] = [];
-  for (const item of items) {
-    const point = item.replace(/\s*(?:\[P\d+\])+/g, '').trim();
-    for (const m of item.matchAll(/\[(P\d+)\]/g)) {
+  for (const s of items.flat()) {
+    const point = s.text.replace(/\s*(?:\[P\d+\])+/g, '').trim();
+    for (const m of s.text.matchAll(/\[(P\d+)\]/g)) {
       const key = keyOf.get(m[1]);
       const c = cited.find((x) => x.key === key);
-      if (key && c && !rows.some((r) => r.key === key)) rows.push({ key, paper: c.paper, point });
+      if (!key || !c || rows.some((r) => r.key === key)) continue;
+      const own = s.quoteIds.map((id) => quotes.get(id)).filter((q): q is VerifiedQuote => q?.paperId === c.paper.id);
+      if (!own.length || assessSupport(point, own.map((q) => q.text), { allowedNumbers: c.paper.year ? [c.paper.year] : [] }).verdict !== 'supported') continue;
+      rows.push({ key, paper: c.paper, point });
     }
   }
   if (!rows.length) return undefined;
