@@ -18,7 +18,7 @@ import type { CorpusStore, PaperInput } from '../src/core/store/types.ts';
 import { TextModel } from '../src/core/text/index.ts';
 import { toHitView } from '../src/extension/hit-view.ts';
 import { rng } from './generate-paper.ts';
-import { fmt, median, percentile, timeMs } from './stats.ts';
+import { fmt, median, percentile } from './stats.ts';
 
 const root = join(__dirname, '..');
 

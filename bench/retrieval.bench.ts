@@ -7,7 +7,7 @@
 import { createEmbedder } from '../src/core/embed/index.js';
 import type { Embedder } from '../src/core/embed/types.js';
 import { pgliteStore } from '../src/core/store/pglite.js';
-import { importPapers, papersFromRows, type DocumentRow, type Lined, type SourceRow } from '../src/core/store/seedRows.js';
+import { importPapers, papersFromRows, type DocumentRow, type Lined, type SourceRow } from '../src/core/ingest/seed-rows.js';
 import type { CorpusStore } from '../src/core/store/types.js';
 import { paperSearch, search, type SearchMode } from '../src/core/retrieve/index.js';
 import { freshPGlite } from '../test/support/db-pglite.js';

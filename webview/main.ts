@@ -47,7 +47,6 @@ class Panel {
   private readonly host = connectHost();
   private highlight: HighlightMode = 'recurring';
   private offset: Offset = 0;
-  private state: ViewState = { kind: 'idle' };
   /** The last state that is not `searching`: what a reload restores. */
   private stable: ViewState = { kind: 'idle' };
   /** The hits on screen (kept while a new search runs). */
@@ -195,7 +194,6 @@ class Panel {
 
   private show(state: ViewState): void {
     const focusInMessage = this.message.contains(document.activeElement);
-    this.state = state;
     if (state.kind !== 'searching') this.stable = state;
     document.body.dataset.state = state.kind;
     const busy = state.kind === 'searching';

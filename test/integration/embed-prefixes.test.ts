@@ -8,7 +8,7 @@ import { embedderFromFlags } from '../../src/cli/commands/import.js';
 import { createEmbedder, resolvePrefixes, PREFIX_PRESETS } from '../../src/core/embed/index.js';
 import { search } from '../../src/core/retrieve/index.js';
 import { pgliteStore } from '../../src/core/store/pglite.js';
-import { documentRow, importPapers, papersFromRows, sourceRow } from '../../src/core/store/seedRows.js';
+import { documentRow, importPapers, papersFromRows, sourceRow } from '../../src/core/ingest/seed-rows.js';
 import { freshPGlite } from '../support/db-pglite.js';
 import { fixtureRows } from '../support/db-fixture.js';
 import { startStandin, standinVector, type Standin } from '../support/openai-standin.js';

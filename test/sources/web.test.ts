@@ -3,7 +3,7 @@
 // e-print, arXiv HTML, S2 and OpenAlex JSON, an open-access PDF (compiled here with pdflatex); 429 with Retry-After,
 // a 5xx, a timeout, a truncated download and a resumed run. Only the first test waits arXiv's real 3 s spacing
 // (3 requests); the others run the arXiv stand-in at 150 ms and check that spacing instead.
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

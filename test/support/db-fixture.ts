@@ -111,8 +111,8 @@ export function toJsonl(rows: readonly object[]): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
-import { importPapers, papersFromRows, type Lined } from '../../src/core/store/seedRows.js';
-import { documentRow, sourceRow } from '../../src/core/store/seedRows.js';
+import { importPapers, papersFromRows, type Lined } from '../../src/core/ingest/seed-rows.js';
+import { documentRow, sourceRow } from '../../src/core/ingest/seed-rows.js';
 import type { CorpusStore } from '../../src/core/store/types.js';
 import { HashEmbedder } from './db-embedder.js';
 

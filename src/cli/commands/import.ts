@@ -139,7 +139,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
         throw new CliError(`--context must be section or none (got '${contextFlag}')`);
       }
       const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers, DEFAULT_IMPORT_CONTEXT } = await import(
-        '../../core/store/seedRows.js'
+        '../../core/ingest/seed-rows.js'
       );
       const read = async (file: string) => {
         try {

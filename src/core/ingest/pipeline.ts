@@ -157,15 +157,15 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
 
 /** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */
 function searchIndexes(store: CorpusStore): { dropped: boolean; drop(): Promise<void>; create(): Promise<void> } | undefined {
-  const s = store as Partial<{ dropSearchIndexes(): Promise<void>; createSearchIndexes(): Promise<void> }>;
-  if (typeof s.dropSearchIndexes !== 'function' || typeof s.createSearchIndexes !== 'function') return undefined;
+  const { dropSearchIndexes, createSearchIndexes } = store;
+  if (!dropSearchIndexes || !createSearchIndexes) return undefined;
   const control = {
     dropped: false,
     drop: async () => {
-      await s.dropSearchIndexes!();
+      await dropSearchIndexes.call(store);
       control.dropped = true;
     },
-    create: () => s.createSearchIndexes!(),
+    create: () => createSearchIndexes.call(store),
   };
   return control;
 }

@@ -27,11 +27,7 @@ export const STORE_METHODS = [
   'close',
 ] as const;
 
-/**
- * Methods some stores have and callers look for by duck typing (the ingest pipeline and seedRows: the index
- * controls; the review's quote check: `paperSentences`; the pages of an answer's sources: `sentencePages`). The
- * proxy has one only when the child's store does.
- */
+/** The optional CorpusStore methods: the proxy has one only when the child's store does. */
 export const OPTIONAL_METHODS = ['dropSearchIndexes', 'createSearchIndexes', 'paperSentences', 'sentencePages'] as const;
 
 type Forwarded = (typeof STORE_METHODS)[number] | (typeof OPTIONAL_METHODS)[number];

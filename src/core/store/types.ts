@@ -190,6 +190,14 @@ export interface CorpusStore {
    */
   sectionTitles(): Promise<SectionTitle[]>;
   /**
+   * Bulk-load controls, where the store has them (the Corpus Lens SQL schema; Supabase keeps its own indexes): a
+   * load of many sentences drops the HNSW and full-text indexes before it and rebuilds them once after (see
+   * deferIndexesFrom), instead of inserting every row into them. `create` also restores the indexes of a load
+   * killed half-way.
+   */
+  dropSearchIndexes?(): Promise<void>;
+  createSearchIndexes?(options?: { m?: number; efConstruction?: number }): Promise<void>;
+  /**
    * Every stored sentence of a paper in reading order (none for an unknown paper): the review checks a quote
    * against the whole paper with it. Only stores that list them in one statement have it (the Corpus Lens SQL
    * schema); for the others the review falls back on a keyword lookup restricted to the paper.

@@ -26,7 +26,7 @@ const isLetter = (c: string | undefined) => c !== undefined && /[a-zA-Z@]/.test(
 /** Clean text of LaTeX source [start, end). Never throws, whatever the input. */
 export function latexPlain(src: string, start: number, end: number): Plain {
   const out = new PlainBuilder();
-  new LatexReader(src, end, out).read(start, end);
+  new LatexReader(src, out).read(start, end);
   return out.build();
 }
 
@@ -38,7 +38,6 @@ export function latexCleanText(fragment: string): string {
 class LatexReader {
   constructor(
     private readonly src: string,
-    private readonly limit: number,
     private readonly out: PlainBuilder,
   ) {}
 

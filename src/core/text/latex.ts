@@ -21,7 +21,7 @@ export function latexSentenceAt(text: string, outline: LatexOutline, offset: num
 
 export function latexSentences(text: string, outline: LatexOutline): Sentence[] {
   const out: Sentence[] = [];
-  for (const unit of allUnits(text, outline)) {
+  for (const unit of allUnits(outline)) {
     for (const s of unitSentences(latexPlain(text, unit.start, unit.end), text)) {
       out.push(toSentence(text, outline, s, unit));
     }
@@ -43,7 +43,7 @@ function unitAt(text: string, outline: LatexOutline, offset: number): (Range & {
 }
 
 /** Every prose unit in document order: the body between blocks, split at blank lines, and the islands. */
-function* allUnits(text: string, outline: LatexOutline): Generator<Range & { island?: Island }> {
+function* allUnits(outline: LatexOutline): Generator<Range & { island?: Island }> {
   let from = outline.bodyStart;
   const gaps: Range[] = [];
   for (const block of outline.blocks) {

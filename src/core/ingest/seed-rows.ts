@@ -3,7 +3,7 @@
 // into papers, derives the section ordinal, embeds rows without an embedding and writes one paper per transaction.
 import { contextDescriptor, contextualize, DEFAULT_CONTEXT_WEIGHT, type ContextOptions } from '../embed/context.js';
 import type { Embedder } from '../embed/types.js';
-import { deferIndexesFrom, StoreError, type CorpusStore, type PaperInput, type WriteResult } from './types.js';
+import { deferIndexesFrom, StoreError, type CorpusStore, type PaperInput, type WriteResult } from '../store/types.js';
 
 export interface DocumentRow {
   doc_id: string;
@@ -291,16 +291,16 @@ export async function importPapers(
   const result: ImportResult = { papers: 0, sentences: 0, skipped: 0, embedded: 0, errors: [] };
   // A large import into an SQL corpus: build the HNSW/full-text indexes once at the end instead of inserting every
   // row into them (see deferIndexesFrom).
-  const bulk = store as Partial<{ dropSearchIndexes(): Promise<void>; createSearchIndexes(): Promise<void> }>;
   const total0 = papers.reduce((a, p) => a + p.sentences.length, 0);
   const defer =
-    typeof bulk.dropSearchIndexes === 'function' &&
+    !!store.dropSearchIndexes &&
+    !!store.createSearchIndexes &&
     total0 >= deferIndexesFrom((await store.counts()).sentences, options.deferIndexesFrom);
-  if (defer) await bulk.dropSearchIndexes!();
+  if (defer) await store.dropSearchIndexes!();
   try {
     await writeAll();
   } finally {
-    if (defer) await bulk.createSearchIndexes!();
+    if (defer) await store.createSearchIndexes!();
   }
   return result;
 
