@@ -164,6 +164,10 @@ describe('offline (no LLM)', () => {
       assert.deepEqual(t.citations, []);
     }
     assert.equal(c.sources.length, 0);
+    const where = await ask(c, 'Where did you find that?', { store, embedder });
+    assert.equal(where.kind, 'sources');
+    assert.deepEqual(where.citations, []);
+    assert.match(where.text, /no evidence for it, so it has no sources/);
   });
 
   test('a conversation: follow-up rewritten, numbers unique and stable, "where did you find that?" without a search, JSON round trip', async () => {

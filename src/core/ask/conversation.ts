@@ -125,8 +125,8 @@ export function isSourceQuestion(question: string): boolean {
   return SOURCE_QUESTION.test(question.trim());
 }
 
-/** The last turn that answered from evidence (its sources are what "that" refers to). */
+/** The last turn that answered a question (what "that" refers to; an "I don't know" has no sources), or null. */
 export function lastAnswer(c: Conversation): AskTurn | null {
-  for (let i = c.turns.length - 1; i >= 0; i--) if (c.turns[i].kind === 'answer' || c.turns[i].kind === 'extract') return c.turns[i];
+  for (let i = c.turns.length - 1; i >= 0; i--) if (c.turns[i].kind !== 'sources') return c.turns[i];
   return null;
 }

@@ -49,7 +49,11 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       standalone: q,
       rewrite: 'none',
       kind: 'sources',
-      text: last ? sourcesText(conversation, last.citations) : 'There is no earlier answer in this conversation to give sources for.',
+      text: !last
+        ? 'There is no earlier answer in this conversation to give sources for.'
+        : last.kind === 'unknown'
+          ? 'The last answer was "I don\'t know": the corpus had no evidence for it, so it has no sources.'
+          : sourcesText(conversation, last.citations),
       sentences: [],
       citations: last ? [...last.citations] : [],
       answerability: last?.answerability ?? 0,
