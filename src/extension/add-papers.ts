@@ -11,6 +11,7 @@ import type { CorpusService } from './corpus.js';
 import { isPaperDocument } from './documents.js';
 import { heavy } from './load.js';
 import type { Secrets } from './secrets.js';
+import { registerCommand } from './register.js';
 import { readSettings } from './settings.js';
 import { addFromZotero } from './zotero.js';
 
@@ -66,17 +67,11 @@ export const ADD_PAPERS_ENTRIES: AddPapersEntry[] = [
   { id: 'keys', label: '$(key) Set a Semantic Scholar or OpenAlex API key…', detail: 'Optional; kept in VS Code\'s secret storage', run: setSourceKey },
 ];
 
-export function registerAddPapers(deps: AddPapersDeps): vscode.Disposable {
-  return vscode.commands.registerCommand('corpusLens.addPapers', async (entryId?: string, input?: AddPapersInput) => {
+export function registerAddPapers(deps: AddPapersDeps): void {
+  registerCommand(deps.context, deps.log, 'corpusLens.addPapers', async (entryId?: string, input?: AddPapersInput) => {
     const entry = entryId ? ADD_PAPERS_ENTRIES.find((e) => e.id === entryId) : await vscode.window.showQuickPick(ADD_PAPERS_ENTRIES, { title: 'Corpus Lens: Add Papers', matchOnDetail: true });
     if (!entry) return;
-    try {
-      return await entry.run(deps, input);
-    } catch (err) {
-      if ((err as Error).name === 'AbortError') return;
-      deps.log.error(`add papers (${entry.id}): ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${(err as Error).message.split('\n')[0]}`);
-    }
+    return entry.run(deps, input);
   });
 }
 

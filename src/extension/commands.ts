@@ -21,6 +21,8 @@ import { RelatedWork } from './review.js';
 import { readSettings } from './settings.js';
 import { moveCorpusToPostgres } from './move-corpus.js';
 import { lineOfSentence, openTarget } from '../core/open-target.js';
+import { guarded } from './command-errors.js';
+import { failureReporter, registerCommand } from './register.js';
 
 const INDEXED_ROOTS_KEY = 'corpusLens.indexedRoots';
 /** "Add Papers…" (another part of the extension may provide it; Index Folder stands in until then). */
@@ -158,21 +160,25 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     else await vscode.commands.executeCommand('corpusLens.connect');
   };
 
+  // The panel's buttons run these without awaiting them: a failure is reported, never an unhandled rejection.
+  const reporter = failureReporter(log);
+  const safeFindSimilar = guarded('find similar sentences', findSimilar, reporter);
+  const safeOpenSource = guarded('open source', openSource, reporter);
   const panelActions: PanelActions = {
     cite: (hit) => cite(hit),
-    openSource,
+    openSource: async (hit) => void (await safeOpenSource(hit)),
     setOffset: (offset) => {
       lookups.offset = offset;
-      void findSimilar();
+      void safeFindSimilar();
     },
-    configure: () => void configure(),
-    retry: () => void findSimilar(),
+    configure: () => void guarded('set up a corpus', configure, reporter)(),
+    retry: () => void safeFindSimilar(),
     showLog: () => log.show(),
-    recover: () => void goBack(),
-    run: (action) => void runNextAction(action),
+    recover: () => void guarded('go back to the previous corpus', goBack, reporter)(),
+    run: (action) => void guarded(`panel action ${action}`, runNextAction, reporter)(action),
   };
 
-  const register = (id: string, fn: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const register = <A extends unknown[], R>(id: string, fn: (...args: A) => R | PromiseLike<R>) => registerCommand(context, log, id, fn);
   register('corpusLens.findSimilar', findSimilar);
   register('corpusLens.openPanel', () => panel?.reveal());
   register('corpusLens.showLog', () => log.show());
@@ -189,7 +195,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
       if (!(err instanceof NotConfiguredError)) {
         const back = `Go back to ${choiceLabel(previous, corpus.samplePath)}`;
         void vscode.window.showErrorMessage(`Corpus Lens: could not connect to ${corpus.label()}: ${errorText(err)}`, back, 'Show Log').then((pick) => {
-          if (pick === back) void goBack();
+          if (pick === back) void guarded('go back to the previous corpus', goBack, reporter)();
           else if (pick === 'Show Log') log.show();
         });
       }
@@ -213,14 +219,9 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     }
   });
   register('corpusLens.citeFromZotero', async (options?: { query?: string }) => {
-    try {
-      const key = await citeFromZotero({ log, paperEditor }, options);
-      if (key) panel?.notice(`Cited as ${key}`);
-      return key;
-    } catch (err) {
-      log.error(`cite from Zotero failed: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
-    }
+    const key = await citeFromZotero({ log, paperEditor }, options);
+    if (key) panel?.notice(`Cited as ${key}`);
+    return key;
   });
   register('corpusLens.indexThisPaper', async () => {
     const editor = paperEditor();
@@ -233,12 +234,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   register('corpusLens.generateRelatedWork', async (options?: { topic?: string }) => {
     const editor = paperEditor();
     if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open the paper to write related work for first.');
-    try {
-      await relatedWork.generate(editor, options?.topic);
-    } catch (err) {
-      log.error(`related work failed: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
-    }
+    await relatedWork.generate(editor, options?.topic);
   });
   register('corpusLens.insertRelatedWork', () => relatedWork.insert());
   register('corpusLens.appendRelatedWorkBibtex', () => relatedWork.appendBibtex());

@@ -244,6 +244,12 @@ export class CorpusService implements vscode.Disposable {
     return u.toString();
   }
 
+  /** Closes the open corpus and waits for every earlier close (deactivate: PGlite flushes its files before exit). */
+  async close(): Promise<void> {
+    await this.drop('the extension is deactivated');
+    await this.closing;
+  }
+
   dispose(): void {
     void this.drop();
     this.changed.dispose();

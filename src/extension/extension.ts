@@ -27,10 +27,14 @@ export interface CorpusLensApi {
   logUri: vscode.Uri;
 }
 
+/** The corpus of this activation, for deactivate. */
+let active: CorpusService | undefined;
+
 export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const log = redactingLog(vscode.window.createOutputChannel('Corpus Lens', { log: true }));
   const secrets = new Secrets(context.secrets);
   const corpus = new CorpusService(context, secrets, log);
+  active = corpus;
   const lookups = new Lookups(corpus, log);
   const guard = new OriginalityGuard();
   const status = new StatusBar();
@@ -41,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   commands.attachPanel(panel);
   const structure = registerStructureView({ context, corpus, log, lastPaperEditor: () => lastPaperEditor });
   const paperEditor = () => (vscode.window.activeTextEditor && isPaperDocument(vscode.window.activeTextEditor.document) ? vscode.window.activeTextEditor : lastPaperEditor);
-  context.subscriptions.push(registerAddPapers({ context, log, secrets, corpus, paperEditor }));
+  registerAddPapers({ context, log, secrets, corpus, paperEditor });
 
   lookups.onDidLookup((event) => {
     panel.show(event);
@@ -88,4 +92,9 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   return { panel, lookups, corpus, structure, logUri: context.logUri };
 }
 
-export function deactivate(): void {}
+/** VS Code waits for this promise before it ends the extension host: the corpus process flushes its files first. */
+export function deactivate(): Promise<void> | undefined {
+  const corpus = active;
+  active = undefined;
+  return corpus?.close();
+}

@@ -2,12 +2,12 @@
 // (CorpusStudio's ordered distribution of section titles), to help outline a paper. A native tree: themed and
 // keyboard accessible as it is. It reads the corpus only when the view is shown (VS Code asks for its items only
 // then), reloads when the corpus changes, and offers "Insert Section Heading" for the paper being written.
-import { errorText } from '../core/redact.js';
 import * as vscode from 'vscode';
 import type { SectionStat, SectionStructure } from '../core/retrieve/structure.js';
 import { NotConfiguredError, type CorpusService } from './corpus.js';
 import { formatOf, isPaperDocument } from './documents.js';
 import { heavy } from './load.js';
+import { registerCommand } from './register.js';
 
 export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
 export const REFRESH_STRUCTURE_COMMAND = 'corpusLens.refreshStructure';
@@ -203,19 +203,11 @@ export function registerStructureView(deps: {
       title = pick?.title;
       if (!title) return;
     }
-    try {
-      await insertSectionHeading(editor, title);
-    } catch (err) {
-      log.error(`insert section heading: ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)}`);
-    }
+    await insertSectionHeading(editor, title);
   };
 
-  context.subscriptions.push(
-    provider,
-    view,
-    vscode.commands.registerCommand(REFRESH_STRUCTURE_COMMAND, () => provider.refresh()),
-    vscode.commands.registerCommand(INSERT_SECTION_HEADING_COMMAND, insert),
-  );
+  context.subscriptions.push(provider, view);
+  registerCommand(context, log, REFRESH_STRUCTURE_COMMAND, () => provider.refresh());
+  registerCommand(context, log, INSERT_SECTION_HEADING_COMMAND, insert);
   return provider;
 }
