@@ -115,3 +115,31 @@ test('a schema v3 corpus gains the paper ranking on open', async () => {
   const hits = await store.matchPapers(vector, text, { count: 2 });
   assert.equal(hits[0]?.sentence.text, text);
 });
+
+test('a schema v5 corpus gains the section index and whole heap rows on open; hybrid hits are unchanged', async () => {
+  const text = 'BM25 remains a strong baseline for keyword retrieval.';
+  const { rows } = await store.driver.query(`SELECT embedding::text AS embedding FROM sentences WHERE text = $1`, [text]);
+  const vector = Float32Array.from(JSON.parse(String(rows[0].embedding)) as number[]);
+  const hits = async () => (await store.matchHybrid(vector, text, { count: 10 })).map((h) => `${h.sentence.id}:${h.score.toFixed(9)}`);
+  const before = await hits();
+  assert.ok(before.length > 0);
+  await store.driver.exec(`DROP INDEX sections_embedding_hnsw; ALTER TABLE sections RESET (toast_tuple_target);
+    ALTER TABLE sentences RESET (toast_tuple_target); UPDATE corpus_meta SET value = '5' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  const idx = await store.driver.query(`SELECT to_regclass('sections_embedding_hnsw') IS NOT NULL AS ok`);
+  assert.equal(idx.rows[0].ok, true);
+  const opts = await store.driver.query(
+    `SELECT relname, reloptions::text AS o FROM pg_class WHERE relname IN ('sections', 'sentences') ORDER BY relname`,
+  );
+  assert.deepEqual(
+    opts.rows.map((r) => [r.relname, r.o]),
+    [
+      ['sections', '{toast_tuple_target=8160}'],
+      ['sentences', '{toast_tuple_target=8160}'],
+    ],
+  );
+  assert.deepEqual(await hits(), before);
+  assert.deepEqual((await statsDrift()).differ, 0);
+});

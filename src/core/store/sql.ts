@@ -30,6 +30,9 @@ function isInsufficientPrivilege(err: unknown): boolean {
   return (err as { code?: string }).code === '42501';
 }
 
+const SECTIONS_HNSW = 'sections_embedding_hnsw';
+const SECTIONS_HNSW_SQL = `CREATE INDEX IF NOT EXISTS ${SECTIONS_HNSW} ON sections USING hnsw (embedding vector_cosine_ops)`;
+
 /** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
 const STATS_STALE = 'search_stats_stale';
 
@@ -116,13 +119,17 @@ export class SqlCorpusStore implements CorpusStore {
   /**
    * Brings an older Corpus Lens schema up to this version in place (the schema SQL is idempotent; v2 adds the stored
    * lexemes and the BM25 statistics, computed here once; v3 the papers' source and licence; v4 the paper ranking,
-   * rank_papers; v5 a hit's paper carries its citation key). A database the user may not alter gets a clear error.
+   * rank_papers; v5 a hit's paper carries its citation key; v6 the faster hybrid: section and sentence rows kept
+   * whole in the heap, an HNSW index on the section vectors, bounded keyword candidates — the sections are rewritten
+   * here, the index built after). A database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number): Promise<void> {
     try {
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
       await this.driver.exec(`SET maintenance_work_mem = '256MB'; ${schemaSql(dimensions)}; RESET maintenance_work_mem`);
-      await this.driver.query('SELECT refresh_search_stats()');
+      // Every section is rewritten: build its index once after, not row by row.
+      await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
+        SET maintenance_work_mem = '256MB'; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
       await this.driver.query(`UPDATE corpus_meta SET value = $1 WHERE key = 'schema_version'`, [SCHEMA_VERSION]);
     } catch (err) {
       throw new StoreError(
@@ -196,6 +203,7 @@ export class SqlCorpusStore implements CorpusStore {
   async dropSearchIndexes(): Promise<void> {
     try {
       await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
+        DROP INDEX IF EXISTS ${SECTIONS_HNSW};
         INSERT INTO corpus_meta (key, value) VALUES ('${STATS_STALE}', 'true') ON CONFLICT (key) DO UPDATE SET value = 'true';
         SET corpus_lens.defer_stats = 'on'`);
     } catch (err) {
@@ -208,14 +216,18 @@ export class SqlCorpusStore implements CorpusStore {
     this.indexesDropped = true;
   }
 
-  /** (Re)builds the HNSW and full-text indexes (`m`/`efConstruction` default to pgvector's 16/64) and deferred statistics. */
+  /**
+   * (Re)builds the HNSW and full-text indexes (`m`/`efConstruction`, for the sentences', default to pgvector's 16/64)
+   * and deferred statistics.
+   */
   async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
     await requireMeta(this);
     if (!this.indexesDropped && !this.statsDeferred) {
       // Nothing dropped in this session: only a load killed with its indexes dropped needs them back, and a role
       // that does not own the table may not even run CREATE INDEX IF NOT EXISTS.
       const { rows } = await this.driver.query(
-        `SELECT to_regclass('sentences_embedding_hnsw') IS NOT NULL AND to_regclass('sentences_tsv') IS NOT NULL AS ok`,
+        `SELECT to_regclass('sentences_embedding_hnsw') IS NOT NULL AND to_regclass('sentences_tsv') IS NOT NULL
+           AND to_regclass('${SECTIONS_HNSW}') IS NOT NULL AS ok`,
       );
       if (rows[0]?.ok) return;
     }
@@ -226,6 +238,8 @@ export class SqlCorpusStore implements CorpusStore {
       CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
       RESET maintenance_work_mem`);
     if (this.statsDeferred) await this.refreshStats();
+    // After the recount, which rewrites every section.
+    await this.driver.exec(`SET maintenance_work_mem = '256MB'; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
   }
 
   /** Recounts the BM25 statistics and section vectors a bulk load deferred (in this session or a killed one). */
