@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { LlmError, retryAfterMs, type ChatModel, type ChatRequest } from '../../src/core/llm/chat.js';
+import { LlmError, type ChatModel, type ChatRequest } from '../../src/core/llm/chat.js';
+import { retryAfterMs } from '../../src/core/net/retry-after.js';
 import { completeJson, extractJson } from '../../src/core/llm/json.js';
 import { bibKeys, findExisting, parseBibEntries } from '../../src/core/review/bibtex.js';
 import { citedKeys, filterShortIds } from '../../src/core/review/check.js';
@@ -137,7 +138,7 @@ test('retry-after: seconds, milliseconds, HTTP dates', () => {
   assert.equal(retryAfterMs(h({ 'retry-after': '2' })), 2000);
   assert.equal(retryAfterMs(h({ 'retry-after-ms': '150', 'retry-after': '9' })), 150);
   assert.equal(retryAfterMs(h({ 'retry-after': new Date(10_000).toUTCString() }), 4_000), 6_000);
-  assert.equal(retryAfterMs(h({})), null);
+  assert.equal(retryAfterMs(h({})), undefined);
 });
 
 test('emit: short ids become keys — LaTeX ~\\cite{a,b} (text escaped), Markdown [@a; @b]; unknown ids vanish', () => {

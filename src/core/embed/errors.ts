@@ -1,5 +1,5 @@
 /** Errors shared by the embedding providers. No 'vscode' import: this runs in the CLI and in tests. */
-import { abortError as baseAbortError, sleep } from '../abort.js';
+import { abortError as baseAbortError, throwIfAborted as baseThrowIfAborted, sleep } from '../abort.js';
 
 /** An error from an embedding endpoint, with a message that names the endpoint and the model. */
 export class EmbeddingError extends Error {
@@ -29,7 +29,7 @@ export function abortError(signal?: AbortSignal): Error {
 }
 
 export function throwIfAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw abortError(signal);
+  baseThrowIfAborted(signal, 'The embedding request was aborted');
 }
 
 export { sleep };

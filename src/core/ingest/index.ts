@@ -7,7 +7,8 @@ import { readArxivHtmlText } from './html.js';
 import { findLatexRoot, isLatexMain, readLatexProject } from './latex.js';
 import { readMarkdownText } from './markdown.js';
 import { decodeText, NotTextError, type DecodedText } from './decode.js';
-import { checkAbort, sha256Hex } from './paper.js';
+import { throwIfAborted } from '../abort.js';
+import { sha256Hex } from './paper.js';
 import { readPdfBytes } from './pdf.js';
 import type { ReadOptions, ReadResult, SourceKind } from './types.js';
 
@@ -56,7 +57,7 @@ export const PAPER_EXTENSIONS = Object.keys(EXT);
  */
 export async function readPaperFile(path: string, options: ReadOptions = {}): Promise<ReadResult> {
   try {
-    checkAbort(options.signal);
+    throwIfAborted(options.signal);
     const data = new Uint8Array(await readFile(path));
     const kind = sniffKind(path, data);
     const contentHash = sha256Hex(data);

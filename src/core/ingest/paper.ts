@@ -152,8 +152,3 @@ export function buildPaper(
   if (!paper.bibtex) paper.bibtex = formatBibtexEntry(paper, paper.citationKey);
   return paper;
 }
-
-/** Throws the signal's reason when aborted. */
-export function checkAbort(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-}

@@ -3,7 +3,8 @@
 // place), running headers/footers and page numbers are dropped, hyphenation at line ends is joined, headings are
 // detected from numbering, font size and known titles, and every sentence keeps its page.
 import { sentences as splitSentences } from '../text/index.js';
-import { buildPaper, checkAbort, PaperAssembler, sha256Hex } from './paper.js';
+import { throwIfAborted } from '../abort.js';
+import { buildPaper, PaperAssembler, sha256Hex } from './paper.js';
 import type { ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
@@ -219,7 +220,7 @@ export async function pdfLayout(data: Uint8Array, signal?: AbortSignal): Promise
     const heights: number[] = [];
     const rotated: string[] = [];
     for (let p = 1; p <= pdf.numPages; p++) {
-      checkAbort(signal);
+      throwIfAborted(signal);
       const page = await pdf.getPage(p);
       const [vx0, vy0, vx1, vy1] = page.view;
       const width = vx1 - vx0;

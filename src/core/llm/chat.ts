@@ -6,7 +6,8 @@
 // - Cancellation: the caller's AbortSignal aborts the request at once and rejects with an AbortError.
 // - Streaming (`onToken`) with usage counts (`stream_options.include_usage`); when a server sends no usage,
 //   tokens are estimated (≈ 4 characters a token) and flagged as estimated.
-import { abortError, sleep } from '../abort.js';
+import { abortError, isAbortError as isStopped, sleep } from '../abort.js';
+import { retryAfterMs } from '../net/retry-after.js';
 import OpenAI from 'openai';
 
 export interface ChatMessage {
@@ -95,8 +96,9 @@ export interface OpenAIChatOptions {
 
 const TIMEOUT = Symbol('timeout');
 
+/** {@link isStopped}, and the `openai` package's own abort error. */
 export function isAbortError(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || err instanceof OpenAI.APIUserAbortError);
+  return isStopped(err) || err instanceof OpenAI.APIUserAbortError;
 }
 
 export { sleep };
@@ -104,24 +106,6 @@ export { sleep };
 /** Rough token estimate for servers that report no usage. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
-}
-
-function headerOf(headers: unknown, name: string): string | null {
-  if (!headers) return null;
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name);
-  const v = (headers as Record<string, unknown>)[name];
-  return typeof v === 'string' ? v : null;
-}
-
-/** The wait a 429/503 asks for, in ms, or null. */
-export function retryAfterMs(headers: unknown, now = Date.now()): number | null {
-  const ms = headerOf(headers, 'retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const ra = headerOf(headers, 'retry-after');
-  if (ra === null || ra.trim() === '') return null;
-  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
-  const date = Date.parse(ra);
-  return Number.isFinite(date) ? Math.max(0, date - now) : null;
 }
 
 function retryable(status: number | undefined): boolean {
@@ -199,7 +183,7 @@ export class OpenAIChat implements ChatModel {
         }
         const connection = err instanceof OpenAI.APIConnectionError && !(err instanceof OpenAI.APIConnectionTimeoutError);
         if ((retryable(status) || connection) && attempt <= this.o.maxRetries) {
-          const asked = err instanceof OpenAI.APIError ? retryAfterMs(err.headers) : null;
+          const asked = err instanceof OpenAI.APIError ? (retryAfterMs(err.headers) ?? null) : null;
           const backoff = this.o.baseRetryDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
           await sleep(Math.min(asked ?? backoff, this.o.maxRetryDelayMs), req.signal);
           continue;

@@ -3,7 +3,8 @@
 // paper: the top papers (default 50), each with its best passages in reading order and a short id P1, P2, ….
 import { z } from 'zod';
 import type { Embedder } from '../embed/types.js';
-import { retryAfterMs, sleep, type ChatModel } from '../llm/chat.js';
+import { sleep, type ChatModel } from '../llm/chat.js';
+import { retryAfterMs } from '../net/retry-after.js';
 import { completeJson } from '../llm/json.js';
 import type { Hit } from '../store/types.js';
 import { rerankPrompt } from './prompts.js';

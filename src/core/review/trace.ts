@@ -1,5 +1,6 @@
 // Tracing and progress: each step runs inside `tracer.step(name, fn)`, which times it, reports start/done to
 // onProgress, checks cancellation before and after, and gives the step a context for counts and tokens.
+import { throwIfAborted } from '../abort.js';
 import type { TokenUsage } from '../llm/chat.js';
 import type { ProgressEvent, ReviewTrace, StepName, StepTrace } from './types.js';
 
@@ -47,16 +48,6 @@ export class StepContext {
 
   checkAborted(): void {
     throwIfAborted(this.signal);
-  }
-}
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const r: unknown = signal.reason;
-    if (r instanceof Error && r.name === 'AbortError') throw r;
-    const e = new Error('The operation was aborted', { cause: r });
-    e.name = 'AbortError';
-    throw e;
   }
 }
 
