@@ -18,6 +18,7 @@ import { CITE_HIT_COMMAND } from './originality.js';
 import type { PanelActions, ResultsPanel } from './panel.js';
 import type { Secrets } from './secrets.js';
 import { RelatedWork } from './review.js';
+import { AskCorpus, ASK_SCHEME } from './ask.js';
 import { readSettings } from './settings.js';
 import { moveCorpusToPostgres } from './move-corpus.js';
 import { lineOfSentence, openTarget } from '../core/open-target.js';
@@ -37,7 +38,7 @@ export interface CommandDeps {
   lastPaperEditor(): vscode.TextEditor | undefined;
 }
 
-export function registerCommands(deps: CommandDeps): { panelActions: PanelActions; attachPanel(panel: ResultsPanel): void } {
+export function registerCommands(deps: CommandDeps): { panelActions: PanelActions; attachPanel(panel: ResultsPanel): void; ask: AskCorpus } {
   const { context, log, secrets, corpus, lookups } = deps;
   let panel: ResultsPanel | undefined;
 
@@ -238,7 +239,12 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   });
   register('corpusLens.insertRelatedWork', () => relatedWork.insert());
   register('corpusLens.appendRelatedWorkBibtex', () => relatedWork.appendBibtex());
-  return { panelActions, attachPanel: (p) => (panel = p) };
+  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log);
+  context.subscriptions.push(ask, vscode.workspace.registerTextDocumentContentProvider(ASK_SCHEME, ask));
+  // Failures (no corpus included: "no corpus at … yet") are reported by the guard of register.ts, like every command's.
+  register('corpusLens.ask', (options?: { question?: string }) => ask.ask(options?.question));
+  register('corpusLens.clearAskConversation', () => ask.clear());
+  return { panelActions, attachPanel: (p) => (panel = p), ask };
 }
 
 async function setApiKey(secrets: Secrets): Promise<void> {

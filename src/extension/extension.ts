@@ -15,6 +15,7 @@ import { readSettings } from './settings.js';
 import { registerCommands } from './commands.js';
 import { registerStructureView, type StructureProvider } from './structure.js';
 import { registerAddPapers } from './add-papers.js';
+import type { AskCorpus } from './ask.js';
 
 const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 
@@ -22,6 +23,8 @@ export interface CorpusLensApi {
   panel: ResultsPanel;
   lookups: Lookups;
   corpus: CorpusService;
+  /** Ask the Corpus: the conversation of this workspace. */
+  ask: AskCorpus;
   structure: StructureProvider;
   /** The extension's log folder (the Corpus Lens output channel's file is in the session's log folder above it). */
   logUri: vscode.Uri;
@@ -89,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     }),
   );
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus, structure, logUri: context.logUri };
+  return { panel, lookups, corpus, structure, ask: commands.ask, logUri: context.logUri };
 }
 
 /** VS Code waits for this promise before it ends the extension host: the corpus process flushes its files first. */

@@ -14,3 +14,5 @@ export { placeCitation } from '../core/bib/place.js';
 export { defaultTopic, runReview, OpenAIChat, parseBibEntries, isAbortError, htmlCommentSafe } from '../core/review/index.js';
 export { sectionStructure, sectionHeading } from '../core/retrieve/structure.js';
 export { sourcesConfig, sourceContext, search as searchSource, candidatesFromBib, candidatesFromIds, fetchToCorpus, progressLine } from '../core/sources/index.js';
+export { ask, newConversation, parseConversation, serializeConversation } from '../core/ask/index.js';
+export { conversationMarkdown } from '../core/ask/markdown.js';

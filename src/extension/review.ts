@@ -11,6 +11,7 @@ import { formatOf } from './documents.js';
 import { blockInsertion } from '../core/text/block.js';
 import type { Secrets } from './secrets.js';
 import { readSettings } from './settings.js';
+import { configuredChat } from './chat.js';
 
 interface LastResult {
   result: ReviewResult;
@@ -42,9 +43,7 @@ export class RelatedWork {
     if (!topic) return;
     const settings = readSettings(doc.uri);
     const { store, embedder } = await this.corpus.connection();
-    const chat = settings.llm.baseUrl
-      ? new review.OpenAIChat({ baseURL: settings.llm.baseUrl, model: settings.llm.model, apiKey: (await this.secrets.get('chat', settings.llm.baseUrl)) ?? 'none' })
-      : null;
+    const chat = await configuredChat(this.secrets, doc.uri);
     const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
     const bibText = (await openIfExists(bibUri))?.getText() ?? '';
     const output = await vscode.workspace.openTextDocument({ language: format === 'latex' ? 'latex' : 'markdown', content: '' });

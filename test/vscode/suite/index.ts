@@ -15,6 +15,7 @@ export async function run(): Promise<void> {
     require('./add-papers.suite');
     require('./first-hour.suite');
     require('./zotero.suite');
+    require('./ask.suite');
   }
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;
