@@ -126,14 +126,14 @@ export type ViewMessage =
 
 /** The next actions the panel offers: add papers, open the sample corpus, connect to (or switch) a corpus. */
 export type NextAction = 'addPapers' | 'openSample' | 'connect';
-const NEXT_ACTIONS: readonly string[] = ['addPapers', 'openSample', 'connect'];
+const NEXT_ACTIONS = everyMember<NextAction>()(['addPapers', 'openSample', 'connect']);
 
 export type HostMessageType = HostMessage['type'];
 export type ViewMessageType = ViewMessage['type'];
 
-const STATE_KINDS: readonly string[] = ['idle', 'searching', 'results', 'noResults', 'notProse', 'notConfigured', 'error'];
-const HOST_TYPES: readonly string[] = ['state', 'bookmarks', 'settings', 'notice', 'reveal'];
-const VIEW_TYPES: readonly string[] = [
+const STATE_KINDS = everyMember<ViewStateKind>()(['idle', 'searching', 'results', 'noResults', 'notProse', 'notConfigured', 'error']);
+const HOST_TYPES = everyMember<HostMessageType>()(['state', 'bookmarks', 'settings', 'notice', 'reveal']);
+const VIEW_TYPES = everyMember<ViewMessageType>()([
   'ready',
   'copy',
   'cite',
@@ -147,7 +147,15 @@ const VIEW_TYPES: readonly string[] = [
   'showLog',
   'recover',
   'run',
-];
+]);
+
+/**
+ * The runtime list of a string union's members, checked against the union: a member left out fails the typecheck
+ * (as does a string that is not one), so a message type added above cannot be refused by the guards below.
+ */
+function everyMember<T extends string>() {
+  return <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): readonly string[] => list;
+}
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null;
