@@ -5,10 +5,10 @@ import type { BookmarkView, HitView } from '../../webview/protocol.js';
 
 /**
  * The protocol's view of a store hit. Its `id` is the displayed sentence's corpus id, so it is stable across
- * lookups (a bookmark made at offset 1 keeps the sentence that was shown). `url` is an optional landing page
- * or local file for "Open source" when the paper has no DOI.
+ * lookups (a bookmark made at offset 1 keeps the sentence that was shown). The store keeps no landing page, so
+ * `url` is null: "Open source" uses the DOI, else the paper's indexed file.
  */
-export function toHitView(hit: Hit, url?: string | null): HitView {
+export function toHitView(hit: Hit): HitView {
   return {
     id: String(hit.sentence.id),
     similarity: hit.similarity,
@@ -22,7 +22,7 @@ export function toHitView(hit: Hit, url?: string | null): HitView {
       year: hit.paper.year,
       venue: hit.paper.venue,
       doi: hit.paper.doi,
-      url: url ?? null,
+      url: null,
       citationKey: hit.paper.citationKey ?? null,
     },
   };

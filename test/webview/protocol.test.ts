@@ -106,7 +106,6 @@ describe('adapt (host side)', () => {
         next: null,
         paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', citationKey: 'b2020zotero' },
       },
-      'https://example.org/p1',
     );
     assert.deepEqual(view, {
       id: '42',
@@ -114,7 +113,7 @@ describe('adapt (host side)', () => {
       sentence: { text: 'Target.', sectionTitle: 'Method' },
       previous: { text: 'Before.' },
       next: null,
-      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', url: 'https://example.org/p1', citationKey: 'b2020zotero' },
+      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', url: null, citationKey: 'b2020zotero' },
     });
     const bm = toBookmark(view, new Date('2026-01-02T03:04:05Z'));
     assert.deepEqual(bm, { id: '42', sentence: view.sentence, paper: view.paper, addedAt: '2026-01-02T03:04:05.000Z' });
