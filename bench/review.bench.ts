@@ -9,47 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder } from '../src/core/embed/index.js';
-import type { ChatModel, ChatRequest, ChatResult } from '../src/core/llm/chat.js';
 import { OpenAIChat } from '../src/core/llm/chat.js';
+import { TimedChat } from '../src/core/llm/timed.js';
 import { runReview } from '../src/core/review/index.js';
 import { anySharedWord, assessSupport, SUPPORT_THRESHOLD } from '../src/core/review/support.js';
 import { loadClaimFixture, scoreClaims, type ClaimPair } from '../test/support/claim-fixture.js';
 import type { ReviewResult } from '../src/core/review/types.js';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { loadCorpus, REVIEW_CORPUS, reviewModel, startChatStandin, syntheticCorpus } from '../test/support/chat-standin.js';
-
-/** Records the interval of every call, to subtract LLM time from the wall time. */
-class TimedChat implements ChatModel {
-  readonly intervals: [number, number][] = [];
-  constructor(private readonly inner: ChatModel) {}
-  get model(): string {
-    return this.inner.model;
-  }
-  async complete(req: ChatRequest): Promise<ChatResult> {
-    const t0 = performance.now();
-    try {
-      return await this.inner.complete(req);
-    } finally {
-      this.intervals.push([t0, performance.now()]);
-    }
-  }
-  /** Length of the union of the intervals. */
-  busy(): number {
-    const s = [...this.intervals].sort((a, b) => a[0] - b[0]);
-    let total = 0;
-    let start = -Infinity;
-    let end = -Infinity;
-    for (const [a, b] of s) {
-      if (a > end) {
-        if (end > start) total += end - start;
-        start = a;
-        end = b;
-      } else end = Math.max(end, b);
-    }
-    if (end > start) total += end - start;
-    return total;
-  }
-}
 
 const TOPIC = 'How the use of retrieval and embeddings improves the precision of search and the recall of evidence for citations';
 const SAMPLE_TOPIC = 'Retrieving example sentences while writing, and grounding generated related work in verified quotes';

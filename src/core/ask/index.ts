@@ -1,7 +1,7 @@
 // "Ask the corpus": one question of a conversation → (follow-up rewritten to stand alone) → evidence → "I don't know"
 // below the answerability threshold → a checked, cited answer (LLM) or an extract (no LLM). "Where did you find
 // that?" answers from the previous answer's sources without searching. The turn is appended to the conversation.
-import type { ChatModel, ChatRequest, ChatResult } from '../llm/chat.js';
+import { TimedChat } from '../llm/timed.js';
 import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './answer.js';
 import { isSourceQuestion, lastAnswer } from './conversation.js';
 import { ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
@@ -15,23 +15,6 @@ export { DONT_KNOW } from './prompts.js';
 export * from './types.js';
 
 export const ASK_DEFAULTS = { evidence: 8, papersFirstAbove: 200 } as const;
-
-/** Times the model's calls, so a turn can report its own time apart from the model's. */
-class TimedChat implements ChatModel {
-  ms = 0;
-  constructor(private readonly inner: ChatModel) {}
-  get model(): string {
-    return this.inner.model;
-  }
-  async complete(req: ChatRequest): Promise<ChatResult> {
-    const t0 = performance.now();
-    try {
-      return await this.inner.complete(req);
-    } finally {
-      this.ms += performance.now() - t0;
-    }
-  }
-}
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
@@ -92,7 +75,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       removedCitations: drafted.removedCitations,
       llmCalls: rewrite.llmCalls + drafted.llmCalls,
       ms: round(performance.now() - t0),
-      modelMs: round(chat?.ms ?? 0),
+      modelMs: round(chat?.busy() ?? 0),
     },
     model,
   };

@@ -2,7 +2,7 @@
 // (src/core/review/prompts.ts): corpus text and the user's words fenced as data, papers by short id, the step named
 // on the system prompt's first line.
 import type { ChatMessage } from '../llm/chat.js';
-import { CORPUS_TAG, DATA_RULE, fence, line, paperHeader, TOPIC_TAG } from '../review/prompts.js';
+import { CORPUS_TAG, DATA_RULE, evidenceRows, fence, line, TOPIC_TAG } from '../review/prompts.js';
 import type { PaperCandidate, VerifiedQuote } from '../review/types.js';
 
 /** What the model says when the evidence does not answer the question. */
@@ -32,13 +32,7 @@ export function rewritePrompt(question: string, history: readonly { question: st
 
 /** The answer, from evidence sentences grouped by paper (the related-work write step's data layout). */
 export function answerPrompt(question: string, papers: readonly PaperCandidate[], quotes: readonly VerifiedQuote[]): ChatMessage[] {
-  const rows: string[] = [];
-  for (const p of papers) {
-    const qs = quotes.filter((q) => q.paperShortId === p.shortId);
-    if (!qs.length) continue;
-    rows.push(paperHeader(p));
-    for (const q of qs) rows.push(`  - ${line(q.text)}`);
-  }
+  const rows = evidenceRows(papers, quotes);
   const ids = papers.map((p) => `[${p.shortId}]`).join(', ');
   return [
     system(

@@ -134,13 +134,8 @@ export function planPrompt(topic: string, papers: readonly PaperCandidate[], quo
   ];
 }
 
-export function writePrompt(
-  topic: string,
-  section: { name: string; format: SectionFormat },
-  papers: readonly PaperCandidate[],
-  quotes: readonly VerifiedQuote[],
-  otherSections: readonly string[],
-): ChatMessage[] {
+/** The evidence as the write step (and Ask's answer step) shows it: each paper's header, then its quotes. */
+export function evidenceRows(papers: readonly PaperCandidate[], quotes: readonly VerifiedQuote[]): string[] {
   const rows: string[] = [];
   for (const p of papers) {
     const qs = quotes.filter((q) => q.paperShortId === p.shortId);
@@ -148,6 +143,17 @@ export function writePrompt(
     rows.push(paperHeader(p));
     for (const q of qs) rows.push(`  - ${line(q.text)}`);
   }
+  return rows;
+}
+
+export function writePrompt(
+  topic: string,
+  section: { name: string; format: SectionFormat },
+  papers: readonly PaperCandidate[],
+  quotes: readonly VerifiedQuote[],
+  otherSections: readonly string[],
+): ChatMessage[] {
+  const rows = evidenceRows(papers, quotes);
   const ids = papers.map((p) => `[${p.shortId}]`).join(', ');
   const form =
     section.format === 'list'
