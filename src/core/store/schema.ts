@@ -451,7 +451,8 @@ BEGIN
   ), sec AS MATERIALIZED (
     -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
     -- sentences).
-    SELECT s.paper_id, s.section_index FROM sections s WHERE section_weight > 0 AND ${FILTER}
+    SELECT s.paper_id, s.section_index, 1 - (s.embedding <=> query_embedding) AS similarity
+    FROM sections s WHERE section_weight > 0 AND ${FILTER}
     ORDER BY s.embedding <=> query_embedding LIMIT ${SECTION_CANDIDATES}
   ), cand AS (
     SELECT id FROM v
@@ -459,10 +460,12 @@ BEGIN
   ), vr AS MATERIALIZED (
     SELECT x.id, row_number() OVER (ORDER BY x.score DESC, x.id) AS rank
     FROM (
+      -- A section among the nearest has its similarity already; only the others are looked up (coalesce is lazy).
       SELECT s.id, (1 - (s.embedding <=> query_embedding))
-               + section_weight * coalesce(1 - (c.embedding <=> query_embedding), 0) AS score
+               + section_weight * coalesce(sc.similarity, (SELECT 1 - (c.embedding <=> query_embedding) FROM sections c
+                   WHERE c.paper_id = s.paper_id AND c.section_index = s.section_index), 0) AS score
       FROM cand JOIN sentences s ON s.id = cand.id
-      LEFT JOIN sections c ON c.paper_id = s.paper_id AND c.section_index = s.section_index
+      LEFT JOIN sec sc ON sc.paper_id = s.paper_id AND sc.section_index = s.section_index
     ) x
     ORDER BY rank LIMIT candidate_count
   ), k AS MATERIALIZED (
