@@ -133,7 +133,8 @@ test('readPaperFile: dispatch by content and extension; unknown files are errors
     assert.equal(bib.papers[0].sentences.length, 2);
     const ac = new AbortController();
     ac.abort(new Error('stop'));
-    await assert.rejects(readPaperFile(join(dir, 'refs.bib'), { signal: ac.signal }), /stop/);
+    // A stopped read ends as every stopped operation does (core/abort.ts): an AbortError, the reason as its cause.
+    await assert.rejects(readPaperFile(join(dir, 'refs.bib'), { signal: ac.signal }), (err: Error) => err.name === 'AbortError' && (err.cause as Error)?.message === 'stop');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
