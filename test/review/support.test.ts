@@ -53,3 +53,13 @@ test('rules: a number no quote has; a negation; an opposite; an unknown method n
   assert.deepEqual([...numbersOf('From 0.63 to 0.71 on three sets of 4,200 papers (58%) [P12].')].sort(), ['0.63', '0.71', '3', '4200', '58']);
   assert.equal(assessSupport('In 2020 it improved recall@10 from 0.63 to 0.71.', q, { allowedNumbers: [2020] }).reasons.length, 0, 'the cited paper’s year');
 });
+
+test('rules: two numbers of the quotes given to each other\'s terms are caught; the same pairs in other words are not', () => {
+  const quotes = ['Tagging accuracy was 0.82 for nouns and 0.64 for verbs on the held-out treebank.'];
+  const swapped = assessSupport('Tagging accuracy was 0.64 for nouns and 0.82 for verbs.', quotes);
+  assert.equal(swapped.verdict, 'unsupported');
+  assert.match(swapped.reasons.join('; '), /gives 0\.64 to "nouns", which the cited quotes give 0\.82/);
+  for (const faithful of ['Tagging accuracy reached 0.82 for nouns.', 'On the held-out treebank, nouns were tagged with accuracy 0.82 and verbs with 0.64.', 'Tagging accuracy was 0.82 for nouns but only 0.64 for verbs.']) {
+    assert.equal(assessSupport(faithful, quotes).verdict, 'supported', faithful);
+  }
+});

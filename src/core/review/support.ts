@@ -189,6 +189,36 @@ export interface EvidenceIndex {
   initials: string[];
   /** Token stems of each quote in order (for the antonym and direction checks). */
   quotes: string[][];
+  /** Each number of the quotes → the content stems that follow it ("0.69 for moves": moves). */
+  bindings: Map<string, Set<string>>;
+}
+
+const NUMBER = /^\d+(?:[.,]\d+)*$/;
+
+/** The number of each numeric token → the first content stem within the next three tokens, if any. */
+function numberBindings(ts: readonly Token[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  ts.forEach((t, i) => {
+    if (!NUMBER.test(t.raw)) return;
+    const next = ts.slice(i + 1, i + 4).find((x) => isContent(x) || NUMBER.test(x.raw));
+    if (next && !NUMBER.test(next.raw)) out.push([canonical(t.raw), next.stem]);
+  });
+  return out;
+}
+
+/**
+ * Two numbers the quotes state, given to each other's terms ("0.51 for moves and 0.69 for steps" where the quote
+ * has 0.69 for moves): each number and term is in the quotes, so term and number checks alone pass it.
+ */
+function reboundNumber(ts: readonly Token[], ev: EvidenceIndex): string | null {
+  const pairs = numberBindings(ts);
+  for (const [n, stem] of pairs) {
+    const own = ev.bindings.get(n);
+    if (!own || own.has(stem)) continue;
+    const other = pairs.find(([m]) => m !== n && ev.bindings.get(m)?.has(stem));
+    if (other) return `gives ${n} to "${ts.find((t) => t.stem === stem)?.raw ?? stem}", which the cited quotes give ${other[0]}`;
+  }
+  return null;
 }
 
 /** The searchable form of the cited quotes (numbers and order come from the quotes only, not the topic). */
@@ -200,6 +230,7 @@ export function evidenceIndex(quotes: readonly string[], topic = ''): EvidenceIn
   const negations: Set<string>[] = [];
   const acronyms = new Set<string>();
   const initials: string[] = [];
+  const bindings = new Map<string, Set<string>>();
   const add = (ts: Token[]) => {
     for (const t of ts) {
       stems.add(t.stem);
@@ -213,10 +244,11 @@ export function evidenceIndex(quotes: readonly string[], topic = ''): EvidenceIn
     ordered.push(ts.map((t) => t.stem));
     add(ts);
     for (const n of numbersOf(q)) numbers.add(n);
+    for (const [n, stem] of numberBindings(ts)) bindings.set(n, (bindings.get(n) ?? new Set()).add(stem));
     negations.push(...negationScopes(ts));
   }
   add(tokens(topic));
-  return { stems, words, numbers, negations, acronyms, initials, quotes: ordered };
+  return { stems, words, numbers, negations, acronyms, initials, quotes: ordered, bindings };
 }
 
 /** The next three content stems after each negation cue. */
@@ -368,6 +400,10 @@ export function assessSupport(
   const allowed = new Set((options.allowedNumbers ?? []).map((n) => canonical(String(n))));
   const numbers = [...numbersOf(sentence)].filter((n) => !ev.numbers.has(n) && !allowed.has(n));
   if (numbers.length) reasons.push(`states ${numbers.join(', ')}, which no cited quote contains`);
+  else {
+    const rebound = reboundNumber(ts, ev);
+    if (rebound) reasons.push(rebound);
+  }
 
   const unnamed = (t: Token, i: number) => isName(t.raw, i === 0) && !ev.words.has(t.raw.toLowerCase()) && !ev.stems.has(t.stem) && !spelled.has(content.indexOf(t));
   const names = [...new Set(ts.filter(unnamed).map((t) => t.raw))];
