@@ -15,8 +15,11 @@ import type { Secrets } from './secrets.js';
 export const ASK_CONVERSATION_KEY = 'corpusLens.askConversation';
 export const ASK_SCHEME = 'corpus-lens-ask';
 
+/** The answer document's name (its tab, and its preview's). */
+const ANSWER_TITLE = 'Ask the Corpus.md';
+
 export class AskCorpus implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  readonly uri = vscode.Uri.from({ scheme: ASK_SCHEME, path: '/Ask the Corpus.md' });
+  readonly uri = vscode.Uri.from({ scheme: ASK_SCHEME, path: `/${ANSWER_TITLE}` });
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
   /** Questions run one after another: each reads the conversation the previous one saved. */
@@ -99,7 +102,13 @@ export class AskCorpus implements vscode.TextDocumentContentProvider, vscode.Dis
   private async show(): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(this.uri);
     if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+    // Rendered, as the author reads it: the source is escaped for safety (every punctuation mark of corpus text and
+    // model output backslashed), which the preview shows as plain text. It follows the document as turns are added.
+    const shown = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(ANSWER_TITLE)));
+    if (shown) return;
+    const writing = vscode.window.activeTextEditor;
+    await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri);
+    if (writing) await vscode.window.showTextDocument(writing.document, { viewColumn: writing.viewColumn, selection: writing.selection }); // the cursor stays in the paper
   }
 
   dispose(): void {

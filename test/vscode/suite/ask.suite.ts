@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { AskTurn } from '../../../src/core/ask/types.js';
 import { escapeMarkdownText as esc } from '../../../src/core/text/escape-markdown.js';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
+import { snapshot } from './snapshot.js';
 import { setUserSettings, waitFor } from './wait.js';
 
 function extension(): vscode.Extension<CorpusLensApi> {
@@ -43,7 +44,14 @@ describe('Ask the Corpus', function () {
     assert.equal(t1.kind, 'extract', 'no LLM configured: an extract of the evidence');
     assert.ok(t1.citations.length >= 2, `cites several sentences: ${t1.citations}`);
     let doc = await answerDocument(q1);
-    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'the answer is shown in an editor');
+    assert.ok(vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('Ask the Corpus.md'))), 'the answer is shown, rendered, beside the paper');
+    let screen = '';
+    for (let i = 0; i < 20 && !screen.includes(q1); i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      screen = (await snapshot('ask-answer')).join('\n');
+    }
+    assert.ok(screen.includes(q1), 'the rendered answer shows the question as the author wrote it, no escapes');
+    assert.ok(screen.includes('[1]'), 'its citations read [1], [2], …');
     assert.equal(doc.languageId, 'markdown');
     let c = api.ask.conversation();
     assert.equal(c.turns.length, 1, 'the conversation is saved in the workspace state');

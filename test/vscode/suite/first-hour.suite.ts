@@ -151,6 +151,17 @@ describe('The first hour (issue 12)', function () {
     assert.ok(!one.includes('monitors the sentence'), 'only the hovered key\'s quotes');
     assert.ok(!one.includes('](command:workbench'), 'a link in corpus text stays text');
     assert.match(one, /\\\*sentences\\\*/, 'markup in the quote is escaped');
+    // As the author sees it: the hover widget over the key, its quote readable as text.
+    const at = editor.document.positionAt(editor.document.getText().indexOf('lovelace2019dense}') + 2);
+    editor.selection = new vscode.Selection(at, at);
+    await vscode.commands.executeCommand('editor.action.showHover');
+    let screen = '';
+    for (let i = 0; i < 10 && !screen.includes('verified quotes behind'); i++) {
+      await sleep(300);
+      screen = (await snapshot('provenance-hover')).join('\n');
+    }
+    assert.match(screen, /verified quotes behind lovelace2019dense/, 'the hover is on screen');
+    assert.match(screen, /We retrieve \*sentences\* from \[prior\]\(command:workbench\.action\.terminal\.new\) papers/, 'the quote reads as its plain text');
     const all = await hoverText('\\cite{');
     assert.match(all, /monitors the sentence under the cursor/);
     assert.match(all, /Q2/);
