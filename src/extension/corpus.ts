@@ -135,16 +135,11 @@ export class CorpusService implements vscode.Disposable {
   /** A connection whose corpus process died is dropped: the panel shows the error, the next lookup reopens it. */
   private lost(store: () => CorpusStore | undefined, err: StoreError): void {
     const current = this.current;
-    if (!current) {
-      this.log.info(`${err.message} after its connection was closed`);
-      return;
-    }
+    const alreadyClosed = () => this.log.info(`${err.message} after its connection was closed`);
+    if (!current) return alreadyClosed();
     current.connection.then(
       (c) => {
-        if (c.store !== store() || this.current !== current) {
-          this.log.info(`${err.message} after its connection was closed`);
-          return;
-        }
+        if (c.store !== store() || this.current !== current) return alreadyClosed();
         this.log.warn(`${err.message}; the next lookup reopens the corpus`);
         this.current = undefined;
         this.changed.fire();
@@ -184,7 +179,7 @@ export class CorpusService implements vscode.Disposable {
       throw new NotConfiguredError(`no corpus at ${target} yet`);
     }
     const { url, supabaseKey } = await this.credentials(settings);
-    this.log.info(`opening corpus ${redact(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
+    this.log.info(`opening corpus ${redactSecrets(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
     let opened: CorpusStore | undefined;
     const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey, create: false }, (err) => this.lost(() => opened, err));
     opened = store;
@@ -257,7 +252,3 @@ export class CorpusService implements vscode.Disposable {
   }
 }
 
-/** A target without its credentials, for the log (core/redact.ts: passwords, API keys in the query). */
-export function redact(target: string): string {
-  return redactSecrets(target);
-}
