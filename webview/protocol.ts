@@ -91,6 +91,67 @@ export interface PanelSettings {
   offset?: Offset;
 }
 
+// ---- Ask the Corpus (the Ask tab) ----
+
+/** One numbered source of the conversation: a stored sentence, its paper, where it is. */
+export interface AskSourceView {
+  n: number;
+  paperId: string;
+  citationKey: string | null;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  section: string | null;
+  /** PDF page, where the store keeps one. */
+  page: number | null;
+  /** The verified quote: the sentence as stored, with its neighbours. */
+  text: string;
+  previous: string | null;
+  next: string | null;
+}
+
+/** A kept answer sentence: its text carries [n] markers for the `citations` it has. */
+export interface AskSentenceView {
+  text: string;
+  citations: number[];
+}
+
+export type AskKind = 'answer' | 'extract' | 'unknown' | 'sources';
+
+export interface AskTurnView {
+  /** Its place in the conversation (what "Insert answer" names). */
+  index: number;
+  question: string;
+  /** The question as searched; equal to `question` unless a follow-up was rewritten. */
+  standalone: string;
+  kind: AskKind;
+  /** "I don't know" / the sources turn's text; for answers and extracts the sentences are what is shown. */
+  text: string;
+  sentences: AskSentenceView[];
+  citations: number[];
+  /** Sentences the check removed (LLM answers). */
+  removed: number;
+  model: string | null;
+}
+
+export interface AskView {
+  turns: AskTurnView[];
+  /** The conversation's one source list: citation numbers are unique across all its answers. */
+  sources: AskSourceView[];
+}
+
+export type AskStage = 'rewrite' | 'search' | 'answer' | 'check';
+
+/** A running question, as the Ask tab is told about it. `draft` deltas are the model's UNCHECKED text. */
+export type AskProgressView =
+  | { kind: 'start'; question: string; llm: string | null }
+  | { kind: 'stage'; stage: AskStage }
+  | { kind: 'standalone'; standalone: string }
+  | { kind: 'draft'; delta: string }
+  | { kind: 'stopped'; reason: 'cancelled' | 'failed'; message?: string };
+
+export type AskProgressKind = AskProgressView['kind'];
+
 /** Host → webview. */
 export type HostMessage =
   | { type: 'state'; state: ViewState }
@@ -99,7 +160,12 @@ export type HostMessage =
   /** A short confirmation to announce (e.g. "Copied", "Cited as smith2020graph"). */
   | { type: 'notice'; text: string }
   /** Scroll to and focus a hit (e.g. after "open all in panel" from the hover). */
-  | { type: 'reveal'; hitId: string };
+  | { type: 'reveal'; hitId: string }
+  /** The conversation as it is now (after `ready`, each answer, a clear). */
+  | { type: 'ask'; ask: AskView }
+  | { type: 'askProgress'; progress: AskProgressView }
+  /** Show the Ask tab and put the cursor in its question box. */
+  | { type: 'askFocus' };
 
 /** Where an action was taken: a result in the list or an entry of the bookmarks list. */
 export type ActionSource = 'results' | 'bookmarks';
@@ -122,7 +188,15 @@ export type ViewMessage =
   /** "Go back to <the corpus that last worked>" on an error. */
   | { type: 'recover' }
   /** A next action named by a first-run or error state. */
-  | { type: 'run'; action: NextAction };
+  | { type: 'run'; action: NextAction }
+  | { type: 'ask'; question: string }
+  | { type: 'askCancel' }
+  | { type: 'askClear' }
+  /** "Insert answer at cursor" of turn `turn` (its index). */
+  | { type: 'askInsert'; turn: number }
+  /** Cite / Open source of conversation source `source` (its number). */
+  | { type: 'askCite'; source: number }
+  | { type: 'askOpenSource'; source: number };
 
 /** The next actions the panel offers: add papers, open the sample corpus, connect to (or switch) a corpus. */
 export type NextAction = 'addPapers' | 'openSample' | 'connect';
@@ -132,7 +206,12 @@ export type HostMessageType = HostMessage['type'];
 export type ViewMessageType = ViewMessage['type'];
 
 const STATE_KINDS = everyMember<ViewStateKind>()(['idle', 'searching', 'results', 'noResults', 'notProse', 'notConfigured', 'error']);
-const HOST_TYPES = everyMember<HostMessageType>()(['state', 'bookmarks', 'settings', 'notice', 'reveal']);
+const HOST_TYPES = everyMember<HostMessageType>()(['state', 'bookmarks', 'settings', 'notice', 'reveal', 'ask', 'askProgress', 'askFocus']);
+const ASK_PROGRESS_KINDS = everyMember<AskProgressKind>()(['start', 'stage', 'standalone', 'draft', 'stopped']);
+const ASK_STAGES = everyMember<AskStage>()(['rewrite', 'search', 'answer', 'check']);
+const ASK_KINDS = everyMember<AskKind>()(['answer', 'extract', 'unknown', 'sources']);
+/** Longest question the view sends (a pasted page is not a question). */
+export const MAX_QUESTION_LENGTH = 2000;
 const VIEW_TYPES = everyMember<ViewMessageType>()([
   'ready',
   'copy',
@@ -147,6 +226,12 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
   'showLog',
   'recover',
   'run',
+  'ask',
+  'askCancel',
+  'askClear',
+  'askInsert',
+  'askCite',
+  'askOpenSource',
 ]);
 
 /**
@@ -168,7 +253,53 @@ export function isHostMessage(x: unknown): x is HostMessage {
   if (x.type === 'bookmarks') return Array.isArray(x.list);
   if (x.type === 'settings') return isObject(x.settings);
   if (x.type === 'notice') return typeof x.text === 'string';
+  if (x.type === 'ask') return isAskView(x.ask);
+  if (x.type === 'askProgress') return isAskProgress(x.progress);
+  if (x.type === 'askFocus') return true;
   return typeof x.hitId === 'string';
+}
+
+const isString = (x: unknown): x is string => typeof x === 'string';
+const isStringOrNull = (x: unknown) => x === null || typeof x === 'string';
+const isNumberOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x));
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+const isNumbers = (x: unknown) => Array.isArray(x) && x.every((n) => isCount(n) && n > 0);
+
+export function isAskSource(x: unknown): x is AskSourceView {
+  return (
+    isObject(x) && isCount(x.n) && x.n > 0 && isString(x.paperId) && isStringOrNull(x.citationKey) && isStringOrNull(x.title) &&
+    Array.isArray(x.authors) && x.authors.every(isString) && isNumberOrNull(x.year) && isStringOrNull(x.section) &&
+    isNumberOrNull(x.page) && isString(x.text) && isStringOrNull(x.previous) && isStringOrNull(x.next)
+  );
+}
+
+export function isAskTurn(x: unknown): x is AskTurnView {
+  return (
+    isObject(x) && isCount(x.index) && isString(x.question) && isString(x.standalone) && isString(x.kind) && ASK_KINDS.includes(x.kind) &&
+    isString(x.text) && Array.isArray(x.sentences) && x.sentences.every((s) => isObject(s) && isString(s.text) && isNumbers(s.citations)) &&
+    isNumbers(x.citations) && isCount(x.removed) && isStringOrNull(x.model)
+  );
+}
+
+/** The whole conversation is checked: the Ask tab renders every field of it. */
+export function isAskView(x: unknown): x is AskView {
+  return isObject(x) && Array.isArray(x.turns) && x.turns.every(isAskTurn) && Array.isArray(x.sources) && x.sources.every(isAskSource);
+}
+
+export function isAskProgress(x: unknown): x is AskProgressView {
+  if (!isObject(x) || !isString(x.kind) || !ASK_PROGRESS_KINDS.includes(x.kind)) return false;
+  switch (x.kind) {
+    case 'start':
+      return isString(x.question) && isStringOrNull(x.llm);
+    case 'stage':
+      return isString(x.stage) && ASK_STAGES.includes(x.stage);
+    case 'standalone':
+      return isString(x.standalone);
+    case 'draft':
+      return isString(x.delta);
+    default:
+      return (x.reason === 'cancelled' || x.reason === 'failed') && (x.message === undefined || isString(x.message));
+  }
 }
 
 /** A shallow check: the message has a known `type` and the fields its type needs. */
@@ -187,6 +318,13 @@ export function isViewMessage(x: unknown): x is ViewMessage {
       return x.mode === 'recurring' || x.mode === 'rare' || x.mode === 'off';
     case 'run':
       return typeof x.action === 'string' && NEXT_ACTIONS.includes(x.action);
+    case 'ask':
+      return isString(x.question) && x.question.trim().length > 0 && x.question.length <= MAX_QUESTION_LENGTH;
+    case 'askInsert':
+      return isCount(x.turn);
+    case 'askCite':
+    case 'askOpenSource':
+      return isCount(x.source) && x.source > 0;
     default:
       return true;
   }

@@ -237,6 +237,29 @@ describe('with an LLM (stand-in)', () => {
     assert.equal(new Set(c.sources.map((s) => s.sentenceId)).size, c.sources.length);
   });
 
+  test('onProgress: the stages in order and the model\'s draft streamed; the checked turn is the one asked without it', async () => {
+    standin.setScript(faithfulAskModel());
+    const q = 'How often did researchers accept erroneous suggestions from the AI writing assistant?';
+    standin.reset();
+    const quiet = await ask(newConversation(), q, { store, embedder, chat: chat() });
+    assert.equal(standin.calls.find((x) => x.step === 'answer')?.stream, false, 'nobody listens: no stream');
+    standin.reset();
+    const events: import('../../src/core/ask/index.js').AskProgress[] = [];
+    const streamed = await ask(newConversation(), q, { store, embedder, chat: chat(), onProgress: (p) => events.push(p) });
+    const answerCall = standin.calls.find((x) => x.step === 'answer');
+    assert.equal(answerCall?.stream, true, 'the answer is requested as a stream');
+    const stages = events.filter((e) => e.kind === 'stage').map((e) => (e as { stage: string }).stage);
+    assert.deepEqual(stages, ['search', 'answer', 'check'], 'a first question is not rewritten');
+    const deltas = events.filter((e) => e.kind === 'draft').map((e) => (e as { delta: string }).delta);
+    assert.ok(deltas.length > 3, `the draft arrives in pieces (${deltas.length})`);
+    assert.match(deltas.join(''), /\[P\d+\]/, 'the draft is the raw, unchecked reply, paper ids and all');
+    const ev = events.find((e) => e.kind === 'evidence');
+    assert.deepEqual(ev && ev.kind === 'evidence' ? [ev.answerable, ev.sentences] : null, [true, streamed.counts.evidence]);
+    assert.equal(events.indexOf(ev!) < events.findIndex((e) => e.kind === 'draft'), true, 'evidence before the draft');
+    assert.deepEqual(streamed.sentences, quiet.sentences, 'streaming changes nothing in the checked answer');
+    assert.equal(streamed.text, quiet.text);
+  });
+
   test('a lying model: invented keys, unknown papers, invented numbers and raw citations never reach the answer', async () => {
     standin.setScript(liarAskModel());
     const c = newConversation();

@@ -2,7 +2,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panelCsp, panelHtml } from '../../src/extension/panel-html.js';
-import { PROTOCOL_VERSION, isHostMessage, isViewMessage, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
+import { MAX_QUESTION_LENGTH, PROTOCOL_VERSION, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
+
+const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, text: 's', previous: null, next: 'n' };
+const askTurn: AskTurnView = { index: 0, question: 'q', standalone: 'q', kind: 'answer', text: 't [1]', sentences: [{ text: 't [1]', citations: [1] }], citations: [1], removed: 0, model: 'm' };
 
 describe('protocol guards', () => {
   test('host messages', () => {
@@ -21,8 +24,28 @@ describe('protocol guards', () => {
       { type: 'settings', settings: { highlight: 'rare' } },
       { type: 'notice', text: 'Copied' },
       { type: 'reveal', hitId: 's1' },
+      { type: 'ask', ask: { turns: [], sources: [] } },
+      { type: 'ask', ask: { turns: [askTurn], sources: [askSource] } },
+      { type: 'askProgress', progress: { kind: 'start', question: 'q', llm: null } },
+      { type: 'askProgress', progress: { kind: 'stage', stage: 'check' } },
+      { type: 'askProgress', progress: { kind: 'draft', delta: 'Rec' } },
+      { type: 'askProgress', progress: { kind: 'stopped', reason: 'failed', message: 'no corpus' } },
+      { type: 'askFocus' },
     ];
     for (const m of ok) assert.ok(isHostMessage(m), JSON.stringify(m));
+    // The Ask tab renders every field of the conversation: a wrong-typed one anywhere refuses the message.
+    const badAsk = [
+      { type: 'ask' },
+      { type: 'ask', ask: { turns: [] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, kind: 'html' }], sources: [] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, sentences: [{ text: 'x', citations: ['1'] }] }], sources: [] } },
+      { type: 'ask', ask: { turns: [], sources: [{ ...askSource, text: { html: '<b>' } }] } },
+      { type: 'ask', ask: { turns: [], sources: [{ ...askSource, n: 0 }] } },
+      { type: 'askProgress', progress: { kind: 'stage', stage: 'hack' } },
+      { type: 'askProgress', progress: { kind: 'draft', delta: 3 } },
+      { type: 'askProgress', progress: { kind: 'stopped', reason: 'exploded' } },
+    ];
+    for (const bad of badAsk) assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
     for (const bad of [null, 'state', {}, { type: 'nope' }, { type: 'state' }, { type: 'state', state: { kind: 'weird' } }, { type: 'bookmarks' }, { type: 'reveal' }]) {
       assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
     }
@@ -44,9 +67,17 @@ describe('protocol guards', () => {
       { type: 'recover' },
       { type: 'run', action: 'addPapers' },
       { type: 'run', action: 'connect' },
+      { type: 'ask', question: 'What reduces recall?' },
+      { type: 'askCancel' },
+      { type: 'askClear' },
+      { type: 'askInsert', turn: 0 },
+      { type: 'askCite', source: 3 },
+      { type: 'askOpenSource', source: 1 },
     ];
     for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
-    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'bold' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' }]) {
+    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'bold' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' },
+      { type: 'ask', question: '   ' }, { type: 'ask', question: 'x'.repeat(MAX_QUESTION_LENGTH + 1) }, { type: 'ask' },
+      { type: 'askInsert', turn: -1 }, { type: 'askInsert', turn: '0' }, { type: 'askCite', source: 0 }, { type: 'askOpenSource', source: 1.5 }]) {
       assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
     }
   });

@@ -13,7 +13,7 @@ import { verifySection } from '../review/verify.js';
 import type { Hit } from '../store/types.js';
 import { sourceNumber } from './conversation.js';
 import { answerPrompt, DONT_KNOW } from './prompts.js';
-import type { AnswerSentence, Conversation } from './types.js';
+import type { AnswerSentence, AskOptions, Conversation } from './types.js';
 
 /** Shortest copied run of words flagged as an unquoted copy (the related-work default). */
 const COPY_SPAN_WORDS = 12;
@@ -61,10 +61,15 @@ export async function answerWithModel(
   hits: readonly Hit[],
   pages: ReadonlyMap<number, number>,
   chat: ChatModel,
-  options: { verify: boolean; signal?: AbortSignal },
+  options: { verify: boolean; signal?: AbortSignal; onProgress?: AskOptions['onProgress'] },
 ): Promise<Drafted> {
   const { papers, quotes, hitOf } = byPaper(hits);
-  const reply = await chat.complete({ step: 'answer', messages: answerPrompt(question, papers, quotes), signal: options.signal, temperature: 0 });
+  const progress = options.onProgress;
+  progress?.({ kind: 'stage', stage: 'answer' });
+  // Streamed only when someone listens: the reply is the same either way (the client assembles the deltas).
+  const onToken = progress ? (delta: string) => progress({ kind: 'draft', delta }) : undefined;
+  const reply = await chat.complete({ step: 'answer', messages: answerPrompt(question, papers, quotes), signal: options.signal, temperature: 0, onToken });
+  progress?.({ kind: 'stage', stage: 'check' });
   let llmCalls = 1;
   const text = reply.text.trim();
   if (!text || /^i\s+(?:do\s+not|don['’]t)\s+know\b/i.test(text)) return unknown({ llmCalls });

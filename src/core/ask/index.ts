@@ -47,15 +47,21 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     return turn;
   }
 
+  const progress = o.onProgress;
+  if (conversation.turns.some((t) => t.kind !== 'sources')) progress?.({ kind: 'stage', stage: 'rewrite' });
   const rewrite = await standaloneQuestion(q, conversation.turns, chat, o.signal);
+  progress?.({ kind: 'standalone', standalone: rewrite.standalone, rewrite: rewrite.rewrite });
+  progress?.({ kind: 'stage', stage: 'search' });
   const evidence = await gatherEvidence(o.store, o.embedder, rewrite.standalone, {
     k: o.evidence ?? ASK_DEFAULTS.evidence,
     papersFirstAbove: o.papersFirstAbove ?? ASK_DEFAULTS.papersFirstAbove,
     signal: o.signal,
   });
+  const answerable = evidence.hits.length > 0 && evidence.answerability >= (o.threshold ?? ANSWERABILITY_THRESHOLD);
+  progress?.({ kind: 'evidence', sentences: evidence.hits.length, papers: new Set(evidence.hits.map((h) => h.paper.id)).size, answerable });
   let drafted: Drafted;
-  if (!evidence.hits.length || evidence.answerability < (o.threshold ?? ANSWERABILITY_THRESHOLD)) drafted = dontKnow();
-  else if (chat) drafted = await answerWithModel(conversation, rewrite.standalone, evidence.hits, evidence.pages, chat, { verify: o.verify ?? true, signal: o.signal });
+  if (!answerable) drafted = dontKnow();
+  else if (chat) drafted = await answerWithModel(conversation, rewrite.standalone, evidence.hits, evidence.pages, chat, { verify: o.verify ?? true, signal: o.signal, onProgress: progress });
   else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages);
 
   const turn: AskTurn = {

@@ -97,4 +97,16 @@ export interface AskOptions {
   /** With an LLM: the verification call of the related-work check (default true). */
   verify?: boolean;
   signal?: AbortSignal;
+  /** Told what the turn is doing while it runs, and handed the model's draft as it streams (see AskProgress). */
+  onProgress?: (progress: AskProgress) => void;
 }
+
+/**
+ * A running turn's progress. `draft` carries a delta of the model's answer as it streams: text BEFORE the check, with
+ * the prompt's paper ids ([P1]) still in it; only the finished turn's sentences are the checked answer.
+ */
+export type AskProgress =
+  | { kind: 'stage'; stage: 'rewrite' | 'search' | 'answer' | 'check' }
+  | { kind: 'standalone'; standalone: string; rewrite: 'none' | 'llm' | 'terms' }
+  | { kind: 'evidence'; sentences: number; papers: number; answerable: boolean }
+  | { kind: 'draft'; delta: string };
