@@ -1,0 +1,337 @@
+// PDF assembly: the layout's lines (pdf-layout.ts) → a paper. The title is the largest text at the top of the first
+// page, headings are detected from numbering, font size and known titles, front matter gives authors, year, DOI
+// and arXiv id, hyphenation at line ends is joined, captions and footnotes become their own sentences, display
+// equations and figure fragments are left out, and every sentence keeps its page.
+import { sentences as splitSentences } from '../text/index.js';
+import { buildPaper, PaperAssembler } from './paper.js';
+import { DEFAULT_PAGE_HEIGHT, median, type PdfLayout, type PdfLine } from './pdf-layout.js';
+import type { ReadOptions, ReadResult } from './types.js';
+import type { PaperMeta } from '../paper/fields.js';
+import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
+
+// Thresholds. Sizes are relative to the body font (the size of most characters), distances to the line's font
+// size, widths to the column's width: the same numbers hold for 9 pt two-column and 12 pt one-column papers.
+/** Headings are short: a longer line is prose, a shorter one a fragment. */
+const HEADING_MAX_CHARS = 110;
+const HEADING_MIN_CHARS = 3;
+/** A numbered heading's title has at most this many words (longer: a numbered list item or an equation line). */
+const NUMBERED_HEADING_MAX_WORDS = 14;
+/** A font this much larger than the body (× body) marks a heading, numbered or a heading's continuation line. */
+const HEADING_SIZE = 1.08;
+/** A line this much larger than the body (× body) with no number is a heading if it is short and unpunctuated. */
+const UNNUMBERED_HEADING_SIZE = 1.15;
+/** ... at most this many words ... */
+const UNNUMBERED_HEADING_MAX_WORDS = 12;
+/** ... and a top-level one when it is this much larger (× body); smaller, a subsection. */
+const TOP_HEADING_SIZE = 1.3;
+/** A body-size numbered heading needs white space above it wider than this (× its size): a paragraph break. */
+const HEADING_GAP_ABOVE = 1.45;
+/** A heading does not fill its column: narrower than this fraction of it. */
+const HEADING_MAX_WIDTH = 0.85;
+/** Lines of one block (a wrapped heading, a caption) follow closer than this (× font size); more is a new block. */
+const BLOCK_LINE_GAP = 1.6;
+/** Font sizes within this many points are one font (PDF sizes wobble by rounding). */
+const SAME_SIZE = 0.6;
+/** A heading's continuation line keeps the heading's size to within this many points. */
+const HEADING_WRAP_SIZE = 0.3;
+/** The title is in the top half of page 1. */
+const TITLE_ZONE = 0.5;
+/** The title's font is at least this much larger than the body (× body): else the paper has no visible title. */
+const TITLE_SIZE = 1.15;
+/** A title's lines follow closer than this (× its size). */
+const TITLE_LINE_GAP = 1.8;
+/** An equation number `(3)` counts only on a line indented by more than this (× font size) from the column's edge. */
+const EQUATION_INDENT = 1.5;
+/** A line whose letters are under this share of its characters is mathematics, not prose. */
+const MIN_LETTER_SHARE = 0.35;
+/** A short line (under this fraction of the column) ... */
+const CENTRED_MAX_WIDTH = 0.5;
+/** ... indented by more than this fraction of the column, not ending a sentence, is display math or figure text. */
+const CENTRED_INDENT = 0.15;
+/** Text smaller than this (× body) below the column's last body line is a footnote. */
+const FOOTNOTE_SIZE = 0.92;
+/** Author names are set at about body size or larger (× body); smaller front matter is affiliations and notes. */
+const AUTHOR_MIN_SIZE = 0.95;
+/** Authors listed side by side share a baseline to within this many points; the list ends at the next row. */
+const AUTHOR_ROW = 2;
+
+const KNOWN_HEADINGS =
+  /^(abstract|introduction|related work|background|preliminaries|conclusions?|concluding remarks|discussion|acknowledge?ments?|references|bibliography|works cited|literature cited|reference list|appendix|appendices|methods?|materials and methods|results|results and discussion|experiments|evaluation|limitations|future work|ethics statement|broader impacts?|summary|supplementary material|data availability|author contributions|competing interests)$/i;
+const NUMBERED = /^((?:\d{1,2}(?:\.\d{1,2}){0,3})|(?:[A-H](?:\.\d{1,2}){0,3})|(?:[IVX]{1,5}))\.?\s+(\S.{0,110})$/;
+const CAPTION = /^(?:Figure|Fig\.|Table|Algorithm|Listing|Scheme)\s*[0-9IVXS]+[a-z]?\s*[.:|]/;
+
+interface Heading {
+  title: string;
+  number: string | null;
+  level: number;
+}
+
+/** A heading line: numbered ('1 Introduction', '2.1 Setup', 'A Proofs', 'IV. RESULTS') or a known / larger title. */
+function headingOf(line: PdfLine, body: number, gapAbove: number, colWidth: number, inBody = true): Heading | null {
+  const text = line.text.trim();
+  if (text.length > HEADING_MAX_CHARS || text.length < HEADING_MIN_CHARS || /[,;]$/.test(text)) return null;
+  const larger = line.size >= body * HEADING_SIZE;
+  const isolated = gapAbove > line.size * HEADING_GAP_ABOVE;
+  const short = line.x1 - line.x0 < colWidth * HEADING_MAX_WIDTH;
+  const m = NUMBERED.exec(text);
+  if (m) {
+    const number = m[1];
+    const title = m[2].trim();
+    const upper = title === title.toUpperCase();
+    const roman = /^[IVX]+$/.test(number) && (upper || !/^[A-H]$/.test(number));
+    const letter = /^[A-Z]$/.test(number) && !roman;
+    if (/[.:]$/.test(title) && !larger) return null;
+    if (!/^[A-Z\d]/.test(title) || title.split(/\s+/).length > NUMBERED_HEADING_MAX_WORDS) return null;
+    if (/^\d+(\.\d+)*$/.test(title)) return null;
+    const depth = number.split('.').length;
+    const plausible = larger || (isolated && short && (depth >= 2 || roman || title === title.toUpperCase()));
+    if (!plausible) return null;
+    if (letter && !larger) return null;
+    if (roman && !(title === title.toUpperCase() || larger)) return null;
+    return { title, number, level: roman || letter ? depth : depth };
+  }
+  const bare = text.replace(/[.:]$/, '');
+  if (KNOWN_HEADINGS.test(bare) || (/^[A-Z][A-Z\s]+$/.test(bare) && KNOWN_HEADINGS.test(bare.toLowerCase()))) {
+    if (line.parts.length === 1) return { title: bare.charAt(0).toUpperCase() + bare.slice(1).toLowerCase(), number: null, level: 1 };
+  }
+  if (inBody && line.size >= body * UNNUMBERED_HEADING_SIZE && short && /^[A-Z]/.test(text) && !/[.!?]$/.test(text) && text.split(/\s+/).length <= UNNUMBERED_HEADING_MAX_WORDS) {
+    return { title: text, number: null, level: line.size >= body * TOP_HEADING_SIZE ? 1 : 2 };
+  }
+  return null;
+}
+
+/** Page lookup for a text buffer built line by line. */
+class PagedBuffer {
+  text = '';
+  private marks: Array<[number, number]> = [];
+
+  /** `compounds`: hyphenated words written mid-line elsewhere in the document (lower case), kept when broken. */
+  constructor(private readonly compounds: ReadonlySet<string> = new Set()) {}
+
+  append(line: string, page: number): void {
+    const t = line.trim();
+    if (!t) return;
+    if (!this.text) {
+      this.marks.push([0, page]);
+      this.text = t;
+      return;
+    }
+    const hy = /([A-Za-z\u00C0-\u024F][A-Za-z\u00C0-\u024F'’-]*)-$/.exec(this.text);
+    let sep = ' ';
+    if (hy && /^[a-z\u00DF-\u00FF]/.test(t)) {
+      // A hyphen at the line end: a word broken by hyphenation is joined; a compound (state-of-the-) keeps it.
+      const head = hy[1].replace(/-$/, '');
+      const next = /^[\p{L}]+/u.exec(t)?.[0] ?? '';
+      const lastPart = head.split('-').pop() ?? head;
+      if (head.includes('-') || this.compounds.has(`${lastPart}-${next}`.toLowerCase())) sep = '';
+      else {
+        this.text = this.text.slice(0, -1);
+        sep = '';
+      }
+    }
+    this.marks.push([this.text.length + sep.length, page]);
+    this.text += sep + t;
+  }
+
+  pageAt(offset: number): number {
+    let lo = 0;
+    let hi = this.marks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.marks[mid][0] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.marks[lo]?.[1] ?? 1;
+  }
+}
+
+function emitBuffer(asm: PaperAssembler, buf: PagedBuffer): void {
+  if (!buf.text.trim()) return;
+  for (const s of splitSentences(buf.text, 'text')) asm.sentence(s.clean, buf.pageAt(s.start));
+}
+
+const NAME = /^[A-Z][\p{L}'’.-]*(?:\s+(?:[A-Z][\p{L}'’.-]*|van|von|der|de|la|da|di|del|du|le|den|ter|ten)){1,4}$/u;
+
+function authorsFrom(lines: PdfLine[], body: number): string[] {
+  const out: string[] = [];
+  let row: number | null = null;
+  for (const l of lines) {
+    if (row !== null && Math.abs(l.y - row) > AUTHOR_ROW) break;
+    if (l.size < body * AUTHOR_MIN_SIZE || /@|https?:|universit|institut|department|school|laborator|college|center|centre|\d{3,}/i.test(l.text)) continue;
+    for (const part of l.parts) {
+      for (const n of part.split(/\s*(?:,|;|\band\b|&|·|\u2022)\s*/)) {
+        const name = n.replace(/[\d*†‡§¶]+$/g, '').trim();
+        if (NAME.test(name) && !KNOWN_HEADINGS.test(name)) {
+          out.push(name);
+          row ??= l.y;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Authors from the info dict when every one looks like a name ('Ann Smith; Bob Jones', 'A. Smith and B. Jones'). */
+function infoAuthors(info: Record<string, unknown>): string[] | null {
+  const raw = infoString(info, 'Author');
+  if (!raw) return null;
+  const names = raw.split(/\s*(?:;|\band\b|,(?=\s*\p{Lu}[\p{L}.]*\s+\p{Lu}))\s*/u).map((n) => n.trim()).filter(Boolean);
+  return names.length && names.every((n) => NAME.test(n)) ? names : null;
+}
+
+function infoString(info: Record<string, unknown>, key: string): string | null {
+  const v = info[key];
+  if (typeof v !== 'string') return null;
+  const t = v.replace(/\s+/g, ' ').trim();
+  if (!t || /^(untitled|unknown|microsoft word|title)\b/i.test(t) || /\.(docx?|tex|pdf|dvi)$/i.test(t)) return null;
+  return t;
+}
+
+/** Turn a layout into a paper. */
+export function paperFromLayout(layout: PdfLayout, path: string | null, contentHash: string, options: ReadOptions = {}): ReadResult {
+  const lines = layout.lines;
+  if (!lines.length) return { papers: [], errors: [{ file: path ?? '<pdf>', reason: 'no text layer (a scanned PDF needs OCR first)' }] };
+
+  // Body font size: the size of most characters.
+  const bySize = new Map<number, number>();
+  for (const l of lines) bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
+  const body = [...bySize.entries()].sort((a, b) => b[1] - a[1])[0][0];
+
+  // Column widths and left edges per page and column (for headings and equations).
+  const edges = new Map<string, number[]>();
+  for (const l of lines) {
+    const k = `${l.page}:${l.col}`;
+    if (!edges.has(k)) edges.set(k, []);
+    edges.get(k)!.push(l.x0, l.x1);
+  }
+  const colBox = (l: PdfLine) => {
+    const xs = edges.get(`${l.page}:${l.col}`) ?? [l.x0, l.x1];
+    const lefts = xs.filter((_, i) => i % 2 === 0);
+    const rights = xs.filter((_, i) => i % 2 === 1);
+    return { left: median(lefts), width: Math.max(...rights) - Math.min(...lefts) };
+  };
+  // Lowest body-size line per page and column: smaller text below it is footnotes.
+  const lowestBody = new Map<string, number>();
+  for (const l of lines) {
+    if (Math.abs(l.size - body) > SAME_SIZE) continue;
+    const k = `${l.page}:${l.col}`;
+    lowestBody.set(k, Math.max(lowestBody.get(k) ?? 0, l.y));
+  }
+
+  // Title: the largest line(s) in the top half of the first page.
+  const first = lines.filter(
+    (l) => l.page === 1 && l.y < (layout.pageHeights[0] || DEFAULT_PAGE_HEIGHT) * TITLE_ZONE && !(/^\d/.test(l.text) && NUMBERED.test(l.text)) && !KNOWN_HEADINGS.test(l.text.replace(/[.:]$/, '')),
+  );
+  const maxSize = Math.max(...first.map((l) => l.size), 0);
+  let titleLines: PdfLine[] = [];
+  if (maxSize > body * TITLE_SIZE) {
+    const start = first.findIndex((l) => l.size === maxSize);
+    titleLines = [first[start]];
+    for (let i = start + 1; i < first.length && first[i].size === maxSize && first[i].y - titleLines[titleLines.length - 1].y < maxSize * TITLE_LINE_GAP; i++) titleLines.push(first[i]);
+  }
+  const titleFromPage = titleLines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim() || null;
+  const titleSet = new Set(titleLines);
+
+  const compounds = new Set<string>();
+  for (const l of lines) for (const m of l.text.matchAll(/(\p{L}+)-(\p{L}+)/gu)) compounds.add(m[0].toLowerCase());
+
+  const asm = new PaperAssembler();
+  const front: PdfLine[] = [];
+  let buf = new PagedBuffer(compounds);
+  let side: PagedBuffer[] = [];
+  let caption: { buf: PagedBuffer; last: PdfLine } | null = null;
+  let seenHeading = false;
+  const flushSection = () => {
+    emitBuffer(asm, buf);
+    for (const s of side) emitBuffer(asm, s);
+    buf = new PagedBuffer(compounds);
+    side = [];
+    caption = null;
+  };
+
+  let prev: PdfLine | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    const gapAbove = prev && prev.page === l.page && prev.col === l.col ? l.y - prev.y : Infinity;
+    prev = l;
+    if (titleSet.has(l)) continue;
+    const box = colBox(l);
+    // Captions run on while the lines stay close together.
+    if (caption) {
+      const c: { buf: PagedBuffer; last: PdfLine } = caption;
+      if (l.page === c.last.page && l.col === c.last.col && l.y - c.last.y < l.size * BLOCK_LINE_GAP && Math.abs(l.size - c.last.size) < SAME_SIZE) {
+        c.buf.append(l.text, l.page);
+        c.last = l;
+        continue;
+      }
+      caption = null;
+    }
+    let h = headingOf(l, body, gapAbove, box.width, seenHeading);
+    if (h) {
+      // A heading that wraps: the next line in the same (larger) font, close below.
+      let title = h.title;
+      while (i + 1 < lines.length) {
+        const n = lines[i + 1];
+        if (n.page !== l.page || n.col !== l.col || Math.abs(n.size - l.size) > HEADING_WRAP_SIZE || n.size < body * HEADING_SIZE || n.y - lines[i].y > l.size * BLOCK_LINE_GAP) break;
+        if (headingOf(n, body, n.y - lines[i].y, box.width)?.number) break;
+        title += ' ' + n.text;
+        i++;
+        prev = lines[i];
+      }
+      h = { ...h, title };
+      flushSection();
+      seenHeading = true;
+      asm.section(h.title, h.number, h.level);
+      continue;
+    }
+    if (!seenHeading) {
+      front.push(l);
+      continue;
+    }
+    if (asm.inReferences) continue;
+    if (CAPTION.test(l.text)) {
+      const b = new PagedBuffer(compounds);
+      b.append(l.text.replace(CAPTION, '').trim(), l.page);
+      side.push(b);
+      caption = { buf: b, last: l };
+      continue;
+    }
+    // Display equations: an indented line ending in an equation number, or hardly any letters.
+    const letters = (l.text.match(/\p{L}/gu) ?? []).length;
+    if ((/\(\s*\d+[a-z]?\s*\)$/.test(l.text) && l.x0 > box.left + l.size * EQUATION_INDENT) || (l.text.length > 2 && letters / l.text.length < MIN_LETTER_SHARE)) continue;
+    // Short centred lines (pieces of display math, figure content) are not prose.
+    if (l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > box.left + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) continue;
+    // Footnotes: smaller text below the column's last body line.
+    if (l.size < body * FOOTNOTE_SIZE && l.y > (lowestBody.get(`${l.page}:${l.col}`) ?? Infinity)) {
+      const last = side[side.length - 1];
+      if (/^\d{1,2}\s|^[*†‡§]/.test(l.text) || !last) {
+        const b = new PagedBuffer(compounds);
+        b.append(l.text.replace(/^(\d{1,2}|[*†‡§])\s*/, ''), l.page);
+        side.push(b);
+      } else last.append(l.text, l.page);
+      continue;
+    }
+    buf.append(l.text, l.page);
+  }
+  if (!seenHeading) {
+    // No headings at all: the whole text is one section.
+    for (const l of front) if (!titleSet.has(l)) buf.append(l.text, l.page);
+    front.length = 0;
+  }
+  flushSection();
+
+  const info = layout.info;
+  const firstPageText = lines.filter((l) => l.page === 1).map((l) => l.text).join('\n') + '\n' + layout.rotated.join(' ');
+  const meta: PaperMeta = {
+    title: titleFromPage ?? infoString(info, 'Title'),
+    authors: infoAuthors(info) ?? authorsFrom(front, body),
+    year: parseYear(front.map((l) => l.text).join(' ')) ?? parseYear(typeof info.CreationDate === 'string' ? info.CreationDate.slice(2, 6) : null),
+    doi: normaliseDoi(/\b(?:doi:?\s*|https?:\/\/(?:dx\.)?doi\.org\/)?(10\.\d{4,9}\/[^\s]+)/i.exec(firstPageText)?.[1] ?? null),
+    arxivId: normaliseArxivId(/arXiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?)/i.exec(firstPageText)?.[1] ?? null),
+  };
+  // The year from front matter is trusted only when it is not far in the future.
+  if (meta.year && meta.year > new Date().getUTCFullYear() + 1) meta.year = null;
+  const paper = buildPaper(meta, asm.finish(), { path, contentHash }, options.bib, asm.abstractParts);
+  return { papers: [paper], errors: [] };
+}
+
