@@ -25,7 +25,8 @@ export interface Settings {
   hoverEnabled: boolean;
   citation: { command: CitationCommand; bibFile: string };
   originality: { enabled: boolean; severity: 'information' | 'warning' };
-  llm: { baseUrl: string; model: string };
+  /** openai: the OpenAI-compatible endpoint at baseUrl; vscode: VS Code's own language models (vscode.lm). */
+  llm: { provider: 'openai' | 'vscode'; baseUrl: string; model: string };
   /** The web sources of Add Papers (base URLs for mirrors; the contact goes in the User-Agent and OpenAlex's mailto). */
   sources: { contact: string; openLicenseOnly: boolean; arxivUrl: string; arxivApiUrl: string; s2Url: string; openalexUrl: string };
   /** Zotero's data directory ('' = ~/Zotero) and Better BibTeX's JSON-RPC URL ('' = not used). */
@@ -37,7 +38,7 @@ export interface Settings {
 const MACHINE_KEYS = new Set([
   'corpus.backend', 'corpus.url', 'corpus.schema', 'embedding.provider', 'embedding.baseUrl', 'embedding.model', 'embedding.dimensions',
   'embedding.prefixes', 'embedding.queryPrefix', 'embedding.documentPrefix',
-  'llm.baseUrl', 'llm.model',
+  'llm.provider', 'llm.baseUrl', 'llm.model',
   // Where queries and API keys go: the user's choice, never a workspace's.
   'sources.arxivUrl', 'sources.arxivApiUrl', 'sources.semanticScholarUrl', 'sources.openalexUrl',
   // Which library is read and which local service is asked: the user's, never a workspace's.
@@ -76,7 +77,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     hoverEnabled: get('hover.enabled', true),
     citation: { command: get<CitationCommand>('citation.command', 'cite'), bibFile: get('citation.bibFile', '') },
     originality: { enabled: get('originality.enabled', true), severity: get<'information' | 'warning'>('originality.severity', 'information') },
-    llm: { baseUrl: get('llm.baseUrl', ''), model: get('llm.model', 'gpt-4o-mini') },
+    llm: { provider: get<string>('llm.provider', 'openai') === 'vscode' ? 'vscode' : 'openai', baseUrl: get('llm.baseUrl', ''), model: get('llm.model', 'gpt-4o-mini') },
     sources: {
       contact: get('sources.contact', ''),
       openLicenseOnly: get('sources.openLicenseOnly', false),
