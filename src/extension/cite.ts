@@ -1,6 +1,7 @@
 // Cite: the citation goes in at the end of the sentence under the cursor (core/bib/place.ts: before the full
 // stop, merged into a citation already there) as one undoable edit, and the paper's BibTeX entry is added to
-// the project's .bib unless an entry for the same DOI or title is there already (then its key is used).
+// the project's .bib unless the .bib has the paper already (BibIndex.find: DOI, arXiv id, title or own key; then
+// its key is used).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { heavy } from './load.js';

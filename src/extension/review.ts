@@ -64,7 +64,7 @@ export class RelatedWork {
             citeCommand: settings.citation.command,
             unsupported: settings.review.unsupported,
             provenance: settings.review.provenance,
-            existingBib: review.parseBibEntries(bibText),
+            existingBib: await review.BibIndex.read(bibText),
             signal: controller.signal,
             onProgress: (e) => progress.report({ message: `${e.index}/${e.total} ${e.message}`, increment: e.phase === 'done' ? 100 / e.total : 0 }),
             onToken: (_section, title, delta) => stream.write(title, delta),
@@ -106,19 +106,15 @@ export class RelatedWork {
     this.log.info(`related work inserted into ${doc.uri.fsPath} at line ${doc.positionAt(edit.offset).line + 1}`);
   }
 
-  /** Appends the entries of the cited papers that the project's .bib does not have yet. */
+  /** Appends the entries of the cited papers whose keys the project's .bib does not have yet (as it is now). */
   async appendBibtex(): Promise<void> {
     if (!this.last) return void vscode.window.showInformationMessage('Corpus Lens: generate related work first.');
     const doc = await vscode.workspace.openTextDocument(this.last.paper);
     const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
     const uri = resolveBibFile(doc, format, readSettings(doc.uri).citation.bibFile);
     const existing = await openIfExists(uri);
-    const { parseBibEntries } = heavy();
-    const have = new Set(parseBibEntries(existing?.getText() ?? '').map((e) => e.key));
-    const fresh = this.last.result.newBibtex.split(/\n(?=@)/).filter((e) => {
-      const key = /@\w+\s*\{([^,]+),/.exec(e)?.[1];
-      return e.trim() && !(key && have.has(key));
-    });
+    const { BibIndex, entriesToAppend } = heavy();
+    const fresh = entriesToAppend(this.last.result.cited, await BibIndex.read(existing?.getText() ?? ''));
     if (!fresh.length) return void vscode.window.showInformationMessage('Corpus Lens: every cited paper is already in the .bib.');
     await appendEntry(uri, existing, fresh.join('\n').trim());
     void vscode.window.showInformationMessage(`Corpus Lens: ${fresh.length} entries added to ${vscode.workspace.asRelativePath(uri)}.`);

@@ -80,6 +80,6 @@ test("Cite's plan and review's citations write the escaped entry", async () => {
   assert.ok(plan.entry);
   assert.ok(!plan.entry.includes('\\input'), plan.entry);
   await parseOne(plan.entry);
-  const cited = citedPaper({ ...paper, id: 'p1' } as never, 'P1', [], new Set());
+  const cited = citedPaper({ ...paper, id: 'p1' } as never, 'P1', undefined, new Set());
   await parseOne(cited.bibtex);
 });

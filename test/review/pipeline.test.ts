@@ -11,9 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import { createEmbedder } from '../../src/core/embed/index.js';
 import type { Embedder } from '../../src/core/embed/types.js';
 import { LlmError, OpenAIChat } from '../../src/core/llm/index.js';
-import { bibKeys } from '../../src/core/review/bibtex.js';
+import { bibKeys } from '../../src/core/bib/bib-index.js';
 import { checkReview, citedKeys, stripComments } from '../../src/core/review/check.js';
-import { paperTextSource, parseBibEntries, runReview } from '../../src/core/review/index.js';
+import { BibIndex, paperTextSource, runReview } from '../../src/core/review/index.js';
 import { provenanceAt } from '../../src/core/review/provenance.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type ProgressEvent, type ReviewOptions, type ReviewResult } from '../../src/core/review/types.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
@@ -597,7 +597,7 @@ describe('no LLM configured: the evidence outline', () => {
       store,
       embedder,
       topic: 'Retrieving example sentences while writing, and whether authors end up copying their phrasing',
-      existingBib: parseBibEntries(bib),
+      existingBib: await BibIndex.read(bib),
       outlineClusters: 3,
     });
     assert.equal(r.check.ok, true, JSON.stringify(r.check));

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { LlmError, type ChatModel, type ChatRequest } from '../../src/core/llm/chat.js';
 import { retryAfterMs } from '../../src/core/net/retry-after.js';
 import { completeJson, extractJson } from '../../src/core/llm/json.js';
-import { bibKeys, findExisting, parseBibEntries } from '../../src/core/review/bibtex.js';
+import { BibIndex, bibKeys } from '../../src/core/bib/bib-index.js';
 import { citedKeys, filterShortIds } from '../../src/core/review/check.js';
 import { escapeLatex, renderCitations } from '../../src/core/review/emit.js';
 import { clusterLabel, htmlCommentSafe, kMeans, renderOutline } from '../../src/core/review/outline.js';
@@ -153,14 +153,14 @@ test('emit: short ids become keys — LaTeX ~\\cite{a,b} (text escaped), Markdow
   assert.deepEqual(citedKeys('a [@x; @y] b [see @z, p. 3] <!-- [@no] -->', 'markdown'), ['x', 'y', 'z']);
 });
 
-test('BibTeX: keys of a .bib; existing entries found by DOI or title', () => {
-  const bib = '@article{a1,\n title = {Dense {Retrieval} of Things},\n doi = {10.1/X}\n}\n@comment{x,}\n@misc{b2, title = "Other"}';
+test('BibTeX: keys of a .bib; existing entries found by DOI or title', async () => {
+  const bib = '@article{a1,\n title = {Dense {Retrieval} of Things},\n doi = {10.1000/X}\n}\n@comment{x,}\n@misc{b2, title = "Other"}';
   assert.deepEqual(bibKeys(bib), ['a1', 'b2']);
-  const entries = parseBibEntries(bib);
+  const index = await BibIndex.read(bib);
   const paper = (o: Partial<PaperRef>): PaperRef => ({ id: 'p', title: null, authors: [], year: null, venue: null, doi: null, ...o });
-  assert.equal(findExisting(paper({ doi: 'https://doi.org/10.1/x' }), entries)?.key, 'a1');
-  assert.equal(findExisting(paper({ title: 'Dense retrieval of things' }), entries)?.key, 'a1');
-  assert.equal(findExisting(paper({ title: 'Something else entirely' }), entries), undefined);
+  assert.equal(index.find(paper({ doi: 'https://doi.org/10.1000/x' }))?.key, 'a1');
+  assert.equal(index.find(paper({ title: 'Dense retrieval of things' }))?.key, 'a1');
+  assert.equal(index.find(paper({ title: 'Something else entirely' })), undefined);
 });
 
 test('clustering: k-means separates two themes; labels are recurring words; MMR avoids near-duplicates', () => {

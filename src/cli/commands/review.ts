@@ -168,8 +168,8 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       const provenance = onOff('provenance', values.provenance);
       const verify = onOff('verify', values.verify);
 
-      const { runReview, OpenAIChat, parseBibEntries, isAbortError } = await import('../../core/review/index.js');
-      const existingBib = values.bib && existsSync(values.bib) ? parseBibEntries(await readText(values.bib)) : [];
+      const { runReview, OpenAIChat, BibIndex, isAbortError } = await import('../../core/review/index.js');
+      const existingBib = values.bib && existsSync(values.bib) ? await BibIndex.read(await readText(values.bib), values.bib) : undefined;
       const chat = baseURL
         ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs })
         : null;

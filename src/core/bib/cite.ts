@@ -1,7 +1,8 @@
 // What the Cite action inserts: the citation command for the document's format, and the BibTeX entry to
-// add — or the key of an entry already in the project's .bib for the same DOI or title (then nothing is added).
+// add — or the key of the entry already in the project's .bib for the paper (BibIndex.find: the same DOI, arXiv
+// id, title or own key; then nothing is added).
 import { formatBibtexEntry, makeCitationKey, type CitablePaper } from './format.js';
-import { BibIndex, parseBibtex } from './parse.js';
+import { BibIndex } from './bib-index.js';
 
 export type CitationCommand = 'cite' | 'citep' | 'citet' | 'autocite' | 'parencite';
 
@@ -17,22 +18,29 @@ export interface CitationPlan {
 }
 
 /**
- * The key to cite `paper` with, reusing an existing entry with the same DOI or normalised title. A paper that comes
- * with its own key and entry (a Zotero item) keeps them, and an entry already there under that key is reused.
+ * The key to cite `paper` with: that of the entry the .bib already has for it (BibIndex.find, as related work
+ * asks), else the paper's own key and entry (a Zotero item's `own`, a corpus paper's indexed key) where the .bib
+ * does not give that key to another paper, else a fresh key. Never throws for a malformed .bib.
  */
-export async function planCitation(bibText: string, paper: CitablePaper, own?: { key: string; entry: string }): Promise<CitationPlan> {
-  const { records } = await parseBibtex(bibText);
-  const existing = new BibIndex(records).match({ doi: paper.doi, arxivId: paper.arxivId, title: paper.title });
+export async function planCitation(
+  bibText: string,
+  /** `id`: a corpus paper's id, whose DOI or arXiv id the .bib may hold it by. */
+  paper: CitablePaper & { id?: string | null },
+  own?: { key: string; entry: string },
+): Promise<CitationPlan> {
+  const index = await BibIndex.read(bibText);
+  const ownKey = own?.key ?? paper.citationKey ?? null;
+  const existing = index.find({ ...paper, citationKey: ownKey });
   if (existing) return { key: existing.key, entry: null };
-  const keys = new Set([...records.map((r) => r.key), ...rawKeys(bibText)]);
-  if (own) return { key: own.key, entry: keys.has(own.key) ? null : own.entry };
-  const key = makeCitationKey(paper, keys);
-  return { key, entry: formatBibtexEntry(paper, key) };
+  if (own && !index.hasKey(own.key)) return own;
+  const key = makeCitationKey({ ...paper, citationKey: ownKey }, index.keys);
+  return { key, entry: (own && rekey(own.entry, key)) ?? formatBibtexEntry(paper, key) };
 }
 
-/** Keys as written, also those of entries the parser could not read (a new key must not collide with them). */
-function rawKeys(bibText: string): string[] {
-  return [...bibText.matchAll(/@\w+\s*[{(]\s*([^,\s]+)\s*,/g)].map((m) => m[1]);
+/** `own`'s entry under another key (its key names another paper in the .bib), or null if it has no readable key. */
+function rekey(entry: string, key: string): string | null {
+  const head = /^(\s*@\w+\s*[{(]\s*)[^,\s]+(\s*,)/.exec(entry);
+  return head ? head[1] + key + head[2] + entry.slice(head[0].length) : null;
 }
 
 /**

@@ -1,8 +1,8 @@
 // BibTeX/BibLaTeX: parsed with @retorquere/bibtex-parser (the parser behind Better BibTeX). Entries become BibRecords;
-// a BibIndex matches them to papers by DOI, arXiv id or normalised title.
+// bib-index.ts looks them up by key, DOI, arXiv id and normalised title.
 import type { Creator, Entry, Library } from '@retorquere/bibtex-parser';
 import type { PaperFields } from '../paper/fields.js';
-import { normaliseArxivId, normaliseDoi, normaliseTitle, parseYear } from '../paper/ids.js';
+import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
 
 /** One BibTeX entry, reduced to what papers need. */
 export interface BibRecord extends PaperFields {
@@ -166,42 +166,4 @@ function asWarning(error: string): string | null {
   const latex = /^unhandled macro (\\\S+)/.exec(error);
   if (latex) return `unknown LaTeX macro ${latex[1]}: kept as written`;
   return null;
-}
-
-/** BibTeX metadata that readers match papers against (by DOI, arXiv id, then normalised title). */
-export class BibIndex {
-  private readonly byDoi = new Map<string, BibRecord>();
-  private readonly byArxiv = new Map<string, BibRecord>();
-  private readonly byTitle = new Map<string, BibRecord>();
-  readonly records: BibRecord[] = [];
-
-  constructor(records: Iterable<BibRecord> = []) {
-    for (const r of records) this.add(r);
-  }
-
-  static async fromBibtex(text: string, file: string | null = null): Promise<{ index: BibIndex; errors: BibParseResult['errors'] }> {
-    const { records, errors } = await parseBibtex(text, file);
-    return { index: new BibIndex(records), errors };
-  }
-
-  add(r: BibRecord): void {
-    this.records.push(r);
-    if (r.doi && !this.byDoi.has(r.doi)) this.byDoi.set(r.doi, r);
-    if (r.arxivId && !this.byArxiv.has(r.arxivId)) this.byArxiv.set(r.arxivId, r);
-    const t = r.title ? normaliseTitle(r.title) : '';
-    if (t.length >= 8 && !this.byTitle.has(t)) this.byTitle.set(t, r);
-  }
-
-  get size(): number {
-    return this.records.length;
-  }
-
-  match(q: { doi?: string | null; arxivId?: string | null; title?: string | null }): BibRecord | undefined {
-    const doi = normaliseDoi(q.doi);
-    if (doi && this.byDoi.has(doi)) return this.byDoi.get(doi);
-    const ax = normaliseArxivId(q.arxivId);
-    if (ax && this.byArxiv.has(ax)) return this.byArxiv.get(ax);
-    const t = q.title ? normaliseTitle(q.title) : '';
-    return t ? this.byTitle.get(t) : undefined;
-  }
 }

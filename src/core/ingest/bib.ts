@@ -1,5 +1,6 @@
 // The .bib reader: each BibTeX entry with an abstract becomes an abstract-only paper (one section "Abstract").
-import { BibIndex, parseBibtex } from '../bib/parse.js';
+import { parseBibtex } from '../bib/parse.js';
+import { BibIndex } from '../bib/bib-index.js';
 import { sentences } from '../text/index.js';
 import { buildPaper, PaperAssembler, sha256Hex } from './paper.js';
 import type { ReadResult } from './types.js';

@@ -2,7 +2,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { PaperInput } from '../store/types.js';
-import { BibIndex, parseBibtex } from '../bib/parse.js';
+import { parseBibtex } from '../bib/parse.js';
+import { BibIndex } from '../bib/bib-index.js';
 import { selectPaperFiles } from './latex.js';
 import type { ParsedPaper, ReadError } from './types.js';
 

@@ -11,7 +11,7 @@ import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, listPaperFiles, toPaperInput } from './folder.js';
 import { selectPaperFiles } from './latex.js';
 import { sha256Hex } from './paper.js';
-import type { BibIndex } from '../bib/parse.js';
+import type { BibIndex } from '../bib/bib-index.js';
 import type { ParsedPaper, ReadError, ReadResult } from './types.js';
 
 export interface IngestProgress {

@@ -34,3 +34,12 @@ export function parseYear(value: unknown): number | null {
   const m = /\b(1[5-9]\d\d|2[0-9]\d\d)\b/.exec(value);
   return m ? Number(m[1]) : null;
 }
+
+/**
+ * The DOI or arXiv id a corpus paper id carries ('doi:10.1/x', 'arxiv:2503.12436'; ingest's paperId makes them):
+ * the store's paper rows keep no arXiv id of their own, so this is how a stored paper is matched by it.
+ */
+export function idsOfPaperId(id: string | null | undefined): { doi: string | null; arxivId: string | null } {
+  const m = /^(doi|arxiv):(.+)$/.exec(id ?? '');
+  return { doi: m?.[1] === 'doi' ? normaliseDoi(m[2]) : null, arxivId: m?.[1] === 'arxiv' ? normaliseArxivId(m[2]) : null };
+}

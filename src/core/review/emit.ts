@@ -2,10 +2,11 @@
 // (### headings, [@key]), the BibTeX entries of exactly the cited papers, and optional comparison tables for
 // list sections. Short ids are mapped to keys here, and only here.
 import type { PaperRef } from '../store/types.js';
-import { findExisting, formatBibtexEntry, makeCitationKey } from './bibtex.js';
+import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
+import type { BibIndex } from '../bib/bib-index.js';
 import type { SectionUnit } from './claims.js';
 import { assessSupport } from './support.js';
-import type { CiteCommand, CitedPaper, CopiedSpan, ExistingBibEntry, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
+import type { CiteCommand, CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
 
 /** Escapes model prose for LaTeX (it was told to write plain text); typographic double quotes become ``…''. */
 export function escapeLatex(s: string): string {
@@ -26,14 +27,10 @@ export function escapeMarkdown(s: string): string {
   return s.replace(/[\u201c\u201d]/g, '"');
 }
 
-/** Assigns keys to the cited papers (first citation first), reusing existing .bib keys by DOI/title. */
-export function assignKeys(
-  citedShortIds: readonly string[],
-  papers: readonly PaperCandidate[],
-  existing: readonly ExistingBibEntry[] = [],
-): CitedPaper[] {
+/** Assigns keys to the cited papers (first citation first), reusing the keys of papers the .bib has (BibIndex.find). */
+export function assignKeys(citedShortIds: readonly string[], papers: readonly PaperCandidate[], existing?: BibIndex): CitedPaper[] {
   const byShort = new Map(papers.map((p) => [p.shortId, p]));
-  const taken = new Set(existing.map((e) => e.key));
+  const taken = new Set(existing?.keys ?? []);
   const out: CitedPaper[] = [];
   for (const id of citedShortIds) {
     const p = byShort.get(id);
@@ -43,11 +40,20 @@ export function assignKeys(
   return out;
 }
 
-export function citedPaper(paper: PaperRef, shortId: string, existing: readonly ExistingBibEntry[], taken: Set<string>): CitedPaper {
-  const found = findExisting(paper, existing);
+/** The key of the entry the .bib has for the paper (the answer Cite gets from the same index), else a new one. */
+export function citedPaper(paper: PaperRef, shortId: string, existing: BibIndex | undefined, taken: Set<string>): CitedPaper {
+  const found = existing?.find(paper);
   const key = found?.key ?? makeCitationKey(paper, taken);
   taken.add(key);
   return { key, shortId, paper, bibtex: formatBibtexEntry(paper, key), reused: !!found };
+}
+
+/**
+ * The entries "Append BibTeX" adds to the .bib as it is now (it may have changed since the run): those of the cited
+ * papers whose key it does not use yet. A paper it holds under the key the draft cites is not added twice.
+ */
+export function entriesToAppend(cited: readonly CitedPaper[], bib: BibIndex): string[] {
+  return cited.filter((c) => !bib.hasKey(c.key)).map((c) => c.bibtex);
 }
 
 const SHORT_RUN = /(\s*)((?:\[P\d+\])+)/g;

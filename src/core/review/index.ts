@@ -6,7 +6,7 @@
 //     chat,
 //     topic,                                 // or '' with document: {text, format} → title + abstract
 //     format: 'latex' | 'markdown', citeCommand: 'cite' | 'citep' | 'citet' | 'autocite' | 'parencite',
-//     existingBib: parseBibEntries(bibText), // reuse keys of entries with the same DOI/title
+//     existingBib: await BibIndex.read(bibText), // reuse the keys of papers the .bib has (BibIndex.find)
 //     signal,                                // cancellation, reaches every call
 //     onProgress: (e) => …,                  // {step, index, total, phase: start|progress|done, message, done?, of?}
 //     onToken: (section, title, delta) => …, // the write step, streamed
@@ -20,7 +20,8 @@ export { checkReview, citedKeys, type CheckInput } from './check.js';
 export { defaultTopic, resolveTopic } from './topic.js';
 export { htmlCommentSafe } from './outline.js';
 export { paperTextSource } from './paper-text.js';
-export { parseBibEntries, bibKeys } from './bibtex.js';
+export { BibIndex, bibKeys } from '../bib/bib-index.js';
+export { entriesToAppend } from './emit.js';
 export { ReviewError } from './trace.js';
 export * from './types.js';
 export { LlmError, OpenAIChat, isAbortError, type ChatModel, type OpenAIChatOptions } from '../llm/index.js';

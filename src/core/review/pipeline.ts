@@ -2,7 +2,7 @@
 // write → check → emit, each step a function of its own, traced (duration, counts, LLM calls, tokens) and
 // reported through onProgress; the AbortSignal reaches every call. Without a chat model: the evidence outline.
 import { paperTextSource } from './paper-text.js';
-import { bibKeys } from './bibtex.js';
+import { bibKeys } from '../bib/bib-index.js';
 import { checkReview, stripQuotations, stripShortIds } from './check.js';
 import { checkSentences, joinUnits, keptSentence, type CheckedSection } from './claims.js';
 import { verifySection } from './verify.js';
@@ -267,13 +267,13 @@ export async function runOutline(o: ReviewOptions): Promise<ReviewResult> {
     return c;
   });
   return tracer.step('emit', (ctx) => {
-    const taken = new Set((o.existingBib ?? []).map((e) => e.key));
+    const taken = new Set(o.existingBib?.keys ?? []);
     const cited: CitedPaper[] = [];
     const keyOfPaper = new Map<string, string>();
     for (const c of clusters) {
       for (const h of c.members) {
         if (keyOfPaper.has(h.paper.id)) continue;
-        const cp = citedPaper(h.paper, `P${cited.length + 1}`, o.existingBib ?? [], taken);
+        const cp = citedPaper(h.paper, `P${cited.length + 1}`, o.existingBib, taken);
         cited.push(cp);
         keyOfPaper.set(h.paper.id, cp.key);
       }

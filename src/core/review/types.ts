@@ -1,4 +1,5 @@
 // Shapes shared by the related-work pipeline's steps.
+import type { BibIndex } from '../bib/bib-index.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChatModel, TokenUsage } from '../llm/chat.js';
 import type { CorpusStore, Hit, PaperRef } from '../store/types.js';
@@ -37,13 +38,6 @@ export type RerankConfig =
   | { kind: 'llm'; batchSize?: number }
   | { kind: 'http'; url: string; model: string; apiKey?: string; timeoutMs?: number }
   | { kind: 'mmr'; lambda?: number };
-
-/** An existing .bib entry: cited papers with the same DOI or title reuse its key and get no new entry. */
-export interface ExistingBibEntry {
-  key: string;
-  doi?: string | null;
-  title?: string | null;
-}
 
 export interface ReviewOptions {
   store: CorpusStore;
@@ -85,7 +79,8 @@ export interface ReviewOptions {
   /** Sentences in the evidence outline (default 60) and its number of clusters (default: from the count). */
   outlineSentences?: number;
   outlineClusters?: number;
-  existingBib?: readonly ExistingBibEntry[];
+  /** The project's .bib: a cited paper it has (BibIndex.find) keeps that entry's key and gets no new entry. */
+  existingBib?: BibIndex;
   /** Overrides the adapter built from the store. */
   paperText?: PaperTextSource;
   signal?: AbortSignal;
