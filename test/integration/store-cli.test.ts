@@ -71,7 +71,7 @@ test('schema --print --roles --supabase: the schema unchanged first, then roles,
   assert.ok(r.stdout.startsWith(schemaSql(64)), 'an existing migration stays a prefix of the output');
   const rest = r.stdout.slice(schemaSql(64).length);
   assert.ok(rest.indexOf('CREATE ROLE corpus_lens_reader NOLOGIN') < rest.indexOf('ENABLE ROW LEVEL SECURITY'));
-  assert.match(rest, /GRANT SELECT ON TABLE corpus_meta, papers, sentences, sections, term_stats, fts_totals TO corpus_lens_reader;/);
+  assert.match(rest, /GRANT SELECT ON TABLE corpus_meta, papers, sentences, sections, term_stats, fts_totals, elements TO corpus_lens_reader;/);
   assert.match(rest, /CREATE POLICY corpus_lens_read ON sentences FOR SELECT TO anon, authenticated USING \(true\);/);
   const roles = await cli(['schema', '--print', '--dimensions', '64', '--roles']);
   assert.doesNotMatch(roles.stdout, /ROW LEVEL SECURITY/);

@@ -69,6 +69,8 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     assert.equal(s.method, 'binary-copy');
     assert.deepEqual(s.papers, { source: sourceCounts.papers, copied: sourceCounts.papers, skipped: 0, replaced: 0, target: sourceCounts.papers });
     assert.deepEqual(s.sentences, { source: sourceCounts.sentences, copied: sourceCounts.sentences, target: sourceCounts.sentences });
+    // The sample corpus's LaTeX papers hold 5 figures, tables and equations; the checksum covers their rows too.
+    assert.deepEqual(s.elements, { source: 5, copied: 5, target: 5 });
     assert.equal(s.checksum.match, true);
     assert.match(s.checksum.source, /^[0-9a-f]{32}$/);
     assert.equal(s.to, url);

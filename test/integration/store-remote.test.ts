@@ -120,7 +120,7 @@ test('the review reads a paper\'s sentences through the child (no driver crosses
 test('writePapers streams its progress back', async () => {
   const seen: [number, number][] = [];
   const r = await store.writePapers(papers(3, 'prog', 2), { onProgress: (done, total) => seen.push([done, total]) });
-  assert.deepEqual(r, { papers: 3, sentences: 6, skipped: 0 });
+  assert.deepEqual(r, { papers: 3, sentences: 6, skipped: 0, elements: 0 });
   assert.deepEqual(seen, [[1, 3], [2, 3], [3, 3]]);
   await store.deletePapers(['prog0', 'prog1', 'prog2']);
 });

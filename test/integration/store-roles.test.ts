@@ -172,10 +172,14 @@ describe('reader and writer roles on a real PostgreSQL 15 server', { skip }, () 
 
   test('a writer ingests, re-ingests and deletes; statistics and sections follow', async () => {
     const w = await writer.writePapers([paper('w1', 4), paper('w2', 3)]);
-    assert.deepEqual(w, { papers: 2, sentences: 7, skipped: 0 });
+    assert.deepEqual(w, { papers: 2, sentences: 7, skipped: 0, elements: 0 });
     // A bulk load asks to defer the indexes; a writer does not own them, so it loads with them in place.
     await writer.dropSearchIndexes();
-    await writer.writePapers([paper('w3', 5)]);
+    // With a table (elements_id_seq is the writer's to use too); the reader finds it.
+    const table = { type: 'table' as const, label: 'Table 1', caption: 'Shared corpora by size.', content: 'Lab | Papers\nA | 120', sectionTitle: 'Intro', sectionIndex: 0, afterSentence: 0, page: null, bbox: null, elementIndex: 0, embedding: hashEmbed('Shared corpora by size.', DIM) };
+    assert.equal((await writer.writePapers([{ ...paper('w3', 5), elements: [table] }])).elements, 1);
+    const [el] = await reader.matchElements(hashEmbed('corpora by size', DIM), 'corpora by size', { count: 1 });
+    assert.equal(el.element.label, 'Table 1');
     await writer.createSearchIndexes();
     await writer.deletePapers(['w2']);
     assert.deepEqual(await writer.counts(), { papers: 5, sentences: 23 });

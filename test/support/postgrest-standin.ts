@@ -8,6 +8,7 @@
 //                                   Prefer: count=exact → Content-Range
 //   POST /rest/v1/<table>           JSON array/object of rows; columns=…, on_conflict=…;
 //                                   Prefer: resolution=ignore-duplicates|merge-duplicates, return=representation
+//   DELETE /rest/v1/<table>         the GET filters (col=in.(…) …); 204 without a body (no return=representation)
 // Every request must carry `apikey: <key>` and `Authorization: Bearer <key>`; otherwise 401 with the gateway's
 // body ({"message":"Invalid API key", …}). SQL errors answer 400 (409 for unique violations, 404 for a missing
 // table or function) with PostgREST's {code, message, details, hint}.
@@ -281,6 +282,16 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
     return { rows, total };
   }
 
+  async function remove(table: string, search: URLSearchParams) {
+    const q = new QueryBuilder(await columnTypes(table));
+    const where: string[] = [];
+    for (const [k, v] of search) {
+      if (k === 'or' || k === 'and') where.push(`(${q.logic(v, k === 'or' ? 'OR' : 'AND')})`);
+      else where.push(q.condition(k, v));
+    }
+    await sql(`DELETE FROM ${ident(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, q.params);
+  }
+
   async function insert(table: string, search: URLSearchParams, body: unknown, prefer: string) {
     const types = await columnTypes(table);
     const rows = (Array.isArray(body) ? body : [body]) as Row[];
@@ -341,6 +352,12 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         const out = await insert(name, u.searchParams, body, prefer);
         return send(201, out ?? undefined);
+      }
+      if (req.method === 'DELETE') {
+        await remove(name, u.searchParams);
+        res.writeHead(204);
+        res.end();
+        return;
       }
       return send(405, { message: `method ${req.method} is not supported by the stand-in` });
     } catch (err) {

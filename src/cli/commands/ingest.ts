@@ -10,7 +10,7 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
   running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key;
   --collection NAME: only that collection (and its subcollections).
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
-  --json prints {papers, sentences, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
+  --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.`;
 
 /** `corpus-lens ingest`: builds or updates a corpus from paper files, with a progress bar on stderr. */

@@ -5,7 +5,7 @@ import type { PaperInput } from '../store/types.js';
 import { parseBibtex } from '../bib/parse.js';
 import { BibIndex } from '../bib/bib-index.js';
 import { selectPaperFiles } from './latex.js';
-import type { ParsedPaper, ReadError } from './types.js';
+import type { ParsedElement, ParsedPaper, ReadError } from './types.js';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '.vscode', '__pycache__', '.venv', 'dist', 'build', '_minted']);
 
@@ -55,10 +55,23 @@ export async function collectBibIndex(paths: string[]): Promise<{ index: BibInde
   return { index, errors, warnings };
 }
 
-/** The store's PaperInput for a parsed paper, with one embedding per sentence (in order). */
+/**
+ * What an element's vector is built from: its label, caption, content (a table's first cells, an equation's LaTeX),
+ * description, and the sentences before and after it in the text (seed 003: "caption + context").
+ */
+export function elementEmbeddingText(paper: Pick<ParsedPaper, 'sentences'>, e: ParsedElement): string {
+  const near = [paper.sentences[e.afterSentence]?.text, paper.sentences[e.afterSentence + 1]?.text];
+  return [e.label, e.caption, e.content?.slice(0, 600), e.description, ...near].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The store's PaperInput for a parsed paper, with one embedding per sentence (in order), then one per element (in
+ * order; see elementEmbeddingText).
+ */
 export function toPaperInput(paper: ParsedPaper, embeddings: Float32Array[]): PaperInput {
-  if (embeddings.length !== paper.sentences.length) {
-    throw new Error(`paper ${paper.id}: ${paper.sentences.length} sentences but ${embeddings.length} embeddings`);
+  const elements = paper.elements ?? [];
+  if (embeddings.length !== paper.sentences.length + elements.length) {
+    throw new Error(`paper ${paper.id}: ${paper.sentences.length} sentences and ${elements.length} elements but ${embeddings.length} embeddings`);
   }
   // PostgreSQL text cannot hold NUL: one in any field used to fail the whole write batch (decode.ts removes them from
   // files; this covers every other way in, e.g. a PDF's text layer).
@@ -87,6 +100,17 @@ export function toPaperInput(paper: ParsedPaper, embeddings: Float32Array[]): Pa
       page: s.page,
       text: t(s.text),
       embedding: embeddings[i],
+    })),
+    elements: elements.map((e, i) => ({
+      ...e,
+      label: t(e.label),
+      labelKey: t(e.labelKey ?? null),
+      caption: t(e.caption),
+      content: t(e.content),
+      description: t(e.description ?? null),
+      sectionTitle: t(e.sectionTitle),
+      elementIndex: i,
+      embedding: embeddings[paper.sentences.length + i],
     })),
   };
 }

@@ -127,6 +127,49 @@ const clean = (s: string) =>
     .replace(/\s+([,.;:!?)])/g, '$1')
     .trim();
 
+/** The text of a LaTeXML tag span ('Figure 1: ', '(2)') without its trailing colon. */
+function tagText(el: Element, cls: string): string | null {
+  const tag = first(el.children, (e) => hasClass(e, cls));
+  return tag ? clean(textOf(tag.children)).replace(/[:.]$/, '').trim() || null : null;
+}
+
+/** Table cells as text rows: cells joined by ' | ', one row a line. */
+function tableRows(table: Element): string | null {
+  const rows = find(table.children, (e) => e.name === 'tr').map((tr) =>
+    find(tr.children, (e) => e.name === 'td' || e.name === 'th', [], false).map((td) => clean(textOf(td.children))).join(' | '),
+  );
+  const kept = rows.filter((r) => r.replace(/[|\s]/g, ''));
+  return kept.length ? kept.join('\n') : null;
+}
+
+/**
+ * A figure, table or display equation as an element (seed 003): label from LaTeXML's tag ('Figure 1', 'Table 2',
+ * 'Equation (3)'), caption from <figcaption>, a table's cells as text rows, an equation's LaTeX from MathML alttext.
+ */
+function htmlElement(el: Element): Parameters<PaperAssembler['element']>[0] | null {
+  if (hasClass(el, 'ltx_equation') || hasClass(el, 'ltx_equationgroup')) {
+    const maths = find(el.children, (e) => e.name === 'math');
+    const content = maths.map((m) => m.attribs.alttext ?? clean(textOf(m.children))).filter(Boolean).join('\n') || null;
+    if (!content) return null;
+    const tags = find(el.children, (e) => hasClass(e, 'ltx_tag_equation')).map((t) => clean(textOf(t.children)).replace(/^\(|\)$/g, '')).filter(Boolean);
+    const unique = [...new Set(tags)];
+    const label = !unique.length ? null : unique.length === 1 ? `Equation (${unique[0]})` : `Equations (${unique[0]})–(${unique[unique.length - 1]})`;
+    return { type: 'equation', label, caption: null, content, page: null, bbox: null };
+  }
+  const table = hasClass(el, 'ltx_table');
+  if (!table && el.name !== 'figure' && !hasClass(el, 'ltx_figure')) return null;
+  const cap = first(el.children, (e) => e.name === 'figcaption' || hasClass(e, 'ltx_caption'));
+  const caption = cap ? clean(proseText(cap.children, [])) || null : null;
+  const label = cap ? tagText(cap, table ? 'ltx_tag_table' : 'ltx_tag_figure') ?? tagText(cap, 'ltx_tag') : null;
+  const tabular = table ? first(el.children, (e) => e.name === 'table' || hasClass(e, 'ltx_tabular')) : undefined;
+  return { type: table ? 'table' : 'figure', label, caption, content: tabular ? tableRows(tabular) : null, page: null, bbox: null };
+}
+
+function emitElement(asm: PaperAssembler, el: Element): void {
+  const e = htmlElement(el);
+  if (e) asm.element(e);
+}
+
 /** Sentences of a prose block (and its notes/captions after it). */
 function emitBlock(asm: PaperAssembler, el: Element | ChildNode[]): void {
   const notes: string[] = [];
@@ -178,10 +221,14 @@ function walkSection(asm: PaperAssembler, nodes: ChildNode[]): void {
       continue;
     }
     if (n.name === 'figure' || hasClass(n, 'ltx_figure') || hasClass(n, 'ltx_table') || n.name === 'ul' || n.name === 'ol' || hasClass(n, 'ltx_theorem') || hasClass(n, 'ltx_proof')) {
+      emitElement(asm, n);
       emitBlock(asm, n);
       continue;
     }
-    if (hasClass(n, 'ltx_equation') || hasClass(n, 'ltx_equationgroup') || n.name === 'table') continue;
+    if (hasClass(n, 'ltx_equation') || hasClass(n, 'ltx_equationgroup') || n.name === 'table') {
+      emitElement(asm, n);
+      continue;
+    }
     walkSection(asm, n.children);
   }
 }
@@ -198,10 +245,13 @@ function emitParagraph(asm: PaperAssembler, para: Element): void {
   };
   for (const c of para.children) {
     if (isEl(c) && (hasClass(c, 'ltx_equation') || hasClass(c, 'ltx_equationgroup'))) {
-      continue; // display math: inline text around it continues the sentence
+      // Display math: inline text around it continues the sentence; the equation follows the sentence before it.
+      emitElement(asm, c);
+      continue;
     }
     if (isEl(c) && (c.name === 'figure' || c.name === 'ul' || c.name === 'ol' || hasClass(c, 'ltx_itemize') || hasClass(c, 'ltx_enumerate'))) {
       flush();
+      emitElement(asm, c);
       emitBlock(asm, c);
       continue;
     }

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { TextModel } from '../text/index.js';
 import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
+import { latexElements } from './latex-elements.js';
 import { buildPaper, PaperAssembler } from './paper.js';
 import type { ReadError, ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
@@ -188,7 +189,13 @@ export function readLatexProject(mainPath: string, options: ReadOptions = {}, ma
   const expanded = expandLatexProject(mainPath, mainText);
   const model = new TextModel(expanded.text, 'latex');
   const asm = new PaperAssembler();
-  assembleTextModel(model, asm, latexNumbering(expanded.text));
+  const blank = blankComments(expanded.text);
+  const bodyStart = Math.max(0, blank.search(/\\begin\s*\{document\}/));
+  const elements = latexElements(blank.slice(bodyStart)).map(({ start, ...e }) => ({
+    start: start + bodyStart,
+    element: { ...e, page: null, bbox: null },
+  }));
+  assembleTextModel(model, asm, latexNumbering(expanded.text), elements);
   const meta = latexMeta(expanded.text, model);
   const paper = buildPaper(meta, asm.finish(), { path: mainPath, contentHash: expanded.contentHash }, options.bib, asm.abstractParts);
   return { papers: [paper], errors: expanded.errors };

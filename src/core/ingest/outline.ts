@@ -46,22 +46,43 @@ export function latexNumbering(text: string): Numbering {
   };
 }
 
-/** Feed a TextModel's sentences into the assembler, opening a section at each heading. */
-export function assembleTextModel(model: TextModel, asm: PaperAssembler, numbering: Numbering): void {
+/**
+ * Feed a TextModel's sentences into the assembler, opening a section at each heading; `elements` (sorted by their
+ * offset in the model's text) are handed over in reading order, in the section their offset is in.
+ */
+export function assembleTextModel(
+  model: TextModel,
+  asm: PaperAssembler,
+  numbering: Numbering,
+  elements: readonly { start: number; element: Parameters<PaperAssembler['element']>[0] }[] = [],
+): void {
   const headings = model.headings();
   const numbered = headings.map((h, i) => ({ h, ...numbering(h, i) }));
   let hi = -1;
   let key = '';
-  for (const s of model.sentences()) {
-    while (hi + 1 < headings.length && headings[hi + 1].start <= s.start) hi++;
-    const inAbstract = s.section === 'Abstract' && (hi < 0 || headings[hi].title !== 'Abstract');
+  let next = 0;
+  const open = (at: number, section: string | null) => {
+    while (hi + 1 < headings.length && headings[hi + 1].start <= at) hi++;
+    const inAbstract = section === 'Abstract' && (hi < 0 || headings[hi].title !== 'Abstract');
     const k = inAbstract ? 'abstract' : `h${hi}`;
     if (k !== key) {
       key = k;
       if (inAbstract) asm.section('Abstract', null, 1);
-      else if (hi < 0) asm.section(s.section ?? '', null, 1);
+      else if (hi < 0) asm.section(section ?? '', null, 1);
       else asm.section(numbered[hi].title, numbered[hi].number, Math.max(headings[hi].level, 0));
     }
+  };
+  const flushElements = (before: number) => {
+    for (; next < elements.length && elements[next].start < before; next++) {
+      // Before the first heading an element opens no section of its own (a figure above the abstract).
+      if (hi + 1 < headings.length && headings[hi + 1].start <= elements[next].start) open(elements[next].start, null);
+      asm.element(elements[next].element);
+    }
+  };
+  for (const s of model.sentences()) {
+    flushElements(s.start);
+    open(s.start, s.section);
     asm.sentence(s.clean);
   }
+  flushElements(Infinity);
 }

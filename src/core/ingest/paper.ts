@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { BibIndex, BibRecord } from '../bib/index.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
-import type { ParsedPaper, ParsedSection, ParsedSentence } from './types.js';
+import type { ParsedElement, ParsedPaper, ParsedSection, ParsedSentence } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
 
@@ -43,6 +43,8 @@ export class PaperAssembler {
   private perSection = 0;
   /** Sentences of the section titled 'Abstract' (for the abstract field). */
   readonly abstractParts: string[] = [];
+  /** Figures, tables and equations, with the (raw) section they were met in. */
+  private readonly elements: (ParsedElement & { rawSection: number })[] = [];
 
   /** Start a section. Returns false when it is a reference section (its sentences will be dropped). */
   section(title: string, number: string | null, level: number): boolean {
@@ -76,8 +78,24 @@ export class PaperAssembler {
     this.sentences.push({ sectionIndex: this.current, sentenceIndex: this.perSection++, globalIndex: this.sentences.length, page, text: t });
   }
 
+  /**
+   * A figure, table or equation met here in reading order: it follows the last sentence so far, in the current
+   * section (dropped inside a reference section). Fields the reader sets win.
+   */
+  element(e: Omit<ParsedElement, 'sectionIndex' | 'sectionTitle' | 'afterSentence'> & Partial<ParsedElement>): void {
+    if (this.skipping) return;
+    const raw = this.current;
+    this.elements.push({
+      ...e,
+      sectionTitle: e.sectionTitle ?? (this.sections[raw]?.title || null),
+      sectionIndex: null,
+      afterSentence: e.afterSentence ?? this.sentences.length - 1,
+      rawSection: raw,
+    });
+  }
+
   /** The collected model, with empty sections removed and indexes renumbered. */
-  finish(): { sections: ParsedSection[]; sentences: ParsedSentence[] } {
+  finish(): { sections: ParsedSection[]; sentences: ParsedSentence[]; elements: ParsedElement[] } {
     const used = new Set(this.sentences.map((s) => s.sectionIndex));
     const remap = new Map<number, number>();
     const sections: ParsedSection[] = [];
@@ -87,7 +105,12 @@ export class PaperAssembler {
         sections.push(s);
       }
     });
-    return { sections, sentences: this.sentences.map((s) => ({ ...s, sectionIndex: remap.get(s.sectionIndex)! })) };
+    return {
+      sections,
+      sentences: this.sentences.map((s) => ({ ...s, sectionIndex: remap.get(s.sectionIndex)! })),
+      // An element in a section without sentences keeps its title but no index (context never points there).
+      elements: this.elements.map(({ rawSection, ...e }) => ({ ...e, sectionIndex: remap.get(rawSection) ?? null })),
+    };
   }
 }
 
@@ -121,7 +144,7 @@ export function paperId(meta: PaperMeta, sentences: ParsedSentence[]): string {
 /** Build the final ParsedPaper: bib match, id, abstract, citation key and BibTeX. */
 export function buildPaper(
   metaIn: PaperMeta,
-  assembled: { sections: ParsedSection[]; sentences: ParsedSentence[] },
+  assembled: { sections: ParsedSection[]; sentences: ParsedSentence[]; elements?: ParsedElement[] },
   source: { path: string | null; contentHash: string },
   bib?: BibIndex,
   abstractParts: string[] = [],
@@ -147,6 +170,7 @@ export function buildPaper(
     contentHash: source.contentHash,
     sections: assembled.sections,
     sentences: assembled.sentences,
+    elements: assembled.elements ?? [],
   };
   if (!paper.citationKey) paper.citationKey = makeCitationKey(paper, new Set());
   if (!paper.bibtex) paper.bibtex = formatBibtexEntry(paper, paper.citationKey);

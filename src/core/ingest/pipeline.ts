@@ -8,7 +8,7 @@ import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
 import { deferIndexesFrom, type CorpusStore, type PaperInput } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
-import { collectBibIndex, listPaperFiles, toPaperInput } from './folder.js';
+import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput } from './folder.js';
 import { selectPaperFiles } from './latex.js';
 import { sha256Hex } from './paper.js';
 import type { BibIndex } from '../bib/bib-index.js';
@@ -29,6 +29,8 @@ export interface IngestProgress {
 export interface IngestSummary {
   papers: number;
   sentences: number;
+  /** Figures, tables and equations written (stores with elements). */
+  elements: number;
   /** Files (or papers of a changed .bib) that needed no work because they are already in the corpus. */
   skipped: number;
   failed: ReadError[];
@@ -90,7 +92,7 @@ function fileUnit(file: string, bib: BibIndex, bibProblems: { errors: ReadError[
 /** The writing path every source shares: skip what is unchanged, read, embed, write in batches. */
 export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit[], options: IngestOptions): Promise<IngestSummary> {
   const { embedder, signal } = options;
-  const summary: IngestSummary = { papers: 0, sentences: 0, skipped: 0, failed: [], warnings: [] };
+  const summary: IngestSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [] };
   await store.init({ model: embedder.model, dimensions: embedder.dimensions });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const knownHashes = new Set([...known.values()].map((s) => `${s.sourcePath}\u0000${s.contentHash}`));
@@ -111,6 +113,7 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
     const written = await store.writePapers(batch, { signal });
     summary.papers += written.papers;
     summary.sentences += written.sentences;
+    summary.elements += written.elements ?? 0;
   };
 
   try {
@@ -199,7 +202,9 @@ function isBib(path: string | null | undefined): boolean {
 }
 
 async function embedPaper(paper: ParsedPaper, embedder: Embedder, signal?: AbortSignal): Promise<PaperInput> {
-  const vectors = paper.sentences.length ? await embedder.embed(paper.sentences.map((s) => s.text), { signal }) : [];
+  // One call for the sentences and the elements (same model and dimension, as the store requires).
+  const texts = [...paper.sentences.map((s) => s.text), ...(paper.elements ?? []).map((e) => elementEmbeddingText(paper, e))];
+  const vectors = texts.length ? await embedder.embed(texts, { signal }) : [];
   return toPaperInput(paper, vectors);
 }
 
@@ -244,7 +249,7 @@ export async function ingestPapers(
   options: Pick<IngestOptions, 'embedder' | 'signal'>,
 ): Promise<IngestSummary> {
   const { embedder, signal } = options;
-  const summary: IngestSummary = { papers: 0, sentences: 0, skipped: 0, failed: [], warnings: [] };
+  const summary: IngestSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [] };
   await store.init({ model: embedder.model, dimensions: embedder.dimensions });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const inputs: PaperInput[] = [];
@@ -253,6 +258,7 @@ export async function ingestPapers(
     const written = await store.writePapers(inputs, { signal });
     summary.papers += written.papers;
     summary.sentences += written.sentences;
+    summary.elements += written.elements ?? 0;
   }
   return summary;
 }

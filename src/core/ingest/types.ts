@@ -2,6 +2,10 @@
 // ParsedPaper to the store's PaperInput (src/core/store/types.ts) plus embeddings: the field names match.
 import type { BibIndex } from '../bib/index.js';
 import type { PaperFields } from '../paper/fields.js';
+import type { ElementFields } from '../store/types.js';
+
+/** A figure, table or equation of a paper (label, caption, content, its section and position; page and box in PDFs). */
+export type ParsedElement = ElementFields;
 
 /** A section of a paper, in reading order. */
 export interface ParsedSection {
@@ -40,6 +44,8 @@ export interface ParsedPaper extends PaperFields {
   license?: string | null;
   sections: ParsedSection[];
   sentences: ParsedSentence[];
+  /** Figures, tables and equations in reading order (readers that find none leave it empty or absent). */
+  elements?: ParsedElement[];
 }
 
 export interface ReadError {

@@ -57,7 +57,7 @@ export function progressLine(p: FetchProgress): string {
 
 export async function fetchToCorpus(store: CorpusStore, ctx: SourceContext, candidates: Candidate[], options: FetchOptions): Promise<FetchSummary> {
   const { embedder, signal } = options;
-  const summary: FetchSummary = { papers: 0, sentences: 0, skipped: 0, failed: [], warnings: [], entries: [], outcomes: { latex: 0, html: 0, pdf: 0, metadata: 0, 'not-found': 0, 'in-corpus': 0 } };
+  const summary: FetchSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [], entries: [], outcomes: { latex: 0, html: 0, pdf: 0, metadata: 0, 'not-found': 0, 'in-corpus': 0 } };
   await store.init({ model: embedder.model, dimensions: embedder.dimensions });
   const known = new Set((await store.sources()).map((s) => s.id));
   const lookupErrors = new Map<Candidate, string[]>();
@@ -75,6 +75,7 @@ export async function fetchToCorpus(store: CorpusStore, ctx: SourceContext, cand
     const r = await ingestPapers(store, batch, { embedder, signal });
     summary.papers += r.papers;
     summary.sentences += r.sentences;
+    summary.elements += r.elements;
     summary.skipped += r.skipped;
   };
   let failed = 0;

@@ -1,12 +1,13 @@
 // Copies a Corpus Lens corpus from one SQL store to another (embedded PGlite → a lab's PostgreSQL, or between
-// servers): papers, sentences and their vectors. The source is read in batches of papers (bounded memory for a
+// servers): papers, sentences, elements (figures, tables, equations) and their vectors. The source is read in batches of papers (bounded memory for a
 // PGlite source); a `pg` target receives each batch's sentences by binary COPY on its writer connection, in one
 // transaction with the batch's papers, so an interrupted copy leaves whole papers and a rerun resumes: a paper
-// already in the target with the same content hash and sentence count is skipped, one that differs is replaced.
+// already in the target with the same content hash, sentence and element counts is skipped, one that differs is
+// replaced.
 // At the end both sides are counted and checksummed over the source's papers.
 import { parseVectorText, vectorBinary } from './rows.js';
-import type { SqlCorpusStore, Row } from './sql.js';
-import { deferIndexesFrom, StoreError, type PaperInput } from './types.js';
+import { insertElements, type SqlCorpusStore, type Row } from './sql.js';
+import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from './types.js';
 
 export interface CopyOptions {
   /** Sentences per batch (one source read, one target transaction); default 5,000. */
@@ -18,7 +19,8 @@ export interface CopyOptions {
 export interface CopySummary {
   papers: { source: number; copied: number; skipped: number; replaced: number; target: number };
   sentences: { source: number; copied: number; target: number };
-  /** md5 over the source papers' rows (metadata, every sentence's position, text and vector) on each side. */
+  elements: { source: number; copied: number; target: number };
+  /** md5 over the source papers' rows (metadata, every sentence's and element's fields and vector) on each side. */
   checksum: { source: string; target: string; match: boolean };
   /** Binary COPY into PostgreSQL, or the store's own bulk writer. */
   method: 'binary-copy' | 'store-write';
@@ -29,6 +31,8 @@ interface SourcePaper {
   id: string;
   hash: string | null;
   n: number;
+  /** Its element count. */
+  e: number;
   row: Row;
 }
 
@@ -38,6 +42,8 @@ interface CopyClient {
   query<T>(stream: T): T;
 }
 
+const ELEMENT_COLUMNS =
+  'paper_id, element_index, type, label, label_key, caption, content, description, section_title, section_index, after_sentence, page, bbox';
 const SENTENCE_COLUMNS = 'paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text, embedding';
 
 export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, options: CopyOptions = {}): Promise<CopySummary> {
@@ -52,7 +58,7 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
   let skipped = 0;
   for (const p of papers) {
     const t = existing.get(p.id);
-    if (t && t.n === p.n && t.hash === p.hash) skipped++;
+    if (t && t.n === p.n && t.e === p.e && t.hash === p.hash) skipped++;
     else {
       if (t) replace.push(p.id);
       todo.push(p);
@@ -63,6 +69,7 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
   const before = (await to.counts()).sentences;
   const defer = total >= deferIndexesFrom(before);
   let copied = 0;
+  let copiedElements = 0;
   let done = skipped;
   options.onProgress?.(done, papers.length);
   if (defer) await to.dropSearchIndexes();
@@ -77,8 +84,17 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
           [ids],
         )
       ).rows;
+      const elements = (
+        await from.driver.query(
+          `SELECT ${ELEMENT_COLUMNS}, embedding::text AS embedding FROM elements
+           WHERE paper_id = ANY ($1::text[]) ORDER BY paper_id, element_index`,
+          [ids],
+        )
+      ).rows;
       const stale = ids.filter((id) => replace.includes(id));
-      copied += client ? await copyBinary(to, client, batch, rows, stale) : await copyByStore(to, batch, rows, stale);
+      const r = client ? await copyBinary(to, client, batch, rows, elements, stale) : await copyByStore(to, batch, rows, elements, stale);
+      copied += r.sentences;
+      copiedElements += r.elements;
       done += batch.length;
       options.onProgress?.(done, papers.length);
     }
@@ -90,7 +106,12 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
   return {
     papers: { source: papers.length, copied: todo.length, skipped, replaced: replace.length, target: dst.papers },
     sentences: { source: src.sentences, copied, target: dst.sentences },
-    checksum: { source: src.sum, target: dst.sum, match: src.sum === dst.sum && src.papers === dst.papers && src.sentences === dst.sentences },
+    elements: { source: src.elements, copied: copiedElements, target: dst.elements },
+    checksum: {
+      source: src.sum,
+      target: dst.sum,
+      match: src.sum === dst.sum && src.papers === dst.papers && src.sentences === dst.sentences && src.elements === dst.elements,
+    },
     method: client ? 'binary-copy' : 'store-write',
     seconds: (performance.now() - t0) / 1000,
   };
@@ -99,19 +120,21 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
 async function sourcePapers(from: SqlCorpusStore): Promise<SourcePaper[]> {
   const { rows } = await from.driver.query(
     `SELECT p.id, p.title, p.authors, p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key, p.bibtex, p.source_path,
-       p.content_hash, p.source, p.license, (SELECT count(*) FROM sentences s WHERE s.paper_id = p.id)::int AS n
+       p.content_hash, p.source, p.license, (SELECT count(*) FROM sentences s WHERE s.paper_id = p.id)::int AS n,
+       (SELECT count(*) FROM elements e WHERE e.paper_id = p.id)::int AS e
      FROM papers p ORDER BY p.id`,
   );
-  return rows.map((r) => ({ id: String(r.id), hash: (r.content_hash as string | null) ?? null, n: Number(r.n), row: r }));
+  return rows.map((r) => ({ id: String(r.id), hash: (r.content_hash as string | null) ?? null, n: Number(r.n), e: Number(r.e), row: r }));
 }
 
-async function targetPapers(to: SqlCorpusStore, ids: string[]): Promise<Map<string, { hash: string | null; n: number }>> {
+async function targetPapers(to: SqlCorpusStore, ids: string[]): Promise<Map<string, { hash: string | null; n: number; e: number }>> {
   const { rows } = await to.driver.query(
-    `SELECT p.id, p.content_hash, (SELECT count(*) FROM sentences s WHERE s.paper_id = p.id)::int AS n
+    `SELECT p.id, p.content_hash, (SELECT count(*) FROM sentences s WHERE s.paper_id = p.id)::int AS n,
+       (SELECT count(*) FROM elements e WHERE e.paper_id = p.id)::int AS e
      FROM papers p WHERE p.id = ANY ($1::text[])`,
     [ids],
   );
-  return new Map(rows.map((r) => [String(r.id), { hash: (r.content_hash as string | null) ?? null, n: Number(r.n) }]));
+  return new Map(rows.map((r) => [String(r.id), { hash: (r.content_hash as string | null) ?? null, n: Number(r.n), e: Number(r.e) }]));
 }
 
 function* batches(papers: SourcePaper[], maxSentences: number): Generator<SourcePaper[]> {
@@ -135,7 +158,26 @@ function writerClient(to: SqlCorpusStore): (() => Promise<CopyClient>) | null {
   return to.kind === 'postgres' && typeof d.writerConnection === 'function' ? () => d.writerConnection!() : null;
 }
 
-function paperInput(p: SourcePaper, rows: Row[]): PaperInput {
+function elementInput(r: Row): ElementInput {
+  const bbox = r.bbox as number[] | null;
+  return {
+    elementIndex: Number(r.element_index),
+    type: String(r.type) as ElementType,
+    label: (r.label as string | null) ?? null,
+    labelKey: (r.label_key as string | null) ?? null,
+    caption: (r.caption as string | null) ?? null,
+    content: (r.content as string | null) ?? null,
+    description: (r.description as string | null) ?? null,
+    sectionTitle: (r.section_title as string | null) ?? null,
+    sectionIndex: r.section_index == null ? null : Number(r.section_index),
+    afterSentence: Number(r.after_sentence),
+    page: r.page == null ? null : Number(r.page),
+    bbox: Array.isArray(bbox) && bbox.length === 4 ? (bbox.map(Number) as [number, number, number, number]) : null,
+    embedding: parseVectorText(String(r.embedding)),
+  };
+}
+
+function paperInput(p: SourcePaper, rows: Row[], elements: Row[]): PaperInput {
   const r = p.row;
   return {
     id: p.id,
@@ -162,15 +204,17 @@ function paperInput(p: SourcePaper, rows: Row[]): PaperInput {
       text: String(s.text),
       embedding: parseVectorText(String(s.embedding)),
     })),
+    elements: elements.map(elementInput),
   };
 }
 
 /** Any other target: its own bulk writer (PGlite's is a binary COPY too), stale papers deleted first. */
-async function copyByStore(to: SqlCorpusStore, batch: SourcePaper[], rows: Row[], stale: string[]): Promise<number> {
+async function copyByStore(to: SqlCorpusStore, batch: SourcePaper[], rows: Row[], elements: Row[], stale: string[]): Promise<{ sentences: number; elements: number }> {
   if (stale.length) await to.deletePapers(stale);
   const byPaper = groupRows(rows);
-  const r = await to.writePapers(batch.map((p) => paperInput(p, byPaper.get(p.id) ?? [])));
-  return r.sentences;
+  const elementsByPaper = groupRows(elements);
+  const r = await to.writePapers(batch.map((p) => paperInput(p, byPaper.get(p.id) ?? [], elementsByPaper.get(p.id) ?? [])));
+  return { sentences: r.sentences, elements: r.elements ?? 0 };
 }
 
 function groupRows(rows: Row[]): Map<string, Row[]> {
@@ -184,8 +228,15 @@ function groupRows(rows: Row[]): Map<string, Row[]> {
   return m;
 }
 
-/** One transaction on the writer connection: stale papers deleted, papers inserted, sentences by binary COPY. */
-async function copyBinary(to: SqlCorpusStore, client: () => Promise<CopyClient>, batch: SourcePaper[], rows: Row[], stale: string[]): Promise<number> {
+/** One transaction on the writer connection: stale papers deleted, papers inserted, sentences by binary COPY, elements. */
+async function copyBinary(
+  to: SqlCorpusStore,
+  client: () => Promise<CopyClient>,
+  batch: SourcePaper[],
+  rows: Row[],
+  elements: Row[],
+  stale: string[],
+): Promise<{ sentences: number; elements: number }> {
   const c = await client();
   const { from: copyFrom } = await import('pg-copy-streams');
   const { pipeline } = await import('node:stream/promises');
@@ -224,8 +275,13 @@ async function copyBinary(to: SqlCorpusStore, client: () => Promise<CopyClient>,
       const stream = c.query(copyFrom(`COPY sentences (${SENTENCE_COLUMNS}) FROM STDIN (FORMAT binary)`));
       await pipeline(Readable.from(binaryCopy(rows)), stream);
     }
+    // Few rows a paper: one INSERT, not a COPY.
+    const copiedElements = await insertElements(
+      { query: async (sql, params) => { const r = await c.query(sql, params as unknown[]); return { rows: r.rows, rowCount: Number((r as { rowCount?: number }).rowCount ?? r.rows.length) }; } },
+      elements.map((r) => ({ ...elementInput(r), paperId: String(r.paper_id) })),
+    );
     await c.query('COMMIT');
-    return rows.length;
+    return { sentences: rows.length, elements: copiedElements };
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw new StoreError(`copy into ${to.kind} failed at papers ${batch[0].id}…${batch[batch.length - 1].id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
@@ -285,19 +341,23 @@ function int4(v: unknown): Buffer {
  * Counts and an md5 over the given papers on one side: each paper's metadata and each sentence's position, text
  * and vector (pgvector's text output, the same on PGlite and the server), in a fixed order.
  */
-export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ papers: number; sentences: number; sum: string }> {
+export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ papers: number; sentences: number; elements: number; sum: string }> {
   const { rows } = await store.driver.query(
     `SELECT
        (SELECT count(*)::int FROM papers WHERE id = ANY ($1::text[])) AS papers,
        (SELECT count(*)::int FROM sentences WHERE paper_id = ANY ($1::text[])) AS sentences,
+       (SELECT count(*)::int FROM elements WHERE paper_id = ANY ($1::text[])) AS elements,
        md5(
          (SELECT coalesce(string_agg(md5(concat_ws('|', id, title, array_to_string(authors, ';'), year, venue, doi, url,
             abstract, citation_key, bibtex, source_path, content_hash, source, license)), '' ORDER BY id), '') FROM papers WHERE id = ANY ($1::text[]))
          || (SELECT coalesce(string_agg(md5(concat_ws('|', paper_id, section_title, section_number, section_index,
             sentence_index, global_index, page, text, embedding::text)), '' ORDER BY paper_id, global_index), '')
             FROM sentences WHERE paper_id = ANY ($1::text[]))
+         || (SELECT coalesce(string_agg(md5(concat_ws('|', paper_id, element_index, type, label, label_key, caption, content,
+            description, section_title, section_index, after_sentence, page, bbox::text, embedding::text)), '' ORDER BY paper_id, element_index), '')
+            FROM elements WHERE paper_id = ANY ($1::text[]))
        ) AS sum`,
     [ids],
   );
-  return { papers: Number(rows[0].papers), sentences: Number(rows[0].sentences), sum: String(rows[0].sum) };
+  return { papers: Number(rows[0].papers), sentences: Number(rows[0].sentences), elements: Number(rows[0].elements), sum: String(rows[0].sum) };
 }

@@ -28,7 +28,15 @@ export const STORE_METHODS = [
 ] as const;
 
 /** The optional CorpusStore methods: the proxy has one only when the child's store does. */
-export const OPTIONAL_METHODS = ['dropSearchIndexes', 'createSearchIndexes', 'paperSentences', 'sentencePages'] as const;
+export const OPTIONAL_METHODS = [
+  'dropSearchIndexes',
+  'createSearchIndexes',
+  'paperSentences',
+  'sentencePages',
+  'matchElements',
+  'linkedElements',
+  'listElements',
+] as const;
 
 type Forwarded = (typeof STORE_METHODS)[number] | (typeof OPTIONAL_METHODS)[number];
 type MethodOf<T> = { [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? K : never }[keyof T];

@@ -1,6 +1,6 @@
 // Mapping of the lookup functions' rows (similarity, score, sentence, previous, next, paper) to Hit, shared by
 // every backend, and small encoders shared by the SQL backends.
-import type { Hit, LookupOptions, PaperRef, SectionTitle, SentenceRef } from './types.js';
+import type { ElementHit, ElementRef, ElementType, Hit, LookupOptions, PaperRef, SectionTitle, SentenceRef } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -102,4 +102,34 @@ export function filterArgs(o: LookupOptions): [number, number, number | null, nu
 export function firstLine(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
   return m.split('\n')[0];
+}
+
+/** A row (similarity, score, element, paper, via_sentence) of match_elements / linked_elements / list_elements. */
+export function toElementHit(row: Json, match: 'direct' | 'linked'): ElementHit {
+  const e = asObject(row.element) ?? {};
+  const bbox = Array.isArray(e.bbox) && e.bbox.length === 4 ? (e.bbox.map(num) as [number, number, number, number]) : null;
+  const element: ElementRef = {
+    id: num(e.id),
+    paperId: String(e.paperId),
+    elementIndex: num(e.elementIndex),
+    type: String(e.type) as ElementType,
+    label: str(e.label),
+    labelKey: str(e.labelKey),
+    caption: str(e.caption),
+    content: str(e.content),
+    description: str(e.description),
+    sectionTitle: str(e.sectionTitle),
+    sectionIndex: e.sectionIndex == null ? null : num(e.sectionIndex),
+    afterSentence: e.afterSentence == null ? -1 : num(e.afterSentence),
+    page: e.page == null ? null : num(e.page),
+    bbox,
+  };
+  return {
+    element,
+    paper: toPaper(row.paper),
+    match,
+    similarity: row.similarity == null ? null : num(row.similarity),
+    score: row.score == null ? 0 : num(row.score),
+    ...(row.via_sentence == null ? {} : { viaSentenceId: num(row.via_sentence) }),
+  };
 }

@@ -1,7 +1,7 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
 import { matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
-import { filterArgs, toHit, toSectionTitle } from './rows.js';
+import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
   hybridTuning,
@@ -10,6 +10,9 @@ import {
   StoreError,
   type CorpusMeta,
   type CorpusStore,
+  type ElementHit,
+  type ElementInput,
+  type ElementOptions,
   type Hit,
   type HybridOptions,
   type LookupOptions,
@@ -100,7 +103,8 @@ export class SqlCorpusStore implements CorpusStore {
     const { rows } = await this.driver.query('SELECT key, value FROM corpus_meta');
     const m = new Map(rows.map((r) => [String(r.key), String(r.value)]));
     if (!m.has('dimensions')) return (this.cachedMeta = null);
-    if (Number(m.get('schema_version') ?? 1) < Number(SCHEMA_VERSION)) await this.upgrade(Number(m.get('dimensions')));
+    const version = Number(m.get('schema_version') ?? 1);
+    if (version < Number(SCHEMA_VERSION)) await this.upgrade(Number(m.get('dimensions')), version);
     else if (m.has(STATS_STALE)) await this.refreshStats().catch((err) => {
       // A reader of a shared corpus may not recount (a writer's bulk load is under way or was killed): its
       // keyword statistics stay as they are until the owner or a writer opens the corpus.
@@ -121,15 +125,18 @@ export class SqlCorpusStore implements CorpusStore {
    * lexemes and the BM25 statistics, computed here once; v3 the papers' source and licence; v4 the paper ranking,
    * rank_papers; v5 a hit's paper carries its citation key; v6 the faster hybrid: section and sentence rows kept
    * whole in the heap, an HNSW index on the section vectors, bounded keyword candidates — the sections are rewritten
-   * here, the index built after). A database the user may not alter gets a clear error.
+   * here, the index built after; v7 the elements table and its lookups, nothing recounted). A database the user may
+   * not alter gets a clear error.
    */
-  private async upgrade(dimensions: number): Promise<void> {
+  private async upgrade(dimensions: number, from: number): Promise<void> {
     try {
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
       await this.driver.exec(`SET maintenance_work_mem = '256MB'; ${schemaSql(dimensions)}; RESET maintenance_work_mem`);
-      // Every section is rewritten: build its index once after, not row by row.
-      await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
+      // Before v6 every section is rewritten: build its index once after, not row by row.
+      if (from < 6) {
+        await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
         SET maintenance_work_mem = '256MB'; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
+      }
       await this.driver.query(`UPDATE corpus_meta SET value = $1 WHERE key = 'schema_version'`, [SCHEMA_VERSION]);
     } catch (err) {
       throw new StoreError(
@@ -270,6 +277,11 @@ export class SqlCorpusStore implements CorpusStore {
           );
         }
       }
+      for (const e of paper.elements ?? []) {
+        if (e.embedding.length !== meta.dimensions) {
+          throw new StoreError(`paper ${paper.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
+        }
+      }
     }
     const groups: PaperInput[][] = [];
     let group: PaperInput[] = [];
@@ -291,6 +303,7 @@ export class SqlCorpusStore implements CorpusStore {
         result.papers += r.papers;
         result.sentences += r.sentences;
         result.skipped += r.skipped;
+        result.elements = (result.elements ?? 0) + (r.elements ?? 0);
       } catch (err) {
         if (g.length === 1) throw new StoreError(`paper ${g[0].id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         for (const paper of g) {
@@ -299,6 +312,7 @@ export class SqlCorpusStore implements CorpusStore {
             result.papers += r.papers;
             result.sentences += r.sentences;
             result.skipped += r.skipped;
+            result.elements = (result.elements ?? 0) + (r.elements ?? 0);
           } catch (e) {
             throw new StoreError(`paper ${paper.id}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
           }
@@ -340,7 +354,9 @@ export class SqlCorpusStore implements CorpusStore {
         ],
       );
       const rows = papers.flatMap((p) => p.sentences.map((s) => ({ ...s, paperId: p.id })));
-      if (!rows.length) return { papers: ins.rowCount, sentences: 0, skipped: 0 };
+      // In the same transaction as the sentences: a paper's elements are there whole or not at all.
+      const elements = await insertElements(tx, papers.flatMap((p) => (p.elements ?? []).map((e) => ({ ...e, paperId: p.id }))));
+      if (!rows.length) return { papers: ins.rowCount, sentences: 0, skipped: 0, elements };
       await tx.query(stagingSql(this.stagingEmbeddingType));
       await tx.stage(rows);
       const moved = await tx.query(
@@ -349,8 +365,44 @@ export class SqlCorpusStore implements CorpusStore {
          SELECT paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text,
            embedding::vector FROM staging_sentences ON CONFLICT DO NOTHING`,
       );
-      return { papers: ins.rowCount, sentences: moved.rowCount, skipped: rows.length - moved.rowCount };
+      return { papers: ins.rowCount, sentences: moved.rowCount, skipped: rows.length - moved.rowCount, elements };
     });
+  }
+
+  async matchElements(embedding: Float32Array, text: string, o: ElementOptions): Promise<ElementHit[]> {
+    const meta = await requireMeta(this);
+    this.checkVector(embedding, meta);
+    await this.prepareSession();
+    const rows = await this.driver.lookup(`SELECT * FROM match_elements($1, $2, $3, $4, $5)`, embedding, [
+      text,
+      Math.max(0, Math.floor(o.count)),
+      o.type ?? null,
+      o.paperIds ? [...o.paperIds] : null,
+    ]);
+    return rows.map((r) => toElementHit(r, 'direct'));
+  }
+
+  async linkedElements(sentenceIds: readonly number[], o: ElementOptions): Promise<ElementHit[]> {
+    if (!sentenceIds.length) return [];
+    await requireMeta(this);
+    const { rows } = await this.driver.query(`SELECT * FROM linked_elements($1::bigint[], $2, $3, $4)`, [
+      sentenceIds.map(String),
+      Math.max(0, Math.floor(o.count)),
+      o.type ?? null,
+      o.paperIds ? [...o.paperIds] : null,
+    ]);
+    return rows.map((r) => toElementHit(r, 'linked'));
+  }
+
+  async listElements(o: ElementOptions & { after?: number }): Promise<ElementHit[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query(`SELECT * FROM list_elements($1, $2, $3, $4)`, [
+      o.type ?? null,
+      o.paperIds ? [...o.paperIds] : null,
+      o.after ?? null,
+      Math.max(0, Math.floor(o.count)),
+    ]);
+    return rows.map((r) => toElementHit(r, 'direct'));
   }
 
   async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
@@ -465,4 +517,45 @@ export class SqlCorpusStore implements CorpusStore {
   close(): Promise<void> {
     return this.driver.close();
   }
+}
+
+/** Inserts element rows (one statement; vectors as pgvector text); re-importing the same positions adds nothing. */
+export async function insertElements(tx: Pick<SqlTx, 'query'>, rows: readonly (ElementInput & { paperId: string })[]): Promise<number> {
+  if (!rows.length) return 0;
+  const col = <T>(f: (e: ElementInput & { paperId: string }) => T) => rows.map(f);
+  const r = await tx.query(
+    `INSERT INTO elements (paper_id, element_index, type, label, label_key, caption, content, description, section_title,
+       section_index, after_sentence, page, bbox, embedding)
+     SELECT e.paper_id, e.element_index, e.type, e.label, e.label_key, e.caption, e.content, e.description, e.section_title,
+       e.section_index, e.after_sentence, e.page,
+       CASE WHEN e.bbox IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(e.bbox::jsonb)::float8) END,
+       e.embedding::vector
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+       $10::int[], $11::int[], $12::int[], $13::text[], $14::text[])
+       AS e(paper_id, element_index, type, label, label_key, caption, content, description, section_title, section_index,
+         after_sentence, page, bbox, embedding)
+     ON CONFLICT DO NOTHING`,
+    [
+      col((e) => e.paperId),
+      col((e) => e.elementIndex),
+      col((e) => e.type),
+      col((e) => nul(e.label)),
+      col((e) => nul(e.labelKey ?? null)),
+      col((e) => nul(e.caption)),
+      col((e) => nul(e.content)),
+      col((e) => nul(e.description ?? null)),
+      col((e) => nul(e.sectionTitle)),
+      col((e) => e.sectionIndex),
+      col((e) => e.afterSentence),
+      col((e) => e.page),
+      col((e) => (e.bbox ? JSON.stringify(e.bbox) : null)),
+      col((e) => vectorText(e.embedding)),
+    ],
+  );
+  return r.rowCount;
+}
+
+/** PostgreSQL text cannot hold NUL (a PDF's text layer can). */
+function nul(v: string | null): string | null {
+  return v == null ? null : v.replace(/\u0000/g, '');
 }

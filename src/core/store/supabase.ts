@@ -1,10 +1,11 @@
 // Supabase (PostgREST) through `@supabase/supabase-js`. The schema and functions come from schema.ts, run once by
 // the user as a migration (`corpus-lens schema --print`). Every lookup is ONE `.rpc(...)` call (match_sentences,
 // keyword_sentences, hybrid_sentences, sentence_context); metadata and counts are table GETs; writes are
-// upserts that ignore duplicates (re-importing adds nothing). Over HTTP a paper is two requests (papers, then
-// its sentences), not one transaction: a failed second request leaves a paper without sentences, which a re-import fills.
+// upserts that ignore duplicates (re-importing adds nothing). Over HTTP a paper is up to three requests (papers, its
+// sentences, its elements), not one transaction: a failed later request leaves a paper without sentences or elements,
+// which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { toHit, toSectionTitle, vectorText } from './rows.js';
+import { toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import { SCHEMA_VERSION } from './schema.js';
 import {
   checkCompatible,
@@ -14,6 +15,8 @@ import {
   StoreError,
   type CorpusMeta,
   type CorpusStore,
+  type ElementHit,
+  type ElementOptions,
   type Hit,
   type HybridOptions,
   type LookupOptions,
@@ -184,7 +187,10 @@ export class SupabaseCorpusStore implements CorpusStore {
         .upsert([paperRow], { onConflict: 'id', ignoreDuplicates: true })
         .select('id')) as Reply<{ id: string }[]>;
       result.papers += (unwrap(this.url, `writing paper ${p.id}`, pr) ?? []).length;
-      if (!p.sentences.length) continue;
+      if (!p.sentences.length) {
+        result.elements = (result.elements ?? 0) + (await this.writeElements(p));
+        continue;
+      }
       const rows = p.sentences.map((s) => {
         if (s.embedding.length !== meta.dimensions) {
           throw new StoreError(`paper ${p.id}: a ${s.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
@@ -208,9 +214,92 @@ export class SupabaseCorpusStore implements CorpusStore {
       const added = (unwrap(this.url, `writing the sentences of ${p.id}`, sr) ?? []).length;
       result.sentences += added;
       result.skipped += rows.length - added;
+      result.elements = (result.elements ?? 0) + (await this.writeElements(p));
       options.onProgress?.(++done, papers.length);
     }
     return result;
+  }
+
+  private async writeElements(p: PaperInput): Promise<number> {
+    const elements = p.elements ?? [];
+    if (!elements.length) return 0;
+    const meta = await requireMeta(this);
+    const rows = elements.map((e) => {
+      if (e.embedding.length !== meta.dimensions) {
+        throw new StoreError(`paper ${p.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
+      }
+      return {
+        paper_id: p.id,
+        element_index: e.elementIndex,
+        type: e.type,
+        label: e.label,
+        label_key: e.labelKey ?? null,
+        caption: e.caption,
+        content: e.content,
+        description: e.description ?? null,
+        section_title: e.sectionTitle,
+        section_index: e.sectionIndex,
+        after_sentence: e.afterSentence,
+        page: e.page,
+        bbox: e.bbox,
+        embedding: vectorText(e.embedding),
+      };
+    });
+    const r = (await this.client
+      .from('elements')
+      .upsert(rows, { onConflict: 'paper_id,element_index', ignoreDuplicates: true })
+      .select('id')) as Reply<{ id: number }[]>;
+    if (isMissingRelation(r)) {
+      throw new StoreError(
+        `paper ${p.id} has figures, tables or equations and this Supabase project has no elements table (a Corpus Lens schema before v7): run the output of \`corpus-lens schema --print\` as a migration`,
+      );
+    }
+    return (unwrap(this.url, `writing the elements of ${p.id}`, r) ?? []).length;
+  }
+
+  private async elementRpc(fn: string, args: Record<string, unknown>, match: 'direct' | 'linked'): Promise<ElementHit[]> {
+    const r = (await this.client.rpc(fn, args)) as Reply<Record<string, unknown>[]>;
+    if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
+      throw new StoreError(`this Supabase project has no ${fn}() function (a Corpus Lens schema before v7): run the output of \`corpus-lens schema --print\` as a migration`);
+    }
+    return (unwrap(this.url, fn, r) ?? []).map((row) => toElementHit(row, match));
+  }
+
+  async matchElements(embedding: Float32Array, text: string, o: ElementOptions): Promise<ElementHit[]> {
+    await this.checkVector(embedding);
+    return this.elementRpc(
+      'match_elements',
+      { query_embedding: vectorText(embedding), query_text: text, match_count: o.count, element_type: o.type ?? null, paper_ids: o.paperIds ? [...o.paperIds] : null },
+      'direct',
+    );
+  }
+
+  async linkedElements(sentenceIds: readonly number[], o: ElementOptions): Promise<ElementHit[]> {
+    if (!sentenceIds.length) return [];
+    await requireMeta(this);
+    return this.elementRpc(
+      'linked_elements',
+      { sentence_ids: [...sentenceIds], match_count: o.count, element_type: o.type ?? null, paper_ids: o.paperIds ? [...o.paperIds] : null },
+      'linked',
+    );
+  }
+
+  /** list_elements() in pages of at most 1,000 (PostgREST's row limit), until `count` or an empty page. */
+  async listElements(o: ElementOptions & { after?: number }): Promise<ElementHit[]> {
+    if (!(await this.meta())) return [];
+    const out: ElementHit[] = [];
+    let after = o.after ?? null;
+    while (out.length < o.count) {
+      const page = await this.elementRpc(
+        'list_elements',
+        { element_type: o.type ?? null, paper_ids: o.paperIds ? [...o.paperIds] : null, after_id: after, max_rows: Math.min(1000, o.count - out.length) },
+        'direct',
+      );
+      if (!page.length) break;
+      out.push(...page);
+      after = page[page.length - 1].element.id;
+    }
+    return out;
   }
 
   private async rpc(fn: string, args: Record<string, unknown>): Promise<Hit[]> {

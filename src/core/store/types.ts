@@ -84,6 +84,67 @@ export interface PaperInput {
   /** The licence its source states (URL or short name), when known. */
   license?: string | null;
   sentences: SentenceInput[];
+  /** Figures, tables and equations of the paper (seed 003), written in the same transaction as its sentences. */
+  elements?: ElementInput[];
+}
+
+export type ElementType = 'figure' | 'table' | 'equation';
+export const ELEMENT_TYPES: readonly ElementType[] = ['figure', 'table', 'equation'];
+
+/** A figure, table or equation as a reader found it. */
+export interface ElementFields {
+  type: ElementType;
+  /** As the paper shows it: 'Figure 3', 'Table 2', 'Equation (4)'; null when unnumbered. */
+  label: string | null;
+  /** The LaTeX \label key (fig:arch), when the source has one. */
+  labelKey?: string | null;
+  caption: string | null;
+  /** Table cells as text rows (cells joined by ' | ', one row a line); an equation's LaTeX; null for a figure. */
+  content: string | null;
+  /** Searchable description written by an LLM (optional enrichment, seed 003); null without one. */
+  description?: string | null;
+  sectionTitle: string | null;
+  /** Ordinal of its section within the paper (as SentenceInput.sectionIndex), null before any section. */
+  sectionIndex: number | null;
+  /** Global index of the sentence it follows (-1 before the first sentence). */
+  afterSentence: number;
+  /** 1-based PDF page, else null. */
+  page: number | null;
+  /** PDF region [x0, y0, x1, y1] in points from the page's top-left, else null. */
+  bbox: [number, number, number, number] | null;
+}
+
+export interface ElementInput extends ElementFields {
+  /** Position of the element in the paper (0-based, reading order); unique per paper. */
+  elementIndex: number;
+  /** Embedding of its label, caption, content and the sentences around it (the sentences' model and dimension). */
+  embedding: Float32Array;
+}
+
+/** An element as returned by list and search. */
+export interface ElementRef extends ElementFields {
+  id: number;
+  paperId: string;
+  elementIndex: number;
+}
+
+/** One element hit: direct (matched the query) or linked (on the page / in the section of a matched sentence). */
+export interface ElementHit {
+  element: ElementRef;
+  paper: PaperRef;
+  match: 'direct' | 'linked';
+  /** Cosine similarity of the element to the query (direct); null for a linked element. */
+  similarity: number | null;
+  /** Ranking score: RRF of vector and keyword ranks (direct); for linked, the rank of the sentence that linked it. */
+  score: number;
+  /** Linked elements: the sentence that brought it. */
+  viaSentenceId?: number;
+}
+
+export interface ElementOptions {
+  count: number;
+  type?: ElementType | null;
+  paperIds?: readonly string[];
 }
 
 export interface WriteResult {
@@ -93,6 +154,8 @@ export interface WriteResult {
   sentences: number;
   /** Sentences skipped because they were already there. */
   skipped: number;
+  /** Elements newly added (stores with an elements table). */
+  elements?: number;
 }
 
 export interface LookupOptions {
@@ -208,6 +271,16 @@ export interface CorpusStore {
    * answer cite it. Hits do not carry it, as the typing loop has no use for it. Only the Corpus Lens SQL schema has it.
    */
   sentencePages?(sentenceIds: readonly number[]): Promise<{ id: number; page: number }[]>;
+  /**
+   * Elements (figures, tables, equations) best first for a query: vector similarity of their caption + context fused
+   * with a keyword ranking over label, caption, content and description; optional type and paper filters. Only the
+   * Corpus Lens schema (v7+) has elements.
+   */
+  matchElements?(embedding: Float32Array, text: string, options: ElementOptions): Promise<ElementHit[]>;
+  /** Elements on the same PDF page, else in the same section, as each given sentence (in the sentences' order). */
+  linkedElements?(sentenceIds: readonly number[], options: ElementOptions): Promise<ElementHit[]>;
+  /** Every element in paper and reading order (`after`: the last id of the previous page of `count`). */
+  listElements?(options: ElementOptions & { after?: number }): Promise<ElementHit[]>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,136 @@
+// Figures, tables and equations as elements (issue 17, item 3; seed 003), read from the LaTeX, arXiv HTML and PDF
+// fixtures. test/fixtures/ingest/elements.tex is compiled with pdflatex at test time: its .aux file (LaTeX's own
+// record of every \label's number and page) is the oracle for the numbers the LaTeX reader gives and the pages the
+// PDF reader finds. Then an ingest into an embedded corpus: the counts, and a query for a table's cells finds it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readPaperFile, type ParsedPaper } from '../../src/core/ingest/index.ts';
+import type { ParsedElement } from '../../src/core/ingest/types.ts';
+import { noPdflatex } from '../support/pdflatex.ts';
+
+const fixtures = join(__dirname, '..', 'fixtures', 'ingest');
+const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-elements-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** \newlabel{key}{{number}{page}} of an .aux file. */
+function auxLabels(aux: string): Map<string, { number: string; page: number }> {
+  const out = new Map<string, { number: string; page: number }>();
+  for (const m of aux.matchAll(/\\newlabel\{([^}]*)\}\{\{([^}]*)\}\{(\d+)\}/g)) out.set(m[1], { number: m[2], page: Number(m[3]) });
+  return out;
+}
+
+/** Compiles a fixture twice (so that the .aux is complete); returns the PDF's path and the labels. */
+function compile(name: string): { pdf: string; labels: Map<string, { number: string; page: number }> } {
+  for (let i = 0; i < 2; i++) {
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, join(fixtures, `${name}.tex`)], {
+      cwd: dir,
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
+  }
+  return { pdf: join(dir, `${name}.pdf`), labels: auxLabels(readFileSync(join(dir, `${name}.aux`), 'utf8')) };
+}
+
+async function readOne(path: string, errors = 0): Promise<ParsedPaper> {
+  const r = await readPaperFile(path);
+  assert.equal(r.errors.length, errors, JSON.stringify(r.errors));
+  assert.equal(r.papers.length, 1);
+  return r.papers[0];
+}
+
+const brief = (e: ParsedElement) => [e.type, e.label, e.sectionTitle];
+
+/** The numbers a label shows: 'Figure 2' → ['2'], 'Equations (2)–(3)' → ['2', '3']. */
+const numbersOf = (label: string | null) => [...(label ?? '').matchAll(/(\d+)/g)].map((m) => m[1]);
+
+let compiled: ReturnType<typeof compile> | null = null;
+before(() => {
+  if (!noPdflatex) compiled = compile('elements');
+});
+
+test('LaTeX: figures, tables, equations and align with captions, labels, cells and sections', async () => {
+  const p = await readOne(join(fixtures, 'elements.tex'));
+  const els = p.elements ?? [];
+  assert.deepEqual(els.map(brief), [
+    ['figure', 'Figure 1', 'Introduction'],
+    ['equation', 'Equation (1)', 'Method'],
+    ['equation', 'Equations (2)–(3)', 'Method'],
+    ['equation', null, 'Method'],
+    ['table', 'Table 1', 'Results'],
+    ['figure', 'Figure 2', 'Results'],
+    ['table', 'Table 2', 'Results'],
+  ]);
+  assert.deepEqual(els.map((e) => e.labelKey), ['fig:arch', 'eq:cosine', 'eq:rrf,eq:hybrid', null, 'tab:quality', 'fig:scale', 'tab:latency']);
+  const [fig1, eq1, align, , table1, , table2] = els;
+  assert.equal(fig1.caption, 'Architecture of the sentence encoder with its mean pooling layer.');
+  assert.equal(fig1.content, null);
+  assert.match(eq1.content!, /^s\(q, d\) = \\frac\{E\(q\) \\cdot E\(d\)\}/);
+  assert.doesNotMatch(eq1.content!, /\\label/);
+  assert.equal(align.content!.split('\n').length, 3, 'the three lines of the align');
+  assert.equal(
+    table1.content,
+    ['Retriever | Recall@10 | MRR', 'BM25 | 0.612 | 0.433', 'Dense encoder | 0.741 | 0.528', 'Hybrid fusion | 0.803 | 0.577'].join('\n'),
+  );
+  assert.equal(table2.content, ['Corpus size | Latency (ms)', '10k | 6', '100k | 59'].join('\n'));
+  for (const e of els) {
+    assert.equal(e.page, null);
+    assert.equal(p.sections[e.sectionIndex!].title, e.sectionTitle, 'sectionIndex points at its section');
+    // Each element follows the sentence before it in the source.
+    const before = p.sentences[e.afterSentence];
+    assert.equal(before.sectionIndex <= e.sectionIndex!, true);
+  }
+  assert.equal(p.sentences[fig1.afterSentence].text, 'A retriever ranks the sentences of prior papers by their similarity to the sentence being written.');
+  assert.equal(p.sentences[table1.afterSentence].text, 'Dense retrieval finds paraphrases that keyword search misses.');
+});
+
+test('LaTeX: the numbers the reader gives are the numbers LaTeX printed (.aux)', { skip: noPdflatex }, async () => {
+  const p = await readOne(join(fixtures, 'elements.tex'));
+  let checked = 0;
+  for (const e of p.elements ?? []) {
+    const keys = e.labelKey?.split(',') ?? [];
+    if (!keys.length) continue;
+    // One key: its number; an align's first and last keys: the first and last numbers of its label.
+    assert.deepEqual(keys.map((k) => compiled!.labels.get(k)?.number), numbersOf(e.label), e.label ?? '');
+    checked += keys.length;
+  }
+  assert.equal(checked, compiled!.labels.size, 'every \\label of the fixture was checked');
+});
+
+test('LaTeX: the other fixtures (a project of \\input files, one and two columns)', async () => {
+  const project = await readOne(join(fixtures, 'latex-project', 'main.tex'), 2);
+  assert.deepEqual(project.elements?.map(brief), [['figure', 'Figure 1', 'Introduction']]);
+  assert.equal(project.elements![0].caption, 'A caption inside the introduction.');
+  const onecol = await readOne(join(fixtures, 'onecol.tex'));
+  assert.deepEqual(onecol.elements?.map(brief), [
+    ['equation', 'Equation (1)', 'Introduction'],
+    ['figure', 'Figure 1', 'Related Work'],
+  ]);
+  assert.equal(onecol.elements![0].content, 'E = m c^2 + \\sum_{i=1}^{n} x_i');
+  const twocol = await readOne(join(fixtures, 'twocol.tex'));
+  assert.deepEqual(twocol.elements?.map(brief), [
+    ['equation', 'Equation (1)', 'Introduction'],
+    ['figure', 'Figure 1', 'Background'],
+    ['figure', 'Figure 2', 'Background'],
+  ]);
+});
+
+test('arXiv HTML: <figure> with its figcaption tag, a MathML equation by its alttext, a table with its cells', async () => {
+  const p = await readOne(join(fixtures, 'arxiv-2503.12436.html'));
+  const els = p.elements ?? [];
+  assert.deepEqual(els.map(brief), [
+    ['figure', 'Figure 1', 'Introduction'],
+    ['equation', 'Equation (1)', 'Method'],
+    ['table', 'Table 1', 'Window Size'],
+  ]);
+  assert.equal(els[0].caption, 'Memory use of dense and sparse attention as the input grows.');
+  assert.equal(els[1].content, 'C=nw');
+  assert.equal(els[2].caption, 'Window widths we compared.');
+  assert.equal(els[2].content, '256 | 512');
+  assert.equal(p.sentences[els[2].afterSentence].text, 'We set the window width to 512 tokens in all experiments (see Table 1).');
+  // The captions stay sentences of their own too (the text search finds them as before).
+  assert.ok(p.sentences.some((s) => s.text === 'Memory use of dense and sparse attention as the input grows.'));
+});
