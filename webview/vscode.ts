@@ -18,7 +18,6 @@ interface VsCodeApi {
 
 declare global {
   // Injected by VS Code into webviews.
-  // eslint-disable-next-line no-var
   var acquireVsCodeApi: (() => VsCodeApi) | undefined;
 }
 

@@ -139,7 +139,6 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     else if (pick?.id === 'workspace') await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.workspace.workspaceFolders?.[0]?.uri);
     else if (pick?.id === 'sample') await openSampleCorpus(context, corpus, log).then(() => findSimilar());
     else if (pick?.id === 'connect') await vscode.commands.executeCommand('corpusLens.connect');
-    else if (pick?.id === 'add') await vscode.commands.executeCommand('corpusLens.addPapers');
   };
 
   /** Back to the corpus that last worked (after a failed switch), and look up the cursor's sentence there. */

@@ -180,6 +180,8 @@ export class CorpusService implements vscode.Disposable {
     }
     const { url, supabaseKey } = await this.credentials(settings);
     this.log.info(`opening corpus ${redactSecrets(target)} (${settings.corpus.backend}, schema ${settings.corpus.schema})`);
+    // Not const: the store's lost-connection callback may run before openStore returns, and must then see undefined.
+    // eslint-disable-next-line prefer-const
     let opened: CorpusStore | undefined;
     const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey, create: false }, (err) => this.lost(() => opened, err));
     opened = store;

@@ -69,7 +69,10 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
   const { indexingSummaryLine, problemLines } = heavy();
   const line = indexingSummaryLine(summary);
   log.info(`indexed ${job.what}: ${line}`);
-  for (const l of problemLines(summary)) (l.startsWith('failed') ? log.error(l) : log.warn(l));
+  for (const l of problemLines(summary)) {
+    if (l.startsWith('failed')) log.error(l);
+    else log.warn(l);
+  }
   const problems = summary.failed.length || summary.warnings.length;
   const message = `Corpus Lens: ${line}.`;
   if (!problems) {

@@ -6,7 +6,9 @@ export type Heavy = typeof import('./heavy.js');
 let loaded: Heavy | undefined;
 
 export function heavy(): Heavy {
-  // A computed path: esbuild leaves this require to run time instead of bundling heavy.ts in here.
+  // A computed path: esbuild leaves this require to run time instead of bundling heavy.ts in here (an import()
+  // would make every caller async; the extension bundle is CommonJS).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   loaded ??= require(path.join(__dirname, 'heavy.js')) as Heavy;
   return loaded;
 }

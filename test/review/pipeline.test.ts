@@ -71,7 +71,7 @@ const SAMPLE_FILES = [
 let sampleSkip: string | false = false;
 /** The corpus as stored: paper ids and every sentence (the independent check runs against these). */
 let corpusIds = new Set<string>();
-let corpusSentences: { text: string; paperId: string }[] = [];
+const corpusSentences: { text: string; paperId: string }[] = [];
 const corpusText = new Map<string, string>();
 
 before(async () => {

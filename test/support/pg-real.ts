@@ -146,6 +146,6 @@ export async function startRealPg(): Promise<RealPg> {
     const tail = existsSync(log) ? execFileSync('tail', ['-n', '5', log], { encoding: 'utf8' }) : '';
     cleanup();
     const stderr = (err as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`could not start a PostgreSQL test cluster: ${(err as Error).message}\n${stderr}${tail}`);
+    throw new Error(`could not start a PostgreSQL test cluster: ${(err as Error).message}\n${stderr}${tail}`, { cause: err });
   }
 }

@@ -75,7 +75,6 @@ export function makeCitationKey(paper: CitablePaper, existingKeys: Iterable<stri
 
 /** Control characters (incl. newlines and NUL) become spaces: a field never spans lines. */
 function oneLine(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 

@@ -247,8 +247,9 @@ export class OpenAIEmbedder implements Embedder {
       throwIfAborted(signal);
       try {
         return await this.embedBatch(texts, signal);
-      } catch (e) {
+      } catch (first) {
         if (signal.aborted) throw abortError(signal);
+        let e = first;
         if (this.rejectsEncoding(e)) {
           this.encoding = this.encoding === 'float' ? 'base64' : 'float';
           try {

@@ -4,7 +4,7 @@ import { ShingleIndex, type SpanSource } from '../text/match.js';
 import type { CheckReport, OutputFormat, RemovedCitation, VerifiedQuote } from './types.js';
 
 /** A group of short-id citations: [P1], [P1, P3], [P1; P3], (P2). */
-const GROUP = /[ \t]*[\[(]\s*(P\s?\d+(?:\s*[,;]\s*P?\s?\d+)*)\s*[\])]/gi;
+const GROUP = /[ \t]*[[(]\s*(P\s?\d+(?:\s*[,;]\s*P?\s?\d+)*)\s*[\])]/gi;
 
 /** Text without citations (for the copy check and word counts). */
 export function stripShortIds(text: string): string {

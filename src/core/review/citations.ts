@@ -29,7 +29,7 @@ const LATEX_CITE = /\s*~?\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{([^}]*)
 const PANDOC = /\s*\[([^\]]*@[^\]]*)\]/g;
 const NUMERIC = /\s*\[\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*\]/g;
 /** `[smith2099]`, `(smith2099quantum; lee2020)`: a lower-case word with a year, i.e. a citation key. */
-const PLAIN_KEY = /\s*[\[(]\s*([a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*(?:\s*[,;]\s*[a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*)*)\s*[\])]/gu;
+const PLAIN_KEY = /\s*[[(]\s*([a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*(?:\s*[,;]\s*[a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*)*)\s*[\])]/gu;
 /** An author named in the prose without a year: "Smith et al. showed". */
 const ET_AL = new RegExp(String.raw`(${SURNAME})\s+et\s+al\.?`, 'gu');
 

@@ -41,7 +41,7 @@ export interface SectionCheckInput {
 }
 
 /** Sentence boundaries: after . ! ? (not "et al.", "e.g.", "i.e.", "cf.", "vs.", "Fig."), before a capital, digit, quote or bracket. */
-const BOUNDARY = /(?<!\b(?:al|e\.g|i\.e|cf|vs|Fig|Eq|approx|resp)\.)(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d"“(\[\\])/u;
+const BOUNDARY = /(?<!\b(?:al|e\.g|i\.e|cf|vs|Fig|Eq|approx|resp)\.)(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d"“([\\])/u;
 
 export function splitSentences(text: string): string[] {
   const parts = text.split(BOUNDARY).map((s) => s.trim()).filter(Boolean);

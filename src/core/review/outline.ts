@@ -81,7 +81,7 @@ export function kMeans(vectors: readonly Float32Array[], k: number, iterations =
     const dist = v.map((x) => Math.max(0, 1 - dot(x, centres[0])));
     while (centres.length < k) {
       const total = dist.reduce((a, b) => a + b * b, 0);
-      let pick = 0;
+      let pick: number;
       if (total > 0) {
         let x = rnd() * total;
         for (pick = 0; pick < n - 1; pick++) {

@@ -14,7 +14,7 @@ import type { PaperCandidate, Passage, RerankConfig } from './types.js';
 export const RerankSchema = z.object({
   scores: z.array(
     z.object({
-      id: z.union([z.string(), z.number()]).transform((v) => String(v).replace(/[\[\]\s]/g, '').toUpperCase()),
+      id: z.union([z.string(), z.number()]).transform((v) => String(v).replace(/[[\]\s]/g, '').toUpperCase()),
       score: z.coerce.number().refine((n) => Number.isFinite(n), 'score must be a number'),
     }),
   ),

@@ -16,7 +16,7 @@ const verdict = z
   .refine((v) => v !== null, 'verdict must be "supported", "partial" or "unsupported"')
   .transform((v) => v as 'supported' | 'partial' | 'unsupported');
 
-const item = z.object({ id: z.union([z.string(), z.number()]).transform((v) => String(v).replace(/[\[\]\s]/g, '').toUpperCase()), verdict });
+const item = z.object({ id: z.union([z.string(), z.number()]).transform((v) => String(v).replace(/[[\]\s]/g, '').toUpperCase()), verdict });
 
 export const VerifySchema = z.union([z.object({ verdicts: z.array(item) }).transform((o) => o.verdicts), z.array(item)]);
 

@@ -16,7 +16,7 @@ export function corpusFolderFor(picked: string): string {
     if (isCorpus(dir)) return dir;
     if (path.dirname(dir) === dir) break;
   }
-  let children: string[] = [];
+  let children: string[];
   try {
     children = readdirSync(resolved)
       .map((n) => path.join(resolved, n))

@@ -5,7 +5,7 @@
 export function normalizeKeepCase(s: string): string {
   return s
     .normalize('NFKC')
-    .replace(/[\u00ad\u200b\u200c\u200d\ufeff]/g, '')
+    .replace(/\u00ad|\u200b|\u200c|\u200d|\ufeff/g, '') // (not a class: joiners in one read as a joined sequence)
     .replace(/[\u2018\u2019\u201a\u201b\u2032\u00b4`]/g, "'")
     .replace(/[\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb]/g, '"')
     .replace(/[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]/g, '-')

@@ -40,7 +40,7 @@ export class SqliteSnapshot {
       db.exec('SELECT count(*) FROM sqlite_master');
     } catch (e) {
       db.close();
-      throw new Error(`${file} is not a readable SQLite database (${(e as Error).message})`);
+      throw new Error(`${file} is not a readable SQLite database (${(e as Error).message})`, { cause: e });
     }
     return new SqliteSnapshot(db);
   }
