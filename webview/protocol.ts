@@ -3,14 +3,12 @@
 // adds nothing to either bundle beyond a few functions.
 //
 // Flow: the view posts `ready` once its script runs (and again after a reload); the host answers with
-// `settings`, `bookmarks` and the current `state`. From then on the host posts a `state` for every lookup
+// `settings`, `bookmarks` and the current `state`. Both sides ship in one .vsix, so there is no version to agree on.
+// The highlight mode (recurring / rare words) is the view's alone: it keeps it in its webview state. From then on the host posts a `state` for every lookup
 // (`searching` first, then `results` / `noResults` / `notProse` / `error`), and the view posts user actions.
 // Every action names a hit by its `id`; the host resolves it against the hits it posted last, or its bookmarks.
 
-/** Bumped when a message changes shape incompatibly. */
-export const PROTOCOL_VERSION = 1;
-
-export type HighlightMode = 'recurring' | 'rare' | 'off';
+export type HighlightMode = 'recurring' | 'rare';
 /** 0 = the matched sentences; 1 = "what authors write next": the sentence after each match. */
 export type Offset = 0 | 1;
 
@@ -87,7 +85,6 @@ export type ViewState =
 export type ViewStateKind = ViewState['kind'];
 
 export interface PanelSettings {
-  highlight?: HighlightMode;
   offset?: Offset;
 }
 
@@ -167,19 +164,16 @@ export type HostMessage =
   /** Show the Ask tab and put the cursor in its question box. */
   | { type: 'askFocus' };
 
-/** Where an action was taken: a result in the list or an entry of the bookmarks list. */
-export type ActionSource = 'results' | 'bookmarks';
-
 /** Webview → host. */
 export type ViewMessage =
-  | { type: 'ready'; version: number }
-  | { type: 'copy'; hitId: string; from: ActionSource }
-  | { type: 'cite'; hitId: string; from: ActionSource }
-  | { type: 'openSource'; hitId: string; from: ActionSource }
+  | { type: 'ready' }
+  /** Copy, Cite, Open source of a hit: one of the last `results`, or a bookmark (the host looks in both). */
+  | { type: 'copy'; hitId: string }
+  | { type: 'cite'; hitId: string }
+  | { type: 'openSource'; hitId: string }
   | { type: 'bookmark'; hitId: string }
   | { type: 'unbookmark'; hitId: string }
   | { type: 'setOffset'; offset: Offset }
-  | { type: 'setHighlight'; mode: HighlightMode }
   /** The "Set up corpus…" button. */
   | { type: 'configure' }
   /** "Try again" on an error, and "Find similar" in the idle state. */
@@ -220,7 +214,6 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
   'bookmark',
   'unbookmark',
   'setOffset',
-  'setHighlight',
   'configure',
   'retry',
   'showLog',
@@ -314,8 +307,6 @@ export function isViewMessage(x: unknown): x is ViewMessage {
       return typeof x.hitId === 'string';
     case 'setOffset':
       return x.offset === 0 || x.offset === 1;
-    case 'setHighlight':
-      return x.mode === 'recurring' || x.mode === 'rare' || x.mode === 'off';
     case 'run':
       return typeof x.action === 'string' && NEXT_ACTIONS.includes(x.action);
     case 'ask':
@@ -331,7 +322,7 @@ export function isViewMessage(x: unknown): x is ViewMessage {
 }
 
 export function isHighlightMode(x: unknown): x is HighlightMode {
-  return x === 'recurring' || x === 'rare' || x === 'off';
+  return x === 'recurring' || x === 'rare';
 }
 
 export function isOffset(x: unknown): x is Offset {

@@ -1,7 +1,7 @@
 // Builds the DOM of one result or bookmark. Every corpus string goes in as a text node (see dom.ts).
 import { segments, type HighlightRange } from '../src/core/retrieve/recurring.js';
 import { el, type Child } from './dom.js';
-import type { ActionSource, BookmarkView, HitView, Offset, PaperView } from './protocol.js';
+import type { BookmarkView, HitView, Offset, PaperView } from './protocol.js';
 
 /** "Smith", "Smith & Lee", "Smith et al." from full names ("Ada Smith" or "Smith, Ada"). */
 export function shortAuthors(authors: readonly string[]): string {
@@ -20,6 +20,11 @@ function surname(name: string): string {
   let i = parts.length - 1;
   while (i > 0 && /^(van|von|der|den|de|da|di|la|le|du|del|dos|ter)$/.test(parts[i - 1])) i--;
   return parts.slice(i).join(' ');
+}
+
+/** "Smith et al. 2020": who a hit is by, for labels and announcements. */
+export function whoOf(hit: { paper: PaperView }): string {
+  return `${shortAuthors(hit.paper.authors)}${hit.paper.year != null ? ` ${hit.paper.year}` : ''}`;
 }
 
 export function formatSimilarity(s: number): string {
@@ -156,10 +161,9 @@ function contextSpan(ctx: { text: string } | null, cls: string, srLabel: string)
 /** One bookmark as a list item (plain tab order: its buttons). */
 export function renderBookmark(b: BookmarkView): HTMLLIElement {
   const who = `${shortAuthors(b.paper.authors)}${b.paper.year != null ? ` ${b.paper.year}` : ''}`;
-  const from: ActionSource = 'bookmarks';
   return el(
     'li',
-    { class: 'cl-bookmark', attrs: { 'data-hit-id': b.id, 'data-from': from } },
+    { class: 'cl-bookmark', attrs: { 'data-hit-id': b.id } },
     el('p', { class: 'cl-text' }, el('span', { class: 'cl-sentence' }, b.sentence.text)),
     el(
       'div',

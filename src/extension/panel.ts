@@ -158,8 +158,6 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.toggleBookmark(m.hitId, m.type === 'bookmark');
       case 'setOffset':
         return this.actions.setOffset(m.offset);
-      case 'setHighlight':
-        return; // the view keeps its own highlight mode (webview state)
       case 'configure':
         return this.actions.configure();
       case 'retry':

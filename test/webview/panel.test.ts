@@ -69,7 +69,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   test('posts ready, shows the idle state, and vscode-elements render under the CSP', async () => {
     const p = await openPanel(browser, server);
     try {
-      assert.deepEqual(await p.posted(), [{ type: 'ready', version: 1 }]);
+      assert.deepEqual(await p.posted(), [{ type: 'ready' }]);
       assert.match(await p.page.textContent('#cl-message') ?? '', /Place the cursor in a sentence/);
       assert.equal(await p.page.textContent('#cl-status'), 'Corpus Lens is ready.');
       const styled = await p.page.evaluate(() => {
@@ -266,7 +266,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
     }
   });
 
-  test('recurring words are highlighted; the toggle switches to rare words and posts setHighlight', async () => {
+  test('recurring words are highlighted; the toggle switches to rare words, a setting of the view alone', async () => {
     const p = await openPanel(browser, server);
     try {
       await showResults(p);
@@ -301,7 +301,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       assert.ok(recurring.every((m) => m.inSentence && m.cls.includes('cl-mark-recurring')));
 
       await p.page.click('#cl-rare-toggle');
-      await waitPosted(p, (m) => m.type === 'setHighlight' && m.mode === 'rare', 'setHighlight rare');
+      await p.page.waitForFunction(() => document.body.dataset.highlight === 'rare');
       const rare = await marks();
       assert.ok(rare.length > 10);
       assert.ok(rare.every((m) => m.cls.includes('cl-mark-rare')));
@@ -315,12 +315,10 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       assert.deepEqual(await p.page.$$eval('.cl-hit .cl-sentence', (s) => s.map((x) => x.textContent)), SENTENCES);
 
       await p.page.click('#cl-rare-toggle');
-      await waitPosted(p, (m) => m.type === 'setHighlight' && m.mode === 'recurring', 'setHighlight recurring');
+      await p.page.waitForFunction(() => document.body.dataset.highlight === 'recurring');
       assert.deepEqual((await marks()).map((m) => m.term), recurring.map((m) => m.term));
-
-      // The host can switch highlighting off (settings message).
-      await p.send({ type: 'settings', settings: { highlight: 'off' } });
-      await p.page.waitForFunction(() => document.querySelectorAll('#cl-results mark').length === 0);
+      // The host has no part in it: the view kept it in its own state and told the host nothing.
+      assert.ok(!(await p.posted()).some((m) => !['ready'].includes(m.type)), JSON.stringify(await p.posted()));
       await cleanPage(p);
     } finally {
       await p.close();
@@ -361,9 +359,9 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       await item.getByRole('button', { name: /^Open the source/ }).click();
       await item.getByRole('button', { name: /^Bookmark/ }).click();
       assert.deepEqual(await p.posted(), [
-        { type: 'copy', hitId: 's1004', from: 'results' },
-        { type: 'cite', hitId: 's1004', from: 'results' },
-        { type: 'openSource', hitId: 's1004', from: 'results' },
+        { type: 'copy', hitId: 's1004' },
+        { type: 'cite', hitId: 's1004' },
+        { type: 'openSource', hitId: 's1004' },
         { type: 'bookmark', hitId: 's1004' },
       ]);
       const bm = item.locator('[data-action="bookmark"]');
@@ -389,9 +387,9 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       await saved.getByRole('button', { name: /^Open the source/ }).click();
       await saved.getByRole('button', { name: /^Remove bookmark/ }).click();
       assert.deepEqual(await p.posted(), [
-        { type: 'copy', hitId: 's1007', from: 'bookmarks' },
-        { type: 'cite', hitId: 's1007', from: 'bookmarks' },
-        { type: 'openSource', hitId: 's1007', from: 'bookmarks' },
+        { type: 'copy', hitId: 's1007' },
+        { type: 'cite', hitId: 's1007' },
+        { type: 'openSource', hitId: 's1007' },
         { type: 'unbookmark', hitId: 's1007' },
       ]);
       assert.equal(await p.page.locator('#cl-bookmark-list > .cl-bookmark').count(), 1);
@@ -458,11 +456,11 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       await p.page.keyboard.press('b');
       await p.page.keyboard.press('Enter');
       assert.deepEqual(await p.posted(), [
-        { type: 'copy', hitId: 's1001', from: 'results' },
-        { type: 'cite', hitId: 's1001', from: 'results' },
-        { type: 'openSource', hitId: 's1001', from: 'results' },
+        { type: 'copy', hitId: 's1001' },
+        { type: 'cite', hitId: 's1001' },
+        { type: 'openSource', hitId: 's1001' },
         { type: 'bookmark', hitId: 's1001' },
-        { type: 'copy', hitId: 's1001', from: 'results' },
+        { type: 'copy', hitId: 's1001' },
       ]);
 
       // Tab into the result's buttons; Enter and Space press them; arrows move between them and between results.
@@ -478,8 +476,8 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
       assert.equal(await p.page.evaluate(() => document.activeElement?.getAttribute('data-action')), 'bookmark');
       await p.page.keyboard.press('Space');
       assert.deepEqual(await p.posted(), [
-        { type: 'copy', hitId: 's1001', from: 'results' },
-        { type: 'cite', hitId: 's1001', from: 'results' },
+        { type: 'copy', hitId: 's1001' },
+        { type: 'cite', hitId: 's1001' },
         { type: 'unbookmark', hitId: 's1001' },
       ]);
       await p.page.keyboard.press('ArrowDown');

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panelCsp, panelHtml } from '../../src/extension/panel-html.js';
-import { MAX_QUESTION_LENGTH, PROTOCOL_VERSION, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
+import { MAX_QUESTION_LENGTH, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
 
 const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, text: 's', previous: null, next: 'n' };
 const askTurn: AskTurnView = { index: 0, question: 'q', standalone: 'q', kind: 'answer', text: 't [1]', sentences: [{ text: 't [1]', citations: [1] }], citations: [1], removed: 0, model: 'm' };
@@ -21,7 +21,7 @@ describe('protocol guards', () => {
         state: { kind: 'results', query: { clean: 'q', section: null }, hits: [], offset: 0, corpusName: 'c', embedder: 'e' },
       },
       { type: 'bookmarks', list: [] },
-      { type: 'settings', settings: { highlight: 'rare' } },
+      { type: 'settings', settings: { offset: 1 } },
       { type: 'notice', text: 'Copied' },
       { type: 'reveal', hitId: 's1' },
       { type: 'ask', ask: { turns: [], sources: [] } },
@@ -53,14 +53,13 @@ describe('protocol guards', () => {
 
   test('view messages', () => {
     const ok: ViewMessage[] = [
-      { type: 'ready', version: PROTOCOL_VERSION },
-      { type: 'copy', hitId: 'a', from: 'results' },
-      { type: 'cite', hitId: 'a', from: 'bookmarks' },
-      { type: 'openSource', hitId: 'a', from: 'results' },
+      { type: 'ready' },
+      { type: 'copy', hitId: 'a' },
+      { type: 'cite', hitId: 'a' },
+      { type: 'openSource', hitId: 'a' },
       { type: 'bookmark', hitId: 'a' },
       { type: 'unbookmark', hitId: 'a' },
       { type: 'setOffset', offset: 1 },
-      { type: 'setHighlight', mode: 'rare' },
       { type: 'configure' },
       { type: 'retry' },
       { type: 'showLog' },
@@ -75,7 +74,7 @@ describe('protocol guards', () => {
       { type: 'askOpenSource', source: 1 },
     ];
     for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
-    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'bold' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' },
+    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'rare' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' },
       { type: 'ask', question: '   ' }, { type: 'ask', question: 'x'.repeat(MAX_QUESTION_LENGTH + 1) }, { type: 'ask' },
       { type: 'askInsert', turn: -1 }, { type: 'askInsert', turn: '0' }, { type: 'askCite', source: 0 }, { type: 'askOpenSource', source: 1.5 }]) {
       assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
