@@ -16,6 +16,7 @@ const commands: Record<string, Command> = {
   fetch: { summary: 'build a corpus from arXiv, Semantic Scholar, OpenAlex, a .bib or DOIs / arXiv ids', run: async (a) => (await import('./commands/fetch.js')).fetchCommand.run(a) },
   review: { summary: 'generate a cited related-work section (without an LLM: an evidence outline)', run: async (a) => (await import('./commands/review.js')).reviewCommand.run(a) },
   ask: { summary: 'answer a question from the corpus with checked sentence-level citations (without an LLM: an extract)', run: async (a) => (await import('./commands/ask.js')).askCommand.run(a) },
+  elements: { summary: 'list or search the figures, tables and equations of the corpus', run: async (a) => (await import('./commands/elements.js')).elementsCommand.run(a) },
   copy: { summary: 'copy a corpus to another (e.g. embedded → PostgreSQL), resumable, verified', run: async (a) => (await import('./commands/copy.js')).copyCommand.run(a) },
 };
 

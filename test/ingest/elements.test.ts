@@ -134,3 +134,53 @@ test('arXiv HTML: <figure> with its figcaption tag, a MathML equation by its alt
   // The captions stay sentences of their own too (the text search finds them as before).
   assert.ok(p.sentences.some((s) => s.text === 'Memory use of dense and sparse attention as the input grows.'));
 });
+
+test('PDF: caption lines and numbered display lines give every labelled element on the page LaTeX put it (.aux)', { skip: noPdflatex }, async () => {
+  const tex = await readOne(join(fixtures, 'elements.tex'));
+  const pdf = await readOne(compiled!.pdf);
+  const els = pdf.elements ?? [];
+  // Every \label of the source: its type from the LaTeX reader, its number and page from the .aux.
+  const expected: string[] = [];
+  for (const e of tex.elements ?? []) {
+    for (const key of e.labelKey?.split(',') ?? []) {
+      const { number, page } = compiled!.labels.get(key)!;
+      const label = e.type === 'equation' ? `Equation (${number})` : `${e.type === 'figure' ? 'Figure' : 'Table'} ${number}`;
+      expected.push(`${label} p${page}`);
+    }
+  }
+  const found = els.map((e) => `${e.label} p${e.page}`);
+  assert.deepEqual(found, expected, `found ${found.length} of ${expected.length}`);
+  const byLabel = new Map(els.map((e) => [e.label, e]));
+  assert.equal(byLabel.get('Figure 1')!.caption, 'Architecture of the sentence encoder with its mean pooling layer.');
+  assert.equal(byLabel.get('Figure 2')!.caption, 'Recall at ten as the corpus grows from one to one hundred thousand sentences.');
+  assert.equal(byLabel.get('Table 2')!.caption, 'Median lookup latency by corpus size.');
+  // The table's rows are its content (cells split where the PDF leaves a wide gap), and no longer prose.
+  const t1 = byLabel.get('Table 1')!;
+  for (const cell of ['Retriever', 'Recall@10', 'BM25', '0.612', 'Dense encoder', '0.741', 'Hybrid fusion', '0.577']) assert.ok(t1.content?.includes(cell), `${cell} in ${t1.content}`);
+  assert.equal(t1.content!.split('\n').length, 4);
+  assert.ok(!pdf.sentences.some((s) => /0\.741|0\.612/.test(s.text)), 'table cells leaked into the prose');
+  assert.ok(pdf.sentences.some((s) => s.text === 'The hybrid fusion of both rankings is the best retriever on every measure.'));
+  // Boxes: on the page (US letter, points from the top), holding the caption; Figure 1 is a 6 cm × 3 cm rule
+  // drawn without text, so its box is the blank above its caption: at least that large.
+  for (const e of els) {
+    const [x0, y0, x1, y1] = e.bbox!;
+    assert.ok(0 <= x0 && x0 < x1 && x1 <= 612 && 0 <= y0 && y0 < y1 && y1 <= 792, `${e.label}: ${e.bbox}`);
+  }
+  const [fx0, fy0, fx1, fy1] = byLabel.get('Figure 1')!.bbox!;
+  assert.ok(fx1 - fx0 >= 170 && fy1 - fy0 >= 85, `Figure 1 box ${byLabel.get('Figure 1')!.bbox}`);
+  const [, ty0, , ty1] = t1.bbox!;
+  assert.ok(ty1 - ty0 >= 4 * 10, 'Table 1 box spans its four rows and caption');
+  // Sections and positions follow the text around each element.
+  assert.deepEqual(els.map((e) => e.sectionTitle), ['Introduction', 'Method', 'Method', 'Method', 'Results', 'Results', 'Results']);
+  for (const e of els) assert.ok(e.afterSentence >= 0 && pdf.sentences[e.afterSentence].page! <= e.page!);
+});
+
+test('PDF: the one- and two-column fixtures give the elements the LaTeX reader finds in their sources', { skip: noPdflatex }, async () => {
+  for (const name of ['onecol', 'twocol']) {
+    const { pdf } = compile(name);
+    const fromPdf = (await readOne(pdf)).elements ?? [];
+    const fromTex = (await readOne(join(fixtures, `${name}.tex`))).elements ?? [];
+    assert.deepEqual(fromPdf.map((e) => [e.type, e.label]), fromTex.map((e) => [e.type, e.label]), name);
+    for (const e of fromPdf) assert.ok(e.page! >= 1 && e.bbox, `${name} ${e.label}`);
+  }
+});

@@ -5,6 +5,7 @@
 import { sentences as splitSentences } from '../text/index.js';
 import { buildPaper, PaperAssembler } from './paper.js';
 import { DEFAULT_PAGE_HEIGHT, median, type PdfLayout, type PdfLine } from './pdf-layout.js';
+import { PdfElements } from './pdf-elements.js';
 import type { ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
@@ -145,9 +146,15 @@ class PagedBuffer {
   }
 }
 
-function emitBuffer(asm: PaperAssembler, buf: PagedBuffer): void {
-  if (!buf.text.trim()) return;
-  for (const s of splitSentences(buf.text, 'text')) asm.sentence(s.clean, buf.pageAt(s.start));
+/** Emits the buffer's sentences; returns where each starts in the buffer. */
+function emitBuffer(asm: PaperAssembler, buf: PagedBuffer): number[] {
+  if (!buf.text.trim()) return [];
+  const starts: number[] = [];
+  for (const s of splitSentences(buf.text, 'text')) {
+    asm.sentence(s.clean, buf.pageAt(s.start));
+    starts.push(s.start);
+  }
+  return starts;
 }
 
 const NAME = /^[A-Z][\p{L}'’.-]*(?:\s+(?:[A-Z][\p{L}'’.-]*|van|von|der|de|la|da|di|del|du|le|den|ter|ten)){1,4}$/u;
@@ -241,8 +248,11 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   let side: PagedBuffer[] = [];
   let caption: { buf: PagedBuffer; last: PdfLine } | null = null;
   let seenHeading = false;
+  const elements = new PdfElements(colBox);
   const flushSection = () => {
-    emitBuffer(asm, buf);
+    const base = asm.sentences.length;
+    const starts = emitBuffer(asm, buf);
+    elements.flush(asm, (offset) => base + starts.filter((s) => s < offset).length - 1);
     for (const s of side) emitBuffer(asm, s);
     buf = new PagedBuffer(compounds);
     side = [];
@@ -254,7 +264,10 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     const l = lines[i];
     const gapAbove = prev && prev.page === l.page && prev.col === l.col ? l.y - prev.y : Infinity;
     prev = l;
-    if (titleSet.has(l)) continue;
+    if (titleSet.has(l)) {
+      elements.note(l, 'other');
+      continue;
+    }
     const box = colBox(l);
     // Captions run on while the lines stay close together.
     if (caption) {
@@ -262,6 +275,7 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
       if (l.page === c.last.page && l.col === c.last.col && l.y - c.last.y < l.size * BLOCK_LINE_GAP && Math.abs(l.size - c.last.size) < SAME_SIZE) {
         c.buf.append(l.text, l.page);
         c.last = l;
+        elements.note(l, 'caption');
         continue;
       }
       caption = null;
@@ -279,28 +293,40 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
         prev = lines[i];
       }
       h = { ...h, title };
+      elements.note(l, 'other');
       flushSection();
       seenHeading = true;
       asm.section(h.title, h.number, h.level);
       continue;
     }
-    if (!seenHeading) {
-      front.push(l);
+    if (!seenHeading || asm.inReferences) {
+      elements.note(l, 'other');
+      if (!seenHeading) front.push(l);
       continue;
     }
-    if (asm.inReferences) continue;
     if (CAPTION.test(l.text)) {
       const b = new PagedBuffer(compounds);
       b.append(l.text.replace(CAPTION, '').trim(), l.page);
       side.push(b);
       caption = { buf: b, last: l };
+      elements.note(l, 'caption');
+      elements.caption(l, b, buf.text.length);
       continue;
     }
     // Display equations: an indented line ending in an equation number, or hardly any letters.
     const letters = (l.text.match(/\p{L}/gu) ?? []).length;
-    if ((/\(\s*\d+[a-z]?\s*\)$/.test(l.text) && l.x0 > box.left + l.size * EQUATION_INDENT) || (l.text.length > 2 && letters / l.text.length < MIN_LETTER_SHARE)) continue;
-    // Short centred lines (pieces of display math, figure content) are not prose.
-    if (l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > box.left + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) continue;
+    if ((/\(\s*\d+[a-z]?\s*\)$/.test(l.text) && l.x0 > box.left + l.size * EQUATION_INDENT) || (l.text.length > 2 && letters / l.text.length < MIN_LETTER_SHARE)) {
+      elements.note(l, 'skipped');
+      elements.equation(l, buf.text.length);
+      continue;
+    }
+    // Short centred lines (pieces of display math, figure content) are not prose; nor is a line split by wide gaps
+    // (table cells: justified prose never leaves one).
+    if ((l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > box.left + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) || l.parts.length > 1) {
+      elements.note(l, 'skipped');
+      elements.equation(l, buf.text.length);
+      continue;
+    }
     // Footnotes: smaller text below the column's last body line.
     if (l.size < body * FOOTNOTE_SIZE && l.y > (lowestBody.get(`${l.page}:${l.col}`) ?? Infinity)) {
       const last = side[side.length - 1];
@@ -309,8 +335,10 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
         b.append(l.text.replace(/^(\d{1,2}|[*†‡§])\s*/, ''), l.page);
         side.push(b);
       } else last.append(l.text, l.page);
+      elements.note(l, 'other');
       continue;
     }
+    elements.note(l, 'prose');
     buf.append(l.text, l.page);
   }
   if (!seenHeading) {

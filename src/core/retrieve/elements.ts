@@ -1,0 +1,53 @@
+// Figures, tables and equations next to sentences (seed 003's search): elements that match the query themselves
+// ("direct": their caption + context vector and their label, caption and cells by keyword), and elements on the
+// same PDF page, else in the same section, as the best sentences ("linked"). A store without elements (CorpusStudio,
+// a Supabase project before schema v7) has none, and says nothing: sentences still work.
+import type { Embedder } from '../embed/types.js';
+import { StoreError } from '../store/types.js';
+import type { CorpusStore, ElementHit, ElementType, Hit } from '../store/types.js';
+import { checkQuery, checkQueryText } from './index.js';
+
+export interface ElementSearchOptions {
+  /** Direct elements (default 3, seed 003's "elements: top 3"). */
+  k?: number;
+  /** Linked elements at most (default 3). */
+  linked?: number;
+  type?: ElementType | null;
+  paperIds?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** Whether the store keeps elements at all. */
+export function hasElements(store: CorpusStore): boolean {
+  return !!store.matchElements && !!store.linkedElements;
+}
+
+/** Elements best first for a query (vector of caption + context fused with keyword over label, caption, cells). */
+export async function searchElements(store: CorpusStore, embedder: Embedder, text: string, o: ElementSearchOptions = {}): Promise<ElementHit[]> {
+  checkQueryText(text);
+  if (!store.matchElements) throw new StoreError('this corpus keeps no figures, tables or equations (a Corpus Lens corpus of schema v7 does)');
+  const [vector] = await embedder.embed([text], { signal: o.signal, role: 'query' });
+  await checkQuery(store, { model: embedder.model, vector });
+  return store.matchElements(vector, text, { count: o.k ?? 3, type: o.type ?? null, paperIds: o.paperIds });
+}
+
+/**
+ * The direct matches and the elements linked to the given sentence hits (best first), each element once: one that
+ * is both stays direct. Stores without elements give none.
+ */
+export async function elementsForHits(
+  store: CorpusStore,
+  embedder: Embedder,
+  text: string,
+  hits: readonly Hit[],
+  o: ElementSearchOptions = {},
+): Promise<ElementHit[]> {
+  if (!hasElements(store)) return [];
+  const direct = await searchElements(store, embedder, text, o);
+  const seen = new Set(direct.map((d) => d.element.id));
+  const ids = [...new Set(hits.map((h) => h.sentence.id))];
+  const linked = ids.length
+    ? (await store.linkedElements!(ids, { count: (o.linked ?? 3) + seen.size, type: o.type ?? null, paperIds: o.paperIds })).filter((l) => !seen.has(l.element.id))
+    : [];
+  return [...direct, ...linked.slice(0, o.linked ?? 3)];
+}

@@ -1,0 +1,95 @@
+// `corpus-lens ingest` then `corpus-lens elements` (the built CLI, as users run it) over the LaTeX, arXiv HTML and
+// (compiled at test time) PDF fixtures, into an embedded corpus with the offline embedder: the ingest summary counts
+// the elements, the list carries labels, pages and boxes, a query for a table's cells finds that table, --type
+// filters, bad flags are one line.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.ts';
+import { noPdflatex } from '../support/pdflatex.ts';
+
+const fixtures = join(__dirname, '..', 'fixtures', 'ingest');
+const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-elements-cli-'));
+const db = join(dir, 'corpus');
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Row {
+  match: string;
+  similarity: number | null;
+  element: { type: string; label: string | null; caption: string | null; content: string | null; page: number | null; bbox: number[] | null; sectionTitle: string | null };
+  paper: { id: string; title: string | null };
+}
+
+async function elements(...args: string[]): Promise<Row[]> {
+  const r = await runCli(['elements', '--db', db, '--json', ...args]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+let summary: { papers: number; sentences: number; elements: number; skipped: number; failed: unknown[] };
+before(async () => {
+  const inputs = [join(fixtures, 'elements.tex'), join(fixtures, 'arxiv-2503.12436.html')];
+  if (!noPdflatex) {
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, join(fixtures, 'elements.tex')], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+    inputs.push(join(dir, 'elements.pdf'));
+  }
+  const r = await runCli(['ingest', '--db', db, '--json', ...inputs]);
+  assert.equal(r.code, 0, r.stderr);
+  summary = JSON.parse(r.stdout);
+});
+
+test('ingest --json counts the elements next to papers and sentences (keys extended, none removed)', () => {
+  assert.deepEqual(Object.keys(summary), ['papers', 'sentences', 'elements', 'skipped', 'failed', 'warnings']);
+  assert.deepEqual(summary.failed, []);
+  // elements.tex: 2 figures, 2 tables, 3 equations (one unnumbered); the HTML page: a figure, an equation, a table;
+  // the compiled PDF: its 7 labelled ones (the unnumbered display equation has no caption or number to find).
+  assert.equal(summary.elements, noPdflatex ? 10 : 17);
+  assert.equal(summary.papers, noPdflatex ? 2 : 3);
+});
+
+test('without QUERY: every element, with label, caption, section, and page + box for the PDF', async () => {
+  const all = await elements();
+  assert.equal(all.length, summary.elements);
+  const html = all.filter((r) => r.paper.id === 'arxiv:2503.12436');
+  assert.deepEqual(html.map((r) => [r.element.type, r.element.label, r.element.sectionTitle, r.element.page]), [
+    ['figure', 'Figure 1', 'Introduction', null],
+    ['equation', 'Equation (1)', 'Method', null],
+    ['table', 'Table 1', 'Window Size', null],
+  ]);
+  if (!noPdflatex) {
+    const pdf = all.filter((r) => r.element.page !== null);
+    assert.equal(pdf.length, 7);
+    assert.ok(pdf.every((r) => r.element.bbox?.length === 4));
+  }
+  const tables = await elements('--type', 'table');
+  assert.ok(tables.length >= 3 && tables.every((r) => r.element.type === 'table'));
+  assert.equal((await elements('--k', '2')).length, 2);
+});
+
+test("with QUERY: a query for a table's cells finds that table first; --type narrows", async () => {
+  const byCells = await elements('BM25 0.612 Dense encoder 0.741');
+  assert.equal(byCells[0].match, 'direct');
+  assert.equal(byCells[0].element.label, 'Table 1');
+  assert.equal(byCells[0].element.caption, 'Retrieval quality on the citation benchmark.');
+  assert.ok(typeof byCells[0].similarity === 'number');
+  const byWidth = await elements('window widths 256 and 512');
+  assert.equal(byWidth[0].paper.id, 'arxiv:2503.12436');
+  assert.equal(byWidth[0].element.label, 'Table 1');
+  const latency = await elements('--type', 'table', 'median latency of a lookup by corpus size');
+  assert.equal(latency[0].element.label, 'Table 2');
+  assert.ok(latency.every((r) => r.element.type === 'table'));
+  const eq = await elements('--type', 'equation', 'cosine of the query and candidate vectors');
+  assert.ok(eq.length && eq.every((r) => r.element.type === 'equation'));
+  const text = await runCli(['elements', '--db', db, '--k', '1', 'BM25 0.612 Dense encoder 0.741']);
+  assert.match(text.stdout, /^Table 1 \(table, (p\. 3, )?§ Results\) [\d.]+ Retrieval quality on the citation benchmark\. — Figures, Tables and Equations of a Retrieval Study \[[^\]]+\]\n$/);
+});
+
+test('bad flags are one clear line', async () => {
+  const r = await runCli(['elements', '--db', db, '--type', 'chart']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--type must be figure, table or equation \(got 'chart'\)/);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+});
