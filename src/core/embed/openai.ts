@@ -1,8 +1,9 @@
 /**
  * OpenAI-compatible embedding provider (OpenAI, Voyage, Ollama `/v1`, vLLM, LM Studio, …) on the `openai`
  * package. The client's own retries are off (`maxRetries: 0`); this module batches, bounds concurrency,
- * retries 429/5xx/timeouts with exponential backoff + jitter honouring `retry-after-ms` / `retry-after`
- * (capped), validates every response and L2-normalises the vectors.
+ * retries the one retry policy's statuses (net/retry.ts: 429, 5xx …, as the chat client does) and timeouts with
+ * exponential backoff + jitter honouring `retry-after-ms` / `retry-after` (capped), validates every response and
+ * L2-normalises the vectors.
  *
  * Compatibility choices: `dimensions` is sent only when configured (many servers reject it);
  * `encoding_format: 'float'` is always sent (some servers reject base64, and the `openai` client asks for
@@ -11,6 +12,7 @@
  */
 import OpenAI from 'openai';
 import { retryAfterMs } from '../net/retry-after.js';
+import { isRetryableStatus, retryWaitMs } from '../net/retry.js';
 import type { Embedder } from './types.js';
 import { EmbeddingError, abortError, l2normalize, sleep, throwIfAborted } from './errors.js';
 
@@ -60,7 +62,47 @@ const KNOWN_DIMENSIONS: Record<string, number> = {
   'text-embedding-ada-002': 1536,
 };
 
-const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529]);
+/** What an error status from the endpoint means, first match wins (retrying is net/retry.ts's isRetryableStatus). */
+const STATUS_RULES: ReadonlyArray<{
+  when: (status: number) => boolean;
+  kind: EmbeddingError['kind'];
+  message: (where: string, status: number, said: string, attempts: number) => string;
+}> = [
+  {
+    when: (s) => s === 401 || s === 403,
+    kind: 'auth',
+    message: (where, s, said) => `The embedding endpoint ${where} rejected the API key (${s}): check the key configured for it. Server said: ${said}`,
+  },
+  {
+    when: (s) => s === 404,
+    kind: 'not-found',
+    message: (where, _s, said) =>
+      `Not found (404) at ${where}: check the model name and that the base URL ends in /v1 (e.g. http://localhost:11434/v1 for Ollama). Server said: ${said}`,
+  },
+  {
+    when: (s) => s === 429,
+    kind: 'rate-limit',
+    message: (where, _s, said, n) => `The embedding endpoint ${where} is rate limiting (429) and still was after ${n} attempt(s). Server said: ${said}`,
+  },
+  {
+    when: isRetryableStatus,
+    kind: 'server',
+    message: (where, s, said, n) => `The embedding endpoint ${where} failed with ${s} after ${n} attempt(s). Server said: ${said}`,
+  },
+  {
+    when: () => true,
+    kind: 'bad-request',
+    message: (where, s, said) => `The embedding endpoint ${where} refused the request (${s}). Server said: ${said}`,
+  },
+];
+
+/** Connection errors that no retry mends (nothing listens, the name does not resolve), as the message names them. */
+const UNREACHABLE: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'EAI_AGAIN',
+  EHOSTUNREACH: 'EHOSTUNREACH',
+};
 
 /** A tiny counting semaphore whose waiters can be aborted. */
 class Semaphore {
@@ -275,127 +317,41 @@ export class OpenAIEmbedder implements Embedder {
     return true;
   }
 
-  private backoff(attempt: number): number {
-    const exp = Math.min(this.opts.retryMaxMs, this.opts.retryBaseMs * 2 ** attempt);
-    return exp / 2 + Math.random() * (exp / 2); // "equal jitter": never shorter than half the step
+  private retryWait(attempt: number, headers?: Headers): number {
+    return retryWaitMs(attempt, { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs }, headers);
   }
 
+  /** What a failed attempt means: the error to report, and whether (and after how long) to try again. */
   private classify(e: unknown, attempt: number): { error: Error; retryable: boolean; waitMs: number } {
     const where = this.describe();
-    if (e instanceof EmbeddingError) return { error: e, retryable: false, waitMs: 0 };
-    if (e instanceof OpenAI.APIUserAbortError) return { error: abortError(), retryable: false, waitMs: 0 };
+    const attempts = attempt + 1;
+    const fail = (error: Error) => ({ error, retryable: false, waitMs: 0 });
+    const retry = (error: Error, headers?: Headers) => ({ error, retryable: true, waitMs: this.retryWait(attempt, headers) });
+    if (e instanceof EmbeddingError) return fail(e);
+    if (e instanceof OpenAI.APIUserAbortError) return fail(abortError());
     if (e instanceof OpenAI.APIConnectionTimeoutError) {
-      return {
-        error: new EmbeddingError(
-          `Embedding endpoint ${where} did not answer within ${this.opts.timeoutMs} ms (after ${attempt + 1} attempt(s))`,
-          'timeout',
-          undefined,
-          { cause: e },
-        ),
-        retryable: true,
-        waitMs: this.backoff(attempt),
-      };
+      return retry(new EmbeddingError(`Embedding endpoint ${where} did not answer within ${this.opts.timeoutMs} ms (after ${attempts} attempt(s))`, 'timeout', undefined, { cause: e }));
     }
     if (e instanceof OpenAI.APIConnectionError) {
       const code = errorCode(e);
-      if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
-        const why = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code;
-        return {
-          error: new EmbeddingError(
-            `Cannot reach the embedding endpoint ${where}: ${why}. Is the server running and the base URL right?`,
-            'unreachable',
-            undefined,
-            { cause: e },
-          ),
-          retryable: false,
-          waitMs: 0,
-        };
+      const unreachable = code !== undefined ? UNREACHABLE[code] : undefined;
+      if (unreachable) {
+        return fail(new EmbeddingError(`Cannot reach the embedding endpoint ${where}: ${unreachable}. Is the server running and the base URL right?`, 'unreachable', undefined, { cause: e }));
       }
-      return {
-        error: new EmbeddingError(
-          `Connection to the embedding endpoint ${where} failed${code ? ` (${code})` : ''}: ${e.message}`,
-          'unreachable',
-          undefined,
-          { cause: e },
-        ),
-        retryable: true,
-        waitMs: this.backoff(attempt),
-      };
+      return retry(new EmbeddingError(`Connection to the embedding endpoint ${where} failed${code ? ` (${code})` : ''}: ${e.message}`, 'unreachable', undefined, { cause: e }));
     }
     if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
       const status = e.status;
-      const msg = serverMessage(e);
-      if (status === 401 || status === 403) {
-        return {
-          error: new EmbeddingError(
-            `The embedding endpoint ${where} rejected the API key (${status}): check the key configured for it. Server said: ${msg}`,
-            'auth',
-            status,
-            { cause: e },
-          ),
-          retryable: false,
-          waitMs: 0,
-        };
-      }
-      if (status === 404) {
-        return {
-          error: new EmbeddingError(
-            `Not found (404) at ${where}: check the model name and that the base URL ends in /v1 (e.g. http://localhost:11434/v1 for Ollama). Server said: ${msg}`,
-            'not-found',
-            status,
-            { cause: e },
-          ),
-          retryable: false,
-          waitMs: 0,
-        };
-      }
-      if (RETRYABLE_STATUS.has(status)) {
-        const header = retryAfterMs(e.headers);
-        const waitMs = Math.min(this.opts.retryMaxMs, header !== undefined ? header : this.backoff(attempt));
-        return {
-          error: new EmbeddingError(
-            status === 429
-              ? `The embedding endpoint ${where} is rate limiting (429) and still was after ${attempt + 1} attempt(s). Server said: ${msg}`
-              : `The embedding endpoint ${where} failed with ${status} after ${attempt + 1} attempt(s). Server said: ${msg}`,
-            status === 429 ? 'rate-limit' : 'server',
-            status,
-            { cause: e },
-          ),
-          retryable: true,
-          waitMs,
-        };
-      }
-      return {
-        error: new EmbeddingError(
-          `The embedding endpoint ${where} refused the request (${status}). Server said: ${msg}`,
-          'bad-request',
-          status,
-          { cause: e },
-        ),
-        retryable: false,
-        waitMs: 0,
-      };
+      const rule = STATUS_RULES.find((r) => r.when(status))!;
+      const error = new EmbeddingError(rule.message(where, status, serverMessage(e), attempts), rule.kind, status, { cause: e });
+      // Whether to try again is the one retry policy's call (net/retry.ts), the same as the chat client's.
+      return isRetryableStatus(status) ? retry(error, e.headers) : fail(error);
     }
     if (e instanceof SyntaxError) {
-      return {
-        error: new EmbeddingError(
-          `The embedding endpoint ${where} sent a response that is not valid JSON: ${e.message}`,
-          'bad-response',
-          undefined,
-          { cause: e },
-        ),
-        retryable: false,
-        waitMs: 0,
-      };
+      return fail(new EmbeddingError(`The embedding endpoint ${where} sent a response that is not valid JSON: ${e.message}`, 'bad-response', undefined, { cause: e }));
     }
     const message = e instanceof Error ? e.message : String(e);
-    return {
-      error: new EmbeddingError(`Embedding request to ${where} failed: ${message}`, 'bad-response', undefined, {
-        cause: e,
-      }),
-      retryable: false,
-      waitMs: 0,
-    };
+    return fail(new EmbeddingError(`Embedding request to ${where} failed: ${message}`, 'bad-response', undefined, { cause: e }));
   }
 
   private async embedBatch(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {

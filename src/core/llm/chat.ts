@@ -1,13 +1,14 @@
 // A chat client for any OpenAI-compatible `/v1/chat/completions` endpoint, through the `openai` package.
 // - Every call names the pipeline step it serves; every error says which step failed and why, in one line.
-// - Retries 429 and 5xx (and connection resets) with backoff, honouring `retry-after` / `retry-after-ms`.
+// - Retries the statuses of the one retry policy (net/retry.ts: 429, 5xx …) and connection resets, with backoff,
+//   honouring `retry-after` / `retry-after-ms`: the same as the embedding client.
 // - A timeout per request (for streams: an idle timeout, reset by every chunk), not retried: a model that
 //   hangs should fail fast with a clear message rather than hang three times.
 // - Cancellation: the caller's AbortSignal aborts the request at once and rejects with an AbortError.
 // - Streaming (`onToken`) with usage counts (`stream_options.include_usage`); when a server sends no usage,
 //   tokens are estimated (≈ 4 characters a token) and flagged as estimated.
 import { abortError, isAbortError as isStopped, sleep } from '../abort.js';
-import { retryAfterMs } from '../net/retry-after.js';
+import { isRetryableStatus, retryWaitMs } from '../net/retry.js';
 import OpenAI from 'openai';
 
 export interface ChatMessage {
@@ -108,10 +109,6 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-function retryable(status: number | undefined): boolean {
-  return status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
-}
-
 /** The `openai` package against any OpenAI-compatible endpoint. */
 export class OpenAIChat implements ChatModel {
   readonly model: string;
@@ -182,10 +179,9 @@ export class OpenAIChat implements ChatModel {
           continue;
         }
         const connection = err instanceof OpenAI.APIConnectionError && !(err instanceof OpenAI.APIConnectionTimeoutError);
-        if ((retryable(status) || connection) && attempt <= this.o.maxRetries) {
-          const asked = err instanceof OpenAI.APIError ? (retryAfterMs(err.headers) ?? null) : null;
-          const backoff = this.o.baseRetryDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
-          await sleep(Math.min(asked ?? backoff, this.o.maxRetryDelayMs), req.signal);
+        if ((isRetryableStatus(status) || connection) && attempt <= this.o.maxRetries) {
+          const headers = err instanceof OpenAI.APIError ? err.headers : undefined;
+          await sleep(retryWaitMs(attempt - 1, { baseMs: this.o.baseRetryDelayMs, maxMs: this.o.maxRetryDelayMs }, headers), req.signal);
           continue;
         }
         if (err instanceof LlmError) throw err;

@@ -1,7 +1,8 @@
 // One polite HTTP client for every web source (arXiv, Semantic Scholar, OpenAlex, open-access PDF hosts):
 // - per-host spacing and one request at a time per host (arXiv asks for one request per 3 s on one connection);
-// - retries with exponential backoff + jitter on 429, 5xx, connection resets and timeouts, honouring
-//   `Retry-After` (seconds or an HTTP date), never waiting past the operation's deadline;
+// - retries with exponential backoff + jitter on the statuses of the one retry policy (net/retry.ts: 429, 5xx …),
+//   connection resets and timeouts, honouring `Retry-After` (seconds or an HTTP date), never waiting past the
+//   operation's deadline;
 // - a timeout per request that also covers a body that stops arriving (idle timeout, reset by every chunk),
 //   and an overall deadline per operation (all attempts and waits included);
 // - a User-Agent naming Corpus Lens and the user's contact address;
@@ -10,6 +11,7 @@
 // status) and the deadline, which makes a generic retry wrapper no shorter, and fetch adds no dependency.
 import { abortError, sleep } from '../abort.js';
 import { retryAfterMs } from './retry-after.js';
+import { backoffMs, isRetryableStatus } from './retry.js';
 
 export const USER_AGENT_BASE = 'CorpusLens/0.1 (+https://github.com/corpus-lens/corpus-lens)';
 
@@ -69,8 +71,6 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 }
-
-const RETRY_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 /**
  * Spacing and one request at a time per host: each request starts when the previous one has finished and the
@@ -213,7 +213,7 @@ export class HttpClient {
         if (caller?.aborted) throw abortError(caller);
         const err = classify(e, url, timeout);
         if (!err.retryable || attempt >= this.opts.maxRetries) throw annotate(err, attempt);
-        const wait = Math.min(this.opts.retryMaxMs, err.retryAfterMs ?? this.backoff(attempt));
+        const wait = Math.min(this.opts.retryMaxMs, err.retryAfterMs ?? backoffMs(attempt, { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs }));
         if (Date.now() + wait >= deadline) {
           throw new HttpError(`${err.message}; gave up: the next try (in ${Math.ceil(wait / 1000)} s) would pass the ${Math.round(deadlineMs / 1000)} s deadline`, url, err.status, true);
         }
@@ -223,11 +223,6 @@ export class HttpClient {
         caller?.removeEventListener('abort', onAbort);
       }
     }
-  }
-
-  private backoff(attempt: number): number {
-    const exp = Math.min(this.opts.retryMaxMs, this.opts.retryBaseMs * 2 ** attempt);
-    return exp / 2 + Math.random() * (exp / 2);
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -241,7 +236,7 @@ export class HttpClient {
 
 function statusError(url: string, res: Response): HttpError {
   const status = `HTTP ${res.status}${res.statusText ? ' ' + res.statusText : ''}`;
-  return new HttpError(`${url}: ${status}`, url, res.status, RETRY_STATUS.has(res.status), retryAfterMs(res.headers));
+  return new HttpError(`${url}: ${status}`, url, res.status, isRetryableStatus(res.status), retryAfterMs(res.headers));
 }
 
 function classify(e: unknown, url: string, timeout: string | undefined): HttpError {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Embedder } from '../embed/types.js';
 import { sleep, type ChatModel } from '../llm/chat.js';
-import { retryAfterMs } from '../net/retry-after.js';
+import { isRetryableStatus, retryWaitMs } from '../net/retry.js';
 import { completeJson } from '../llm/json.js';
 import type { Hit } from '../store/types.js';
 import { rerankPrompt } from './prompts.js';
@@ -91,10 +91,9 @@ export async function rerankWithHttp(
       ctx.checkAborted();
       throw new ReviewError('rerank', `the rerank endpoint ${config.url} did not answer (${(err as Error).message})`, { cause: err });
     }
-    if ((response.status === 429 || response.status >= 500) && attempt < 3) {
-      const wait = retryAfterMs(response.headers) ?? 500 * 2 ** (attempt - 1);
+    if (isRetryableStatus(response.status) && attempt < 3) {
       await response.body?.cancel().catch(() => undefined);
-      await sleep(Math.min(wait, 60_000), ctx.signal);
+      await sleep(retryWaitMs(attempt - 1, { baseMs: 500, maxMs: 60_000 }, response.headers), ctx.signal);
       continue;
     }
     break;
