@@ -6,6 +6,10 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import '@vscode-elements/elements/dist/vscode-tabs/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
+import { AskTab } from './ask-tab.js';
 import { el, replace } from './dom.js';
 import { isHighlightMode, isHostMessage, isOffset, type HighlightMode, type HostMessage, type Offset, type ViewMessage, type ViewState } from './protocol.js';
 import { whoOf, type Action } from './render.js';
@@ -43,6 +47,11 @@ class Panel {
   private readonly status = el('div', { class: 'cl-sr-only', attrs: { id: 'cl-status', role: 'status', 'aria-live': 'polite' } });
   private readonly notice = el('div', { class: 'cl-notice', attrs: { id: 'cl-notice', 'aria-hidden': 'true' } });
 
+  private readonly askTab = new AskTab((m) => this.post(m));
+  private readonly askPanel = el('vscode-tab-panel', { class: 'cl-ask', attrs: { id: 'cl-panel-ask' } });
+  private readonly tabs = el('vscode-tabs', { attrs: { id: 'cl-tabs' } }) as HTMLElement & { selectedIndex: number };
+  private tab: 'similar' | 'ask' = 'similar';
+
   get lastRender(): RenderStats | undefined {
     return this.results.lastRender;
   }
@@ -50,21 +59,33 @@ class Panel {
   mount(root: HTMLElement): void {
     this.offsetToggle.textContent = 'What authors write next';
     this.rareToggle.textContent = 'Highlight rare words';
+    this.askTab.mount(this.askPanel);
     replace(
-      root,
+      this.tabs,
+      el('vscode-tab-header', { attrs: { slot: 'header', id: 'cl-tab-similar' } }, 'Similar sentences'),
       el(
-        'header',
-        { class: 'cl-header' },
-        el('div', { class: 'cl-toolbar', attrs: { role: 'group', 'aria-label': 'View options' } }, this.offsetToggle, this.rareToggle),
-        this.results.meta,
-        this.results.queryEl,
+        'vscode-tab-panel',
+        { attrs: { id: 'cl-panel-similar' } },
+        el(
+          'header',
+          { class: 'cl-header' },
+          el('div', { class: 'cl-toolbar', attrs: { role: 'group', 'aria-label': 'View options' } }, this.offsetToggle, this.rareToggle),
+          this.results.meta,
+          this.results.queryEl,
+        ),
+        this.status,
+        this.screens.element,
+        this.results.list,
+        this.bookmarks.element,
       ),
-      this.status,
-      this.screens.element,
-      this.results.list,
-      this.bookmarks.element,
-      this.notice,
+      el('vscode-tab-header', { attrs: { slot: 'header', id: 'cl-tab-ask' } }, 'Ask'),
+      this.askPanel,
     );
+    replace(root, this.tabs, this.notice);
+    this.tabs.addEventListener('vsc-tabs-select', (e) => {
+      this.tab = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex === 1 ? 'ask' : 'similar';
+      this.persist();
+    });
     this.offsetToggle.addEventListener('change', () => this.onOffsetToggle());
     this.rareToggle.addEventListener('change', () => this.onRareToggle());
     this.results.list.addEventListener('keydown', (e) => onListKey(e, this.results, (action, id) => this.act(action, id)));
@@ -77,6 +98,7 @@ class Panel {
     if (saved) {
       if (isHighlightMode(saved.highlight)) this.setHighlight(saved.highlight);
       if (isOffset(saved.offset)) this.offset = saved.offset;
+      if (saved.tab === 'ask') this.selectTab('ask');
     }
     this.syncToggles();
     this.bookmarks.set([]);
@@ -88,8 +110,13 @@ class Panel {
     this.host.post(m);
   }
 
+  private selectTab(tab: 'similar' | 'ask'): void {
+    this.tab = tab;
+    this.tabs.selectedIndex = tab === 'ask' ? 1 : 0;
+  }
+
   private persist(): void {
-    const s: PersistedState = { v: 1, highlight: this.highlight, offset: this.offset, last: this.stable };
+    const s: PersistedState = { v: 1, highlight: this.highlight, offset: this.offset, last: this.stable, tab: this.tab };
     this.host.save(s);
   }
 
@@ -113,8 +140,23 @@ class Panel {
         this.showNotice(m.text);
         break;
       case 'reveal':
+        this.selectTab('similar');
         this.results.reveal(m.hitId);
         break;
+      case 'ask':
+        this.askTab.show(m.ask);
+        break;
+      case 'askProgress':
+        this.askTab.progress(m.progress);
+        break;
+      case 'askFocus':
+        this.selectTab('ask');
+        this.persist();
+        // The tab panel is shown by the tabs' own update: focus once it is rendered.
+        requestAnimationFrame(() => this.askTab.focus());
+        break;
+      default:
+        assertNever(m);
     }
   }
 
@@ -257,4 +299,9 @@ if (root) {
   (window as unknown as { corpusLens?: { lastRender(): RenderStats | undefined } }).corpusLens = {
     lastRender: () => panel.lastRender,
   };
+}
+
+/** The exhaustiveness check: a host message type added to the protocol and not handled above fails the typecheck. */
+function assertNever(m: never): void {
+  void m;
 }

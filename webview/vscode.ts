@@ -8,6 +8,8 @@ export interface PersistedState {
   highlight: HighlightMode;
   offset: Offset;
   last?: ViewState;
+  /** The tab shown. */
+  tab?: 'similar' | 'ask';
 }
 
 interface VsCodeApi {

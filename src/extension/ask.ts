@@ -1,29 +1,38 @@
-// "Corpus Lens: Ask the Corpus…": a question (input box, or the command's `{question}` argument) answered by the core
-// (src/core/ask) on the current corpus connection and the configured LLM (offline extract without one), with a
-// cancellable progress notification. The conversation is the core's JSON in the workspace state, so follow-ups and
-// "where did you find that?" see the history across sessions until it is cleared. The answer is shown in a
-// read-only virtual Markdown document beside the editor, rendered from that state: nothing the author could edit by
-// mistake, and no untitled buffer left behind per question.
+// Ask the Corpus in VS Code: a question (from the panel's Ask tab, or the `corpusLens.ask` command's `{question}`)
+// answered by the core (src/core/ask) on the current corpus connection and the configured LLM (offline extract
+// without one). The conversation is the core's JSON in the workspace state, so follow-ups and "where did you find
+// that?" see the history across sessions until it is cleared. What a running question does (its stages, the
+// model's draft as it streams) and its end are events the panel renders; the author's document changes only on
+// "Insert answer at cursor" or "Cite".
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AskTurn, Conversation } from '../core/ask/types.js';
+import type { AskProgress, AskTurn, Conversation } from '../core/ask/types.js';
 import { errorText } from '../core/redact.js';
 import { configuredChat } from './chat.js';
+import { appendEntry, openIfExists, resolveBibFile } from './cite.js';
 import type { CorpusService } from './corpus.js';
+import { formatOf } from './documents.js';
 import { heavy } from './load.js';
 import type { Secrets } from './secrets.js';
+import { readSettings } from './settings.js';
+import type { Hit } from '../core/store/types.js';
 
 export const ASK_CONVERSATION_KEY = 'corpusLens.askConversation';
-export const ASK_SCHEME = 'corpus-lens-ask';
 
-/** The answer document's name (its tab, and its preview's). */
-const ANSWER_TITLE = 'Ask the Corpus.md';
+/** What the panel is told about a question while and after it runs. */
+export type AskEvent =
+  | { kind: 'start'; question: string; llm: string | null }
+  | { kind: 'progress'; progress: AskProgress }
+  | { kind: 'done'; turn: AskTurn; conversation: Conversation }
+  | { kind: 'stopped'; reason: 'cancelled' | 'failed'; message?: string }
+  | { kind: 'cleared' };
 
-export class AskCorpus implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  readonly uri = vscode.Uri.from({ scheme: ASK_SCHEME, path: `/${ANSWER_TITLE}` });
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+export class AskCorpus implements vscode.Disposable {
+  private readonly events = new vscode.EventEmitter<AskEvent>();
+  readonly onDidAsk = this.events.event;
   /** Questions run one after another: each reads the conversation the previous one saved. */
   private queue: Promise<unknown> = Promise.resolve();
+  private running: AbortController | undefined;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -45,73 +54,124 @@ export class AskCorpus implements vscode.TextDocumentContentProvider, vscode.Dis
     }
   }
 
-  provideTextDocumentContent(): string {
-    return heavy().conversationMarkdown(this.conversation());
-  }
-
-  /** Asks `question` (else asks the author for one); returns the turn, or undefined when dismissed or cancelled. */
-  async ask(question?: string): Promise<AskTurn | undefined> {
-    question ??= await vscode.window.showInputBox({
-      title: 'Corpus Lens: Ask the Corpus',
-      prompt: 'A question your papers answer; a follow-up; or “where did you find that?”',
-      ignoreFocusOut: true,
-    });
-    if (!question?.trim()) return undefined;
-    const q = question;
-    const run = this.queue.then(() => this.run(q));
+  /** Asks `question`; returns the turn, or undefined when it was empty or cancelled. Failures reject (and are told). */
+  ask(question: string): Promise<AskTurn | undefined> {
+    if (!question.trim()) return Promise.resolve(undefined);
+    const run = this.queue.then(() => this.run(question));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
+  /** Stops the running question (the conversation stays as it was before it). */
+  cancel(): void {
+    this.running?.abort();
+  }
+
   private async run(question: string): Promise<AskTurn | undefined> {
-    const { store, embedder } = await this.corpus.connection();
-    const chat = await configuredChat(this.secrets);
+    const controller = new AbortController();
+    this.running = controller;
     const core = heavy();
-    // Read fresh and saved only when the turn completes: a cancelled or failed question leaves the history as it was.
-    const conversation = this.conversation();
-    const turn = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Corpus Lens: asking the corpus${chat ? '' : ' (extract: no LLM configured)'}`, cancellable: true },
-      async (_progress, token) => {
-        const controller = new AbortController();
-        token.onCancellationRequested(() => controller.abort());
-        try {
-          return await core.ask(conversation, question, { store, embedder, chat, signal: controller.signal });
-        } catch (err) {
-          if (core.isAbortError(err)) return undefined;
-          throw err;
-        }
-      },
-    );
-    if (!turn) return void vscode.window.showInformationMessage('Corpus Lens: question cancelled.');
-    await this.state.update(ASK_CONVERSATION_KEY, core.serializeConversation(conversation));
-    this.changed.fire(this.uri);
-    await this.show();
-    const c = turn.counts;
-    this.log.info(`ask: ${turn.kind}, answerability ${turn.answerability.toFixed(2)}, ${turn.citations.length} citations, ${c.evidence} evidence sentences from ${c.papers} papers, ${c.llmCalls} LLM calls, ${c.ms} ms (model ${c.modelMs} ms)`);
-    return turn;
+    try {
+      const { store, embedder } = await this.corpus.connection();
+      const chat = await configuredChat(this.secrets);
+      this.events.fire({ kind: 'start', question, llm: chat?.model ?? null });
+      // Read fresh and saved only when the turn completes: a cancelled or failed question leaves the history as it was.
+      const conversation = this.conversation();
+      const turn = await core.ask(conversation, question, {
+        store,
+        embedder,
+        chat,
+        signal: controller.signal,
+        onProgress: (progress) => this.events.fire({ kind: 'progress', progress }),
+      });
+      await this.state.update(ASK_CONVERSATION_KEY, core.serializeConversation(conversation));
+      const c = turn.counts;
+      this.log.info(`ask: ${turn.kind}, answerability ${turn.answerability.toFixed(2)}, ${turn.citations.length} citations, ${c.evidence} evidence sentences from ${c.papers} papers, ${c.llmCalls} LLM calls, ${c.ms} ms (model ${c.modelMs} ms)`);
+      this.events.fire({ kind: 'done', turn, conversation });
+      return turn;
+    } catch (err) {
+      if (core.isAbortError(err) || controller.signal.aborted) {
+        this.events.fire({ kind: 'stopped', reason: 'cancelled' });
+        this.log.info('ask: cancelled');
+        return undefined;
+      }
+      this.events.fire({ kind: 'stopped', reason: 'failed', message: errorText(err).split('\n')[0] });
+      throw err;
+    } finally {
+      if (this.running === controller) this.running = undefined;
+    }
   }
 
   /** Forgets the conversation of this workspace (the next question starts a new one, numbered from [1]). */
   async clear(): Promise<void> {
+    this.cancel();
     await this.state.update(ASK_CONVERSATION_KEY, undefined);
-    this.changed.fire(this.uri);
+    this.events.fire({ kind: 'cleared' });
     this.log.info('ask: conversation cleared');
-    void vscode.window.showInformationMessage('Corpus Lens: the Ask conversation is cleared.');
   }
 
-  private async show(): Promise<void> {
-    const doc = await vscode.workspace.openTextDocument(this.uri);
-    if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    // Rendered, as the author reads it: the source is escaped for safety (every punctuation mark of corpus text and
-    // model output backslashed), which the preview shows as plain text. It follows the document as turns are added.
-    const shown = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(ANSWER_TITLE)));
-    if (shown) return;
-    const writing = vscode.window.activeTextEditor;
-    await vscode.commands.executeCommand('markdown.showPreviewToSide', doc.uri);
-    if (writing) await vscode.window.showTextDocument(writing.document, { viewColumn: writing.viewColumn, selection: writing.selection }); // the cursor stays in the paper
+  /** The corpus rows of sources `numbers` (paper metadata for Cite and Open source), by source number. */
+  async hitsOf(numbers: readonly number[]): Promise<Map<number, Hit>> {
+    const c = this.conversation();
+    const wanted = numbers.map((n) => c.sources[n - 1]).filter((s) => !!s);
+    const { store } = await this.corpus.connection();
+    const hits = await store.context(wanted.map((s) => s.sentenceId));
+    const out = new Map<number, Hit>();
+    for (const s of wanted) {
+      const h = hits.find((x) => x.sentence.id === s.sentenceId && x.paper.id === s.paperId);
+      if (h) out.set(s.n, h);
+    }
+    return out;
+  }
+
+  /**
+   * "Insert answer at cursor": turn `index`'s checked answer at the cursor of `editor` as ONE edit (one undo), its
+   * citations as the configured command / [@key], and the BibTeX entries of cited papers the .bib lacks appended
+   * (keys reused from the .bib by DOI or title, as Cite does). Returns the keys cited, or undefined when the turn
+   * has nothing to insert.
+   */
+  async insertAnswer(index: number, editor: vscode.TextEditor): Promise<string[] | undefined> {
+    const c = this.conversation();
+    const turn = c.turns[index];
+    if (!turn) throw new Error(`there is no answer ${index + 1} in this conversation (it was cleared?)`);
+    const core = heavy();
+    const cited = core.citedPapers(turn, c.sources);
+    if (!cited.length || (turn.kind !== 'answer' && turn.kind !== 'extract')) return undefined;
+    const doc = editor.document;
+    const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
+    const settings = readSettings(doc.uri);
+    const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
+    const bibDoc = await openIfExists(bibUri);
+    const hits = await this.hitsOf(cited.map((s) => s.n));
+    // Keys planned against the .bib as it will be, so two new papers never get the same key.
+    let bib = bibDoc?.getText() ?? '';
+    const entries: string[] = [];
+    const keys = new Map<string, string>();
+    for (const s of cited) {
+      const paper = hits.get(s.n)?.paper;
+      if (!paper) throw new Error(`the paper of source [${s.n}] ("${s.title ?? s.paperId}") is no longer in the corpus`);
+      const plan = await core.planCitation(bib, { ...paper, arxivId: null, url: null });
+      keys.set(s.paperId, plan.key);
+      if (plan.entry) {
+        entries.push(plan.entry.trimEnd());
+        bib += `\n\n${plan.entry}`;
+      }
+    }
+    const body = core.answerForPaper(turn, c.sources, format, (id) => keys.get(id)!, settings.citation.command);
+    if (!body) return undefined;
+    const at = editor.selection.active;
+    // Separated from a word it would otherwise run into, on either side.
+    const line = doc.lineAt(at.line).text;
+    const text = `${/\S/.test(line.charAt(at.character - 1)) ? ' ' : ''}${body}${/\S/.test(line.charAt(at.character)) ? ' ' : ''}`;
+    const inserted = await editor.edit((b) => b.insert(at, text));
+    if (!inserted) throw new Error(`could not insert the answer into ${path.basename(doc.fileName)}`);
+    if (entries.length) await appendEntry(bibUri, bibDoc, entries.join('\n\n'));
+    this.log.info(`ask: inserted answer ${index + 1} into ${doc.uri.fsPath} citing ${[...keys.values()].join(', ')}${entries.length ? `; ${entries.length} BibTeX entries added to ${bibUri.fsPath}` : ''}`);
+    return [...keys.values()];
   }
 
   dispose(): void {
-    this.changed.dispose();
+    this.cancel();
+    this.events.dispose();
   }
 }

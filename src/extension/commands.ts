@@ -18,7 +18,9 @@ import { CITE_HIT_COMMAND } from './originality.js';
 import type { PanelActions, ResultsPanel } from './panel.js';
 import type { Secrets } from './secrets.js';
 import { RelatedWork } from './review.js';
-import { AskCorpus, ASK_SCHEME } from './ask.js';
+import { AskCorpus } from './ask.js';
+import { toAskProgress, toAskView } from './ask-view.js';
+import { toHitView } from './hit-view.js';
 import { readSettings } from './settings.js';
 import { moveCorpusToPostgres } from './move-corpus.js';
 import { lineOfSentence, openTarget } from '../core/open-target.js';
@@ -160,6 +162,31 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     else await vscode.commands.executeCommand('corpusLens.connect');
   };
 
+  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log);
+  context.subscriptions.push(
+    ask,
+    ask.onDidAsk((e) => {
+      if (e.kind === 'start') panel?.askProgress({ kind: 'start', question: e.question, llm: e.llm });
+      else if (e.kind === 'progress') {
+        const p = toAskProgress(e.progress);
+        if (p) panel?.askProgress(p);
+      } else if (e.kind === 'stopped') panel?.askProgress({ kind: 'stopped', reason: e.reason, message: e.message });
+      else panel?.showAsk(toAskView(e.kind === 'done' ? e.conversation : ask.conversation()));
+    }),
+  );
+  /** A conversation source as a hit (its paper from the corpus): what Cite and Open source take. */
+  const sourceHit = async (n: number) => {
+    const hit = (await ask.hitsOf([n])).get(n);
+    if (!hit) throw new Error(`source [${n}] is not in the corpus any more (was the conversation cleared, or the corpus switched?)`);
+    return toHitView(hit);
+  };
+  const insertAnswer = async (turn: number) => {
+    const editor = paperEditor();
+    if (!editor) return void vscode.window.showWarningMessage('Corpus Lens: open the paper to insert the answer into first.');
+    const keys = await ask.insertAnswer(turn, editor);
+    panel?.notice(keys ? `Inserted, citing ${keys.join(', ')}` : 'This answer has nothing to insert');
+  };
+
   // The panel's buttons run these without awaiting them: a failure is reported, never an unhandled rejection.
   const reporter = failureReporter(log);
   const safeFindSimilar = guarded('find similar sentences', findSimilar, reporter);
@@ -176,6 +203,13 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     showLog: () => log.show(),
     recover: () => void guarded('go back to the previous corpus', goBack, reporter)(),
     run: (action) => void guarded(`panel action ${action}`, runNextAction, reporter)(action),
+    askView: () => toAskView(ask.conversation()),
+    ask: (question) => void guarded('ask the corpus', (q: string) => ask.ask(q), reporter)(question),
+    askCancel: () => ask.cancel(),
+    askClear: () => void guarded('clear the Ask conversation', () => ask.clear(), reporter)(),
+    askInsert: (turn) => void guarded('insert the answer', insertAnswer, reporter)(turn),
+    askCite: (n) => void guarded('cite an Ask source', async (m: number) => cite(await sourceHit(m)), reporter)(n),
+    askOpenSource: (n) => void guarded('open an Ask source', async (m: number) => openSource(await sourceHit(m)), reporter)(n),
   };
 
   const register = <A extends unknown[], R>(id: string, fn: (...args: A) => R | PromiseLike<R>) => registerCommand(context, log, id, fn);
@@ -238,11 +272,18 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   });
   register('corpusLens.insertRelatedWork', () => relatedWork.insert());
   register('corpusLens.appendRelatedWorkBibtex', () => relatedWork.appendBibtex());
-  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log);
-  context.subscriptions.push(ask, vscode.workspace.registerTextDocumentContentProvider(ASK_SCHEME, ask));
+
+  // "Ask the Corpus…" opens the panel's Ask tab; with a question (scripts, tests, the chat) it also asks it there.
   // Failures (no corpus included: "no corpus at … yet") are reported by the guard of register.ts, like every command's.
-  register('corpusLens.ask', (options?: { question?: string }) => ask.ask(options?.question));
-  register('corpusLens.clearAskConversation', () => ask.clear());
+  register('corpusLens.ask', async (options?: { question?: string }) => {
+    await panel?.focusAsk();
+    return options?.question ? ask.ask(options.question) : undefined;
+  });
+  register('corpusLens.clearAskConversation', async () => {
+    await ask.clear();
+    void vscode.window.showInformationMessage('Corpus Lens: the Ask conversation is cleared.');
+  });
+  register('corpusLens.insertAskAnswer', (options?: { turn?: number }) => insertAnswer(options?.turn ?? ask.conversation().turns.length - 1));
   return { panelActions, attachPanel: (p) => (panel = p), ask };
 }
 

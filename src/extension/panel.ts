@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { toBookmark, toHitView } from './hit-view.js';
 import { panelHtml } from './panel-html.js';
 import {
-  isViewMessage, type BookmarkView, type HitView, type HostMessage, type NextAction, type ViewMessage, type ViewState,
+  isViewMessage, type AskProgressView, type AskView, type BookmarkView, type HitView, type HostMessage, type NextAction, type ViewMessage, type ViewState,
 } from '../../webview/protocol.js';
 import type { LookupEvent } from './lookup.js';
 
@@ -23,6 +23,14 @@ export interface PanelActions {
   recover(): void;
   /** A next action a first-run or error state names. */
   run(action: NextAction): void;
+  /** The Ask tab: the conversation now, and what its controls do (none awaited: failures are reported). */
+  askView(): AskView;
+  ask(question: string): void;
+  askCancel(): void;
+  askClear(): void;
+  askInsert(turn: number): void;
+  askCite(source: number): void;
+  askOpenSource(source: number): void;
 }
 
 export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -31,6 +39,9 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
   private hits = new Map<string, HitView>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly shown = new vscode.EventEmitter<void>();
+  /** The view's script has said `ready` (it receives messages). */
+  private ready = false;
+  private askFocusPending = false;
   /** Fires when the panel appears (opened, or its tab selected again): a moment to look up the cursor's sentence. */
   readonly onDidShow = this.shown.event;
 
@@ -41,6 +52,7 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.ready = false;
     const roots = [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')];
     view.webview.options = { enableScripts: true, localResourceRoots: roots };
     view.webview.html = panelHtml({
@@ -53,7 +65,10 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
       view.webview.onDidReceiveMessage((m: unknown) => {
         if (isViewMessage(m)) void this.onMessage(m);
       }),
-      view.onDidDispose(() => (this.view = undefined)),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.ready = false;
+      }),
       view.onDidChangeVisibility(() => {
         if (view.visible) this.shown.fire();
       }),
@@ -106,6 +121,23 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
     }
   }
 
+  /** The Ask tab's conversation (after each answer and a clear). */
+  showAsk(ask: AskView): void {
+    void this.post({ type: 'ask', ask });
+  }
+
+  askProgress(progress: AskProgressView): void {
+    void this.post({ type: 'askProgress', progress });
+  }
+
+  /** Shows the panel on its Ask tab with the cursor in the question box. */
+  async focusAsk(): Promise<void> {
+    await this.reveal();
+    // A panel opened just now has no script running yet: the focus request waits for its `ready`.
+    if (this.ready) await this.post({ type: 'askFocus' });
+    else this.askFocusPending = true;
+  }
+
   notice(text: string): void {
     void this.post({ type: 'notice', text });
   }
@@ -138,6 +170,12 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         await this.post({ type: 'settings', settings: { offset: this.hitsOffset() } });
         await this.post({ type: 'bookmarks', list: this.bookmarks() });
         await this.post({ type: 'state', state: this.state });
+        await this.post({ type: 'ask', ask: this.actions.askView() });
+        this.ready = true;
+        if (this.askFocusPending) {
+          this.askFocusPending = false;
+          await this.post({ type: 'askFocus' });
+        }
         return;
       case 'copy': {
         const hit = this.findHit(m.hitId);
@@ -168,6 +206,20 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.actions.recover();
       case 'run':
         return this.actions.run(m.action);
+      case 'ask':
+        return this.actions.ask(m.question);
+      case 'askCancel':
+        return this.actions.askCancel();
+      case 'askClear':
+        return this.actions.askClear();
+      case 'askInsert':
+        return this.actions.askInsert(m.turn);
+      case 'askCite':
+        return this.actions.askCite(m.source);
+      case 'askOpenSource':
+        return this.actions.askOpenSource(m.source);
+      default:
+        return assertNever(m);
     }
   }
 
@@ -187,4 +239,9 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
     this.shown.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The exhaustiveness check: a view message type added to the protocol and not handled above fails the typecheck. */
+function assertNever(m: never): void {
+  void m;
 }

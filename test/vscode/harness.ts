@@ -192,15 +192,45 @@ function serveSnapshots(page: import('playwright-core').Page, requestFile: strin
     if (busy || !existsSync(requestFile)) return;
     busy = true;
     try {
-      const { name } = JSON.parse(readFileSync(requestFile, 'utf8')) as { name: string };
+      const { name, actions } = JSON.parse(readFileSync(requestFile, 'utf8')) as { name: string; actions?: UiAction[] };
+      let error: string | undefined;
+      for (const a of actions ?? []) {
+        try {
+          await act(page, a);
+        } catch (err) {
+          error = `${JSON.stringify(a)}: ${(err as Error).message.split('\n')[0]}`;
+          break;
+        }
+      }
       if (artifacts) await page.screenshot({ path: join(artifacts, `vscode-${name}.png`) }).catch(() => undefined);
       const texts: string[] = [];
       for (const frame of page.frames()) texts.push(await frame.evaluate(() => document.body?.innerText ?? '').catch(() => ''));
-      writeFileSync(`${requestFile}.reply`, JSON.stringify({ texts }));
+      writeFileSync(`${requestFile}.reply`, JSON.stringify({ texts, error }));
       rmSync(requestFile, { force: true });
     } finally {
       busy = false;
     }
   }, 200);
   return { stop: () => clearInterval(timer) };
+}
+
+/** What a snapshot request may do first in the webview frame holding `selector` (CSS; it pierces shadow roots). */
+export type UiAction = { click: string } | { fill: string; text: string } | { press: string; key: string } | { hover: string };
+
+async function act(page: import('playwright-core').Page, a: UiAction): Promise<void> {
+  const selector = 'click' in a ? a.click : 'fill' in a ? a.fill : 'press' in a ? a.press : a.hover;
+  const until = Date.now() + 10_000;
+  for (;;) {
+    for (const frame of page.frames()) {
+      const found = await frame.$(selector).catch(() => null);
+      if (!found) continue;
+      if ('click' in a) await found.click();
+      else if ('fill' in a) await found.fill(a.text);
+      else if ('press' in a) await found.press(a.key);
+      else await found.hover();
+      return;
+    }
+    if (Date.now() > until) throw new Error(`no frame has ${selector}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -420,7 +420,12 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
     try {
       await showResults(p);
       await p.clearPosted();
-      // Tab order: the two toggles, then the list (one tab stop).
+      // Tab order: the tab strip (its selected tab, "Similar sentences"), its tab panel (vscode-tabs makes it a stop,
+      // as the ARIA tabs pattern has it), the two toggles, then the list (one tab stop).
+      await p.page.keyboard.press('Tab');
+      assert.equal(await p.page.evaluate(() => document.activeElement?.tagName.toLowerCase() + ' ' + document.activeElement?.textContent), 'vscode-tab-header Similar sentences');
+      await p.page.keyboard.press('Tab');
+      assert.equal(await p.page.evaluate(() => document.activeElement?.getAttribute('role')), 'tabpanel');
       await p.page.keyboard.press('Tab');
       assert.equal(await p.page.evaluate(() => document.activeElement?.id), 'cl-offset-toggle');
       await p.page.keyboard.press('Space');

@@ -1,17 +1,25 @@
-// Asks the harness (outside VS Code) for a screenshot and the text of every frame of the workbench.
+// Asks the harness (outside VS Code) for a screenshot and the text of every frame of the workbench, after the
+// UI actions given (clicks, typing, key presses in a webview: what the extension host itself cannot do).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-export async function snapshot(name: string, timeoutMs = 15_000): Promise<string[]> {
+export type UiAction = { click: string } | { fill: string; text: string } | { press: string; key: string } | { hover: string };
+
+export async function snapshot(name: string, timeoutMs = 15_000, actions: UiAction[] = []): Promise<string[]> {
   const request = process.env.CORPUS_LENS_TEST_SNAPSHOT;
-  if (!request) return [];
+  if (!request) {
+    if (actions.length) throw new Error('UI actions need the harness (CORPUS_LENS_TEST_SNAPSHOT)');
+    return [];
+  }
   const reply = `${request}.reply`;
   rmSync(reply, { force: true });
-  writeFileSync(request, JSON.stringify({ name }));
+  writeFileSync(request, JSON.stringify({ name, actions }));
   const until = Date.now() + timeoutMs;
   while (!existsSync(reply)) {
     if (Date.now() > until) throw new Error('the harness did not answer the snapshot request');
     await new Promise((r) => setTimeout(r, 100));
   }
   await new Promise((r) => setTimeout(r, 50));
-  return (JSON.parse(readFileSync(reply, 'utf8')) as { texts: string[] }).texts;
+  const r = JSON.parse(readFileSync(reply, 'utf8')) as { texts: string[]; error?: string };
+  if (r.error) throw new Error(`UI action failed: ${r.error}`);
+  return r.texts;
 }

@@ -1,0 +1,179 @@
+// The panel's Ask tab in headless Chromium (the real CSP from panelHtml, the built dist/webview.js, a stub
+// acquireVsCodeApi): hostile answer and quote text stays text, a citation reveals its verified quote on hover and on
+// keyboard focus, the draft streams, and the buttons post exactly the protocol messages the host acts on.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { AskView, ViewMessage } from '../../webview/protocol.js';
+import { ARTIFACTS, CHROMIUM, ensureWebviewBundle, launchChromium, openPanel, startPanelServer, type PanelPage, type PanelServer } from '../support/webview-page.js';
+
+const skip = existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+
+const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+
+const conversation: AskView = {
+  turns: [
+    {
+      index: 0,
+      question: `Which HNSW settings work? ${HOSTILE}`,
+      standalone: `Which HNSW settings work? ${HOSTILE}`,
+      kind: 'answer',
+      text: '',
+      sentences: [
+        { text: `M = 16 reaches recall 0.98 ${HOSTILE} [1][2].`, citations: [1, 2] },
+        { text: 'A marker the sentence does not cite stays text [3].', citations: [] },
+      ],
+      citations: [1, 2],
+      removed: 1,
+      model: 'standin',
+    },
+    {
+      index: 1,
+      question: 'Where did you find that?',
+      standalone: 'Where did you find that?',
+      kind: 'sources',
+      text: '[1] …',
+      sentences: [],
+      citations: [1, 2],
+      removed: 0,
+      model: null,
+    },
+  ],
+  sources: [
+    { n: 1, paperId: 'p1', citationKey: 'mwangi2022', title: `HNSW Tuning <b>bold</b>`, authors: ['Amina Mwangi'], year: 2022, section: 'Results', page: 4, text: `With M = 16, recall@10 reached 0.98. ${HOSTILE}`, previous: 'Before it.', next: 'After it.' },
+    { n: 2, paperId: 'p2', citationKey: null, title: null, authors: [], year: null, section: null, page: null, text: 'Exact search is as fast below 50,000 vectors.', previous: null, next: null },
+    { n: 3, paperId: 'p3', citationKey: null, title: 'Third', authors: ['X Y'], year: 2020, section: null, page: null, text: 'Unused.', previous: null, next: null },
+  ],
+};
+
+let browser: Browser;
+let server: PanelServer;
+
+async function waitPosted(p: PanelPage, pred: (m: ViewMessage) => boolean, what: string): Promise<ViewMessage> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const found = (await p.posted()).find(pred);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`the view did not post ${what}; posted: ${JSON.stringify(await p.posted())}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function askTab(p: PanelPage): Promise<void> {
+  await p.send({ type: 'askFocus' });
+  await p.page.waitForFunction(() => !document.querySelector('#cl-panel-ask')?.hasAttribute('hidden'));
+}
+
+describe('the Ask tab in headless Chromium', { skip }, () => {
+  before(async () => {
+    await ensureWebviewBundle();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    server = await startPanelServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('askFocus shows the tab with the cursor in the question box; Enter posts the question, the draft streams without paper ids, the answer replaces it', async () => {
+    const p = await openPanel(browser, server);
+    try {
+      assert.equal(await p.page.isVisible('#cl-ask-input'), false, 'the similar-sentences tab is shown first');
+      await askTab(p);
+      assert.equal(await p.page.evaluate(() => document.activeElement?.id), 'cl-ask-input', 'the question box has the focus');
+      await p.page.keyboard.type('What reaches recall 0.98?');
+      await p.page.keyboard.press('Enter');
+      assert.deepEqual(await waitPosted(p, (m) => m.type === 'ask', 'the question'), { type: 'ask', question: 'What reaches recall 0.98?' });
+      assert.equal(await p.page.isVisible('[data-ask-action="cancel"]'), true, 'Stop is offered while it runs');
+      await p.send({ type: 'askProgress', progress: { kind: 'start', question: 'What reaches recall 0.98?', llm: 'standin' } });
+      await p.send({ type: 'askProgress', progress: { kind: 'stage', stage: 'answer' } });
+      for (const delta of ['M = 16 reaches ', 'recall 0.98 [P', '1]', ` ${HOSTILE}`]) await p.send({ type: 'askProgress', progress: { kind: 'draft', delta } });
+      assert.equal(await p.page.textContent('#cl-ask-status'), 'Writing the answer…');
+      const draft = await p.page.textContent('#cl-ask-draft p');
+      assert.equal(draft, `M = 16 reaches recall 0.98 ${HOSTILE}`, 'the draft streams as text, the [P1] id left out');
+      await p.page.click('[data-ask-action="cancel"]');
+      await waitPosted(p, (m) => m.type === 'askCancel', 'askCancel');
+      await p.send({ type: 'ask', ask: conversation });
+      await p.page.waitForSelector('.cl-ask-turn');
+      assert.equal(await p.page.isVisible('#cl-ask-draft'), false, 'the checked answer replaces the draft');
+      assert.equal(await p.page.isVisible('[data-ask-action="cancel"]'), false);
+      assert.equal(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no markup from the corpus or the model ran');
+      assert.equal(await p.page.locator('#cl-panel-ask img, #cl-panel-ask script, #cl-panel-ask b').count(), 0, 'and none became elements');
+      assert.ok((await p.page.textContent('.cl-ask-answer'))!.includes(HOSTILE), 'it is shown as the text it is');
+      assert.ok((await p.page.textContent('#cl-ask-source-1'))!.includes('HNSW Tuning <b>bold</b>'));
+      assert.deepEqual(await p.violations(), [], 'no CSP violation');
+      assert.deepEqual(p.pageErrors, []);
+      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-tab.png'), fullPage: true });
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('a citation reveals its verified quote (paper, section, page) on hover and on keyboard focus; only cited markers are citations', async () => {
+    const p = await openPanel(browser, server);
+    try {
+      await askTab(p);
+      await p.send({ type: 'ask', ask: conversation });
+      await p.page.waitForSelector('.cl-ask-turn');
+      const cites = await p.page.$$eval('.cl-ask-turn[data-turn="0"] .cl-ask-answer .cl-ask-cite', (bs) => bs.map((b) => b.textContent));
+      assert.deepEqual(cites, ['[1]', '[2]'], 'the [3] its sentence does not cite stays plain text');
+      assert.equal(await p.page.isVisible('#cl-ask-quote'), false);
+      await p.page.hover('.cl-ask-turn[data-turn="0"] .cl-ask-cite[data-source="1"]');
+      await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
+      const quote = await p.page.textContent('#cl-ask-quote');
+      assert.ok(quote!.includes(`With M = 16, recall@10 reached 0.98. ${HOSTILE}`), quote!);
+      assert.ok(quote!.includes('[1] HNSW Tuning <b>bold</b> (Mwangi 2022), section “Results”, p. 4'), quote!);
+      assert.ok(quote!.includes('Before it.') && quote!.includes('After it.'), 'with its context');
+      assert.equal(await p.page.locator('#cl-ask-quote img, #cl-ask-quote b').count(), 0);
+      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-quote.png') });
+      await p.page.mouse.move(5, 5);
+      await p.page.waitForSelector('#cl-ask-quote[hidden]', { state: 'attached' });
+      // Keyboard: focus the second citation.
+      await p.page.focus('.cl-ask-turn[data-turn="0"] .cl-ask-cite[data-source="2"]');
+      await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
+      assert.match((await p.page.textContent('#cl-ask-quote'))!, /Exact search is as fast below 50,000 vectors\.\s*\[2\] Untitled paper$/);
+      assert.equal(await p.page.getAttribute('.cl-ask-cite[data-source="2"]', 'aria-describedby'), 'cl-ask-quote');
+      await p.page.keyboard.press('Escape');
+      await p.page.waitForSelector('#cl-ask-quote[hidden]', { state: 'attached' });
+      // "Where did you find that?" lists the previous answer's sources with the same numbers.
+      assert.match((await p.page.textContent('.cl-ask-turn[data-turn="1"]'))!, /Sources of the previous answer:\s*\[1\] HNSW Tuning/);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('Insert answer, Cite, Open source and Clear post the messages the host acts on, and nothing else', async () => {
+    const p = await openPanel(browser, server);
+    try {
+      await askTab(p);
+      await p.send({ type: 'ask', ask: conversation });
+      await p.page.waitForSelector('.cl-ask-turn');
+      await p.clearPosted();
+      assert.equal(await p.page.locator('.cl-ask-turn[data-turn="1"] [data-ask-action="insert"]').count(), 0, 'a sources turn has nothing to insert');
+      await p.page.click('.cl-ask-turn[data-turn="0"] [data-ask-action="insert"]');
+      await p.page.click('#cl-ask-source-2 [data-ask-action="cite"]');
+      await p.page.click('#cl-ask-source-1 [data-ask-action="open"]');
+      await p.page.click('[data-ask-action="clear"]');
+      await waitPosted(p, (m) => m.type === 'askClear', 'askClear');
+      assert.deepEqual(await p.posted(), [{ type: 'askInsert', turn: 0 }, { type: 'askCite', source: 2 }, { type: 'askOpenSource', source: 1 }, { type: 'askClear' }]);
+      // The host's cleared conversation empties the tab.
+      await p.send({ type: 'ask', ask: { turns: [], sources: [] } });
+      await p.page.waitForFunction(() => document.querySelectorAll('.cl-ask-turn').length === 0);
+      assert.equal(await p.page.isVisible('#cl-ask-sources'), false);
+      // A malformed conversation (a source whose text is not a string) is refused whole: the tab keeps what it had.
+      await p.send({ type: 'ask', ask: conversation });
+      await p.page.waitForSelector('.cl-ask-turn');
+      await p.page.evaluate((c: AskView) => window.postMessage({ type: 'ask', ask: { ...c, sources: [{ ...c.sources[0], text: { toString: null } }] } }, '*'), conversation);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await p.page.locator('.cl-ask-turn').count(), 2);
+      assert.deepEqual(p.pageErrors, []);
+      const saved = (await p.savedState()) as { tab?: string };
+      assert.equal(saved.tab, 'ask', 'the tab shown is kept across reloads');
+    } finally {
+      await p.close();
+    }
+  });
+});

@@ -1,0 +1,333 @@
+// The panel's Ask tab: a question box, the running question's stages and the model's draft as it streams, the
+// conversation (each answer's sentences with numbered citations that reveal their verified quote on hover or
+// focus), the conversation's one source list with Cite and Open source, Insert answer at cursor, Clear. Everything
+// from the corpus or a model is untrusted and enters the DOM as text nodes only (dom.ts); the host re-checks every
+// message this tab posts (protocol.ts).
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import { el, replace, type Child } from './dom.js';
+import { MAX_QUESTION_LENGTH, type AskProgressView, type AskSourceView, type AskStage, type AskTurnView, type AskView, type ViewMessage } from './protocol.js';
+import { shortAuthors } from './render.js';
+
+const STAGE_TEXT: Record<AskStage, string> = {
+  rewrite: 'Reading the conversation to make the follow-up stand alone…',
+  search: 'Searching the corpus…',
+  answer: 'Writing the answer…',
+  check: 'Checking each sentence against its quotes…',
+};
+
+/** The model's draft as shown while it streams: without the prompt's paper ids (the check turns them into [n]). */
+export function draftForDisplay(draft: string): string {
+  return draft.replace(/\s*\[P\d+\]/g, '').replace(/\s*\[P\d*$/, '');
+}
+
+/** "Title (Smith et al. 2020), section “Results”, p. 4" */
+export function sourceWhere(s: AskSourceView): string {
+  const who = [s.authors.length ? shortAuthors(s.authors) : null, s.year !== null ? String(s.year) : null].filter(Boolean).join(' ');
+  const where = [s.section ? `section “${s.section}”` : null, s.page !== null ? `p. ${s.page}` : null].filter(Boolean).join(', ');
+  return `${s.title?.trim() || 'Untitled paper'}${who ? ` (${who})` : ''}${where ? `, ${where}` : ''}`;
+}
+
+export class AskTab {
+  private view: AskView = { turns: [], sources: [] };
+  private running = false;
+  private draft = '';
+  private readonly input = el('vscode-textfield', {
+    attrs: { id: 'cl-ask-input', placeholder: 'Ask a question your papers answer…', 'aria-label': 'Question for the corpus', maxlength: MAX_QUESTION_LENGTH },
+  }) as HTMLElement & { value: string };
+  private readonly submit = this.button('Ask', 'ask', 'Ask the corpus', true);
+  private readonly stop = this.button('Stop', 'cancel', 'Stop the question');
+  private readonly clear = this.button('Clear conversation', 'clear', 'Clear the conversation and its sources');
+  private readonly status = el('div', { class: 'cl-ask-status', attrs: { id: 'cl-ask-status', role: 'status', 'aria-live': 'polite' } });
+  private readonly draftBox = el('div', { class: 'cl-ask-draft', attrs: { id: 'cl-ask-draft', hidden: true } });
+  private readonly turns = el('ol', { class: 'cl-ask-turns', attrs: { id: 'cl-ask-turns', 'aria-label': 'Questions and answers' } });
+  private readonly sources = el('ol', { class: 'cl-ask-sources', attrs: { id: 'cl-ask-source-list', 'aria-label': 'Sources of the conversation' } });
+  private readonly sourcesBox = el(
+    'section',
+    { class: 'cl-ask-sources-box', attrs: { id: 'cl-ask-sources', 'aria-labelledby': 'cl-ask-sources-title', hidden: true } },
+    el('h3', { attrs: { id: 'cl-ask-sources-title' } }, 'Sources'),
+    this.sources,
+  );
+  /** One shared popup for the citation under the pointer or focus. */
+  private readonly quote = el('div', { class: 'cl-ask-quote', attrs: { id: 'cl-ask-quote', role: 'tooltip', hidden: true } });
+
+  constructor(private readonly post: (m: ViewMessage) => void) {}
+
+  mount(root: HTMLElement): void {
+    this.stop.hidden = true;
+    replace(
+      root,
+      el(
+        'form',
+        { class: 'cl-ask-form', attrs: { id: 'cl-ask-form', role: 'search', 'aria-label': 'Ask the corpus' } },
+        this.input,
+        el('div', { class: 'cl-ask-form-actions' }, this.submit, this.stop),
+      ),
+      this.status,
+      this.draftBox,
+      this.turns,
+      this.sourcesBox,
+      el('div', { class: 'cl-ask-footer' }, this.clear),
+      this.quote,
+    );
+    root.querySelector('form')!.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.ask();
+    });
+    this.input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        this.ask();
+      }
+    });
+    root.addEventListener('click', (e) => this.onClick(e));
+    root.addEventListener('mouseover', (e) => this.onPoint(e));
+    root.addEventListener('mouseout', (e) => this.onLeave(e));
+    root.addEventListener('focusin', (e) => this.onPoint(e));
+    root.addEventListener('focusout', (e) => this.onLeave(e));
+    root.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && !this.quote.hidden) this.hideQuote();
+    });
+    this.render();
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  /** The host's conversation (after `ready`, each answer, a clear): the running question, if any, has ended. */
+  show(view: AskView): void {
+    this.view = view;
+    this.setRunning(false);
+    this.draft = '';
+    this.draftBox.hidden = true;
+    this.draftBox.replaceChildren();
+    this.render();
+    const last = this.turns.lastElementChild as HTMLElement | null;
+    last?.scrollIntoView?.({ block: 'nearest' });
+    const turn = view.turns.at(-1);
+    this.say(turn ? this.turnSummary(turn) : '');
+  }
+
+  progress(p: AskProgressView): void {
+    switch (p.kind) {
+      case 'start':
+        this.setRunning(true);
+        this.draft = '';
+        replace(this.draftBox);
+        this.draftBox.hidden = true;
+        this.say(p.llm ? `Asking with ${p.llm}…` : 'Asking (no LLM configured: the answer is an extract of the best evidence)…');
+        return;
+      case 'stage':
+        this.say(STAGE_TEXT[p.stage]);
+        return;
+      case 'standalone':
+        this.say(`Searching as: ${p.standalone}`);
+        return;
+      case 'draft':
+        this.draft += p.delta;
+        this.draftBox.hidden = false;
+        replace(this.draftBox, el('div', { class: 'cl-ask-draft-label' }, 'Draft, not yet checked'), el('p', {}, draftForDisplay(this.draft)));
+        return;
+      case 'stopped':
+        this.setRunning(false);
+        this.draftBox.hidden = true;
+        this.say(p.reason === 'cancelled' ? 'Stopped.' : `The question failed: ${p.message ?? 'see the log'}`);
+        return;
+    }
+  }
+
+  private ask(): void {
+    const question = String(this.input.value ?? '').trim();
+    if (!question || this.running) return;
+    if (question.length > MAX_QUESTION_LENGTH) {
+      this.say(`A question is at most ${MAX_QUESTION_LENGTH} characters.`);
+      return;
+    }
+    this.post({ type: 'ask', question });
+    this.input.value = '';
+    this.setRunning(true);
+    this.say('Asking…');
+  }
+
+  private setRunning(on: boolean): void {
+    this.running = on;
+    this.stop.hidden = !on;
+    this.submit.toggleAttribute('disabled', on);
+    this.turns.setAttribute('aria-busy', on ? 'true' : 'false');
+  }
+
+  private say(text: string): void {
+    this.status.textContent = '';
+    this.status.textContent = text;
+  }
+
+  private button(label: string, action: string, ariaLabel: string, primary = false, data: Record<string, string | number> = {}): HTMLElement {
+    const attrs: Record<string, string | number | boolean> = { 'data-ask-action': action, 'aria-label': ariaLabel, secondary: !primary };
+    for (const [k, v] of Object.entries(data)) attrs[`data-${k}`] = v;
+    const b = el('vscode-button', { attrs });
+    b.textContent = label;
+    return b;
+  }
+
+  // ---- rendering ----
+
+  private render(): void {
+    const frag = document.createDocumentFragment();
+    for (const t of this.view.turns) frag.appendChild(this.renderTurn(t));
+    this.turns.replaceChildren(frag);
+    this.turns.hidden = this.view.turns.length === 0;
+    if (!this.view.turns.length && !this.running) this.say('');
+    this.sourcesBox.hidden = this.view.sources.length === 0;
+    const list = document.createDocumentFragment();
+    for (const s of this.view.sources) list.appendChild(this.renderSource(s));
+    this.sources.replaceChildren(list);
+    this.clear.toggleAttribute('disabled', this.view.turns.length === 0);
+  }
+
+  private turnSummary(t: AskTurnView): string {
+    if (t.kind === 'unknown') return 'I don’t know: the corpus does not answer that.';
+    if (t.kind === 'sources') return `${t.citations.length} source${t.citations.length === 1 ? '' : 's'} of the previous answer.`;
+    return `Answered with ${t.citations.length} citation${t.citations.length === 1 ? '' : 's'}.`;
+  }
+
+  private renderTurn(t: AskTurnView): HTMLLIElement {
+    const body: Child[] = [];
+    if (t.kind === 'answer' || t.kind === 'extract') {
+      if (t.kind === 'extract') body.push(el('p', { class: 'cl-ask-note' }, 'No LLM configured: the best evidence sentences, word for word.'));
+      const p = el('p', { class: 'cl-ask-answer' });
+      t.sentences.forEach((s, i) => {
+        if (i > 0) p.append(t.kind === 'extract' ? el('br') : ' ');
+        p.append(this.renderSentence(s.text, s.citations));
+      });
+      body.push(p);
+      if (t.removed) body.push(el('p', { class: 'cl-ask-note' }, `${t.removed} sentence${t.removed === 1 ? '' : 's'} the quotes did not support ${t.removed === 1 ? 'was' : 'were'} removed.`));
+      body.push(el('div', { class: 'cl-ask-turn-actions' }, this.button('Insert answer at cursor', 'insert', `Insert answer ${t.index + 1} at the cursor, with its citations`, false, { turn: t.index })));
+    } else if (t.kind === 'sources' && t.citations.length) {
+      body.push(el('p', { class: 'cl-ask-answer' }, 'Sources of the previous answer:'));
+      body.push(
+        el(
+          'ul',
+          { class: 'cl-ask-turn-sources' },
+          ...t.citations.map((n) => this.view.sources[n - 1]).filter((s): s is AskSourceView => !!s).map((s) => el('li', {}, this.citation(s.n), ' ', sourceWhere(s), ': ', el('q', {}, s.text))),
+        ),
+      );
+    } else {
+      body.push(el('p', { class: t.kind === 'unknown' ? 'cl-ask-answer cl-ask-unknown' : 'cl-ask-answer' }, t.text));
+    }
+    return el(
+      'li',
+      { class: `cl-ask-turn cl-ask-${t.kind}`, attrs: { 'data-turn': t.index } },
+      el('p', { class: 'cl-ask-question' }, el('span', { class: 'cl-sr-only' }, 'Question: '), t.question),
+      t.standalone !== t.question ? el('p', { class: 'cl-ask-standalone' }, 'Searched as: ', el('q', {}, t.standalone)) : null,
+      ...body,
+    );
+  }
+
+  /** A sentence whose [n] markers (of its own citations only) become citation buttons. */
+  private renderSentence(text: string, citations: readonly number[]): HTMLElement {
+    const span = el('span', { class: 'cl-ask-sentence' });
+    const parts = text.split(/\[(\d+)\]/);
+    parts.forEach((part, i) => {
+      if (i % 2 === 0) {
+        if (part) span.append(part);
+        return;
+      }
+      const n = Number(part);
+      const source = this.view.sources[n - 1];
+      span.append(citations.includes(n) && source ? this.citation(n) : `[${part}]`);
+    });
+    return span;
+  }
+
+  private citation(n: number): HTMLElement {
+    const s = this.view.sources[n - 1];
+    return el(
+      'button',
+      {
+        class: 'cl-ask-cite',
+        attrs: { type: 'button', 'data-source': n, 'aria-label': `Source ${n}: ${s ? sourceWhere(s) : ''}`, 'aria-describedby': 'cl-ask-quote' },
+      },
+      `[${n}]`,
+    );
+  }
+
+  private renderSource(s: AskSourceView): HTMLLIElement {
+    const who = `${shortAuthors(s.authors)}${s.year !== null ? ` ${s.year}` : ''}`;
+    return el(
+      'li',
+      { class: 'cl-ask-source', attrs: { 'data-source': s.n, id: `cl-ask-source-${s.n}` } },
+      el('span', { class: 'cl-ask-source-n' }, `[${s.n}]`),
+      ' ',
+      el('span', { class: 'cl-paper-title' }, s.title?.trim() || 'Untitled paper'),
+      ' ',
+      el('span', { class: 'cl-byline' }, who),
+      s.section || s.page !== null
+        ? el('span', { class: 'cl-section' }, [s.section, s.page !== null ? `p. ${s.page}` : null].filter(Boolean).join(', '))
+        : null,
+      el('p', { class: 'cl-text' }, el('q', { class: 'cl-sentence' }, s.text)),
+      el(
+        'div',
+        { class: 'cl-actions', attrs: { role: 'group', 'aria-label': `Source ${s.n} actions` } },
+        el('button', { class: 'cl-action', attrs: { type: 'button', 'data-ask-action': 'cite', 'data-source': s.n, 'aria-label': `Cite ${who} at the cursor` } }, 'Cite'),
+        el('button', { class: 'cl-action', attrs: { type: 'button', 'data-ask-action': 'open', 'data-source': s.n, 'aria-label': `Open the source of ${who}` } }, 'Open source'),
+      ),
+    );
+  }
+
+  // ---- the quote popup ----
+
+  private onPoint(e: Event): void {
+    const cite = e.target instanceof Element ? e.target.closest<HTMLElement>('.cl-ask-cite') : null;
+    if (!cite) return;
+    const s = this.view.sources[Number(cite.dataset.source) - 1];
+    if (!s) return;
+    replace(
+      this.quote,
+      el('p', { class: 'cl-ask-quote-text' }, s.previous ? el('span', { class: 'cl-context' }, s.previous, ' ') : null, el('q', { class: 'cl-sentence' }, s.text), s.next ? el('span', { class: 'cl-context' }, ' ', s.next) : null),
+      el('p', { class: 'cl-ask-quote-where' }, `[${s.n}] ${sourceWhere(s)}`),
+    );
+    this.quote.hidden = false;
+    this.quote.dataset.source = String(s.n);
+    // Under the citation, kept inside the panel's width (CSSOM styles: the CSP allows them, unlike style attributes).
+    const r = cite.getBoundingClientRect();
+    const parent = this.quote.offsetParent as HTMLElement | null;
+    const box = parent?.getBoundingClientRect() ?? { left: 0, top: 0 };
+    const room = (parent?.clientWidth ?? window.innerWidth) - this.quote.offsetWidth - 4;
+    this.quote.style.left = `${Math.max(4, Math.min(r.left - box.left, room))}px`;
+    this.quote.style.top = `${r.bottom - box.top + 4}px`;
+  }
+
+  private onLeave(e: Event): void {
+    const cite = e.target instanceof Element ? e.target.closest('.cl-ask-cite') : null;
+    const to = (e as MouseEvent | FocusEvent).relatedTarget;
+    if (cite && !(to instanceof Element && to.closest('.cl-ask-cite') === cite)) this.hideQuote();
+  }
+
+  private hideQuote(): void {
+    this.quote.hidden = true;
+    delete this.quote.dataset.source;
+  }
+
+  // ---- actions ----
+
+  private onClick(e: MouseEvent): void {
+    const target = e.target instanceof Element ? e.target.closest<HTMLElement>('[data-ask-action]') : null;
+    if (!target || target.hasAttribute('disabled')) return;
+    const source = Number(target.dataset.source);
+    switch (target.dataset.askAction) {
+      case 'ask':
+        return this.ask();
+      case 'cancel':
+        return this.post({ type: 'askCancel' });
+      case 'clear':
+        return this.post({ type: 'askClear' });
+      case 'insert':
+        return this.post({ type: 'askInsert', turn: Number(target.dataset.turn) });
+      case 'cite':
+        return this.post({ type: 'askCite', source });
+      case 'open':
+        return this.post({ type: 'askOpenSource', source });
+    }
+  }
+}
