@@ -5,7 +5,7 @@ export { openStore, targetKind } from '../core/store/index.js';
 export { openRemoteStore } from '../core/store/remote.js';
 export { createEmbedder } from '../core/embed/index.js';
 export { search } from '../core/retrieve/index.js';
-export { ingest, ingestUnits } from '../core/ingest/pipeline.js';
+export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';
 export { readPaperFile } from '../core/ingest/index.js';
 export { readZoteroLibrary, listZoteroCollections, zoteroUnits, zoteroMeta, findZoteroDataDir, BetterBibtex } from '../core/sources/zotero/index.js';
 export { indexingSummaryLine, problemLines } from '../core/ingest/report.js';

@@ -9,10 +9,23 @@ import type { CorpusService } from './corpus.js';
 import { heavy } from './load.js';
 import { readSettings } from './settings.js';
 import { errorText } from '../core/redact.js';
+import { embeddedCapacityWarning, embeddedLimit } from '../core/store/capacity.js';
+
+const MOVE_TO_POSTGRES = 'Move Corpus to PostgreSQL…';
 
 /** Indexes `paths`; false when the run failed or was stopped (reported and logged here). */
 export function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<boolean> {
-  return indexWith({ what: paths.join(', '), unit: 'files', run: (store, options) => heavy().ingest(store, paths, options) }, corpus, log, target);
+  return indexWith(
+    {
+      what: paths.join(', '),
+      unit: 'files',
+      sources: async () => (await heavy().collectFiles(paths)).length,
+      run: (store, options) => heavy().ingest(store, paths, options),
+    },
+    corpus,
+    log,
+    target,
+  );
 }
 
 /** What to index: `run` writes into the store it is given (the pipeline's ingest, or ingestUnits for a Zotero library). */
@@ -21,6 +34,8 @@ export interface IndexingRun {
   what: string;
   /** What the progress counts: 'files', 'items'. */
   unit: string;
+  /** How many files or items the run will read (the embedded corpus's size check estimates the load from it). */
+  sources?(): Promise<number>;
   run(store: CorpusStore, options: IngestOptions): Promise<IngestSummary>;
 }
 
@@ -31,6 +46,8 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
     void vscode.window.showWarningMessage('Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to index papers.');
     return false;
   }
+  const embedded = target !== undefined || settings.corpus.backend === 'embedded';
+  let moveInstead = false;
   // Before the first await: from here on, a lookup does not open the corpus this run writes to.
   const release = corpus.writingTo(target ?? (settings.corpus.backend === 'embedded' ? corpus.embeddedPath(settings) : settings.corpus.url));
   const run = Promise.resolve(vscode.window.withProgress(
@@ -42,6 +59,19 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
       // The configured corpus and embedder (an OpenAI-built corpus refuses offline vectors); embedded: in its own process.
       const { store, embedder } = await corpus.openForIndexing(target);
       try {
+        // An embedded corpus has a measured size limit (core/store/capacity.ts): before a load that would pass its
+        // safe share, offer the move to PostgreSQL instead.
+        if (embedded && job.sources) {
+          const warning = embeddedCapacityWarning(await store.counts(), await job.sources(), embeddedLimit(process.env));
+          if (warning) {
+            log.warn(`corpus size: ${warning.message}`);
+            const pick = await vscode.window.showWarningMessage(`Corpus Lens: ${warning.message}.`, { modal: true }, MOVE_TO_POSTGRES, 'Index Anyway');
+            if (pick !== 'Index Anyway') {
+              moveInstead = pick === MOVE_TO_POSTGRES;
+              return null;
+            }
+          }
+        }
         let reported = 0;
         return await job.run(store, {
           embedder,
@@ -64,6 +94,11 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
     const message = heavy().isAbortError(err) ? 'indexing stopped' : `indexing failed: ${errorText(err)}`;
     log.error(`${message} (${job.what})`);
     void vscode.window.showErrorMessage(`Corpus Lens: ${message}.`);
+    return false;
+  }
+  if (!summary) {
+    log.info(`indexing not started (${job.what}): the embedded corpus is near its size limit`);
+    if (moveInstead) await vscode.commands.executeCommand('corpusLens.moveToPostgres');
     return false;
   }
   const { indexingSummaryLine, problemLines } = heavy();

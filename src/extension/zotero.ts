@@ -111,5 +111,5 @@ export async function addFromZotero(deps: AddPapersDeps, chosen?: { collection?:
   if (!pick) return;
   const { units } = await h.zoteroUnits(dir, { collection: pick.collection });
   const what = `Zotero ${pick.collection ? `collection "${pick.collection}"` : 'library'} at ${dir}`;
-  await indexWith({ what, unit: 'items', run: (store, options) => heavy().ingestUnits(store, units, options) }, deps.corpus, deps.log);
+  await indexWith({ what, unit: 'items', sources: async () => units.length, run: (store, options) => heavy().ingestUnits(store, units, options) }, deps.corpus, deps.log);
 }

@@ -11,7 +11,9 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
   --collection NAME: only that collection (and its subcollections).
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
   --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
-  stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.`;
+  stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.
+  An embedded corpus (a folder) that this run would take past 80 % of its measured size limit gets a warning line on
+  stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit.`;
 
 /** `corpus-lens ingest`: builds or updates a corpus from paper files, with a progress bar on stderr. */
 export const ingestCommand: Command = {
@@ -50,7 +52,15 @@ export const ingestCommand: Command = {
     try {
       if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
       const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: await store.meta() });
-      const { ingest, ingestUnits } = await import('../../core/ingest/pipeline.js');
+      const { ingest, ingestUnits, collectFiles } = await import('../../core/ingest/pipeline.js');
+      // An embedded corpus has a measured size limit: say so before the load passes its safe share. A line on
+      // stderr only (stdout and --json stay as they are; with --progress stderr carries JSON lines only).
+      if (!values.progress && (await isEmbedded(values.db))) {
+        const sources = zotero ? zotero.length : (await collectFiles(positionals, values.glob)).length;
+        const { embeddedCapacityWarning, embeddedLimit } = await import('../../core/store/capacity.js');
+        const warning = embeddedCapacityWarning(await store.counts(), sources, embeddedLimit(process.env));
+        if (warning) process.stderr.write(`corpus-lens: warning: ${warning.message}\n`);
+      }
       const bar = await progressBar();
       const controller = new AbortController();
       const stop = () => controller.abort();
@@ -113,6 +123,13 @@ async function progressBar(): Promise<{ update(done: number, total: number, rate
       started = false;
     },
   };
+}
+
+/** Whether --db names an embedded (PGlite) corpus folder (not memory://, not a server). */
+async function isEmbedded(db: string | undefined): Promise<boolean> {
+  if (!db || db.startsWith('memory://')) return false;
+  const { targetKind } = await import('../../core/store/index.js');
+  return targetKind(db) === 'pglite';
 }
 
 /** The resolved folder when --db names an embedded corpus that does not exist yet. */

@@ -1,0 +1,61 @@
+// How large the embedded (PGlite) corpus may grow. PGlite runs PostgreSQL in WebAssembly, one process, its heap
+// capped at 2 GiB and its index builds single-threaded: past some size a corpus builds, opens or answers too slowly,
+// or not at all. Before a load would take the corpus past a safe share of that size, the extension offers to move
+// it to PostgreSQL and `corpus-lens ingest` warns on stderr. The decision is this pure function on counts.
+
+/**
+ * The largest embedded corpus (sentences, 384-d float32 vectors) measured to open in a fresh process and answer a
+ * lookup with context at p50 ≤ 15 ms: 500k clustered synthetic sentences (2026-11-22, 2 cores; match + context p50
+ * 9.2 ms, HNSW build 386 s, data dir 2.95 GB; ../shared/notes/pglite.md). PGlite's WASM heap is capped at 2 GiB
+ * and its index builds are single-threaded; larger sizes: `LIMIT_BENCH_N=… npm run bench -- limit`.
+ */
+export const EMBEDDED_SENTENCE_LIMIT = 500_000;
+
+/** The share of the limit a load may reach without a warning (room for the estimate being low). */
+export const EMBEDDED_SAFE_SHARE = 0.8;
+
+/** Sentences a new source is assumed to add when the corpus has no papers to average over (a typical paper: ~250). */
+export const SENTENCES_PER_SOURCE = 250;
+
+/** The limit in force: CORPUS_LENS_EMBEDDED_LIMIT (sentences) overrides the measured one, e.g. on a larger machine. */
+export function embeddedLimit(env: Record<string, string | undefined> = {}): number {
+  const v = Number(env.CORPUS_LENS_EMBEDDED_LIMIT);
+  return Number.isFinite(v) && v > 0 ? Math.floor(v) : EMBEDDED_SENTENCE_LIMIT;
+}
+
+export interface CapacityWarning {
+  /** Sentences the corpus would hold after the load (estimated). */
+  projected: number;
+  /** The sentence count from which the warning is given (safe share × limit). */
+  safe: number;
+  limit: number;
+  /** One line for the user. */
+  message: string;
+}
+
+/**
+ * Whether a load of `sources` files or library items into an embedded corpus that holds `sentences` sentences in
+ * `papers` papers would take it past the safe share of `limit`. Each source is estimated at the corpus's mean
+ * sentences per paper (250 in an empty corpus); unchanged sources that the load will skip count too, so near the
+ * limit the warning errs on the side of being given. Null: no warning.
+ */
+export function embeddedCapacityWarning(
+  counts: { sentences: number; papers: number },
+  sources: number,
+  limit: number = EMBEDDED_SENTENCE_LIMIT,
+): CapacityWarning | null {
+  const perSource = counts.papers > 0 ? counts.sentences / counts.papers : SENTENCES_PER_SOURCE;
+  const projected = Math.round(counts.sentences + Math.max(0, sources) * perSource);
+  const safe = Math.floor(EMBEDDED_SAFE_SHARE * limit);
+  if (projected <= safe) return null;
+  const n = (x: number) => x.toLocaleString('en');
+  return {
+    projected,
+    safe,
+    limit,
+    message:
+      `this load would bring the embedded corpus to about ${n(projected)} sentences (now ${n(counts.sentences)}); ` +
+      `an embedded corpus is measured to stay fast up to ${n(limit)} sentences, so past ${n(safe)} move it to ` +
+      `PostgreSQL + pgvector ("Corpus Lens: Move Corpus to PostgreSQL…" or \`corpus-lens copy\`)`,
+  };
+}
