@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { readArxivHtmlText, readLatexProject, readPdfBytes } from '../src/core/ingest/index.ts';
 import { readBibtexText } from '../src/core/ingest/bib.ts';
 import { generateLatexPaper } from './generate-paper.ts';
+import { load } from './stats.ts';
 
 const root = join(__dirname, '..');
 const fixtures = join(root, 'test', 'fixtures', 'ingest');
@@ -106,7 +107,7 @@ async function endToEnd(dir: string): Promise<void> {
   const { createEmbedder } = await import('../src/core/embed/index.ts');
   const folder = join(dir, 'papers');
   mkdirSync(folder);
-  const papers = 400;
+  const papers = Number(process.env.INGEST_BENCH_PAPERS ?? 400);
   for (let p = 0; p < papers; p++) {
     const body = [0, 1, 2, 3, 4]
       .map((s) => `## Section ${s}\n\n` + Array.from({ length: 10 }, (_, i) => `Paper ${p} section ${s} reports result ${i} on benchmark ${(p + i) % 17} with a margin of ${i}.${p} points.`).join(' '))
@@ -144,4 +145,26 @@ async function endToEnd(dir: string): Promise<void> {
   const again = await timed(() => ingest(store, [folder], { embedder }));
   console.log(`second run on the same folder (no-op): ${again.ms.toFixed(0)} ms, ${again.value.skipped} skipped, ${again.value.sentences} sentences written (ratio to the first run: ${(again.ms / first.ms).toFixed(3)})`);
   await store.close();
+  cliPeak(dir, folder, n);
+}
+
+/**
+ * `corpus-lens ingest` (the built dist/cli.js, as users run it) on the same folder into a new corpus: its peak RSS
+ * (VmHWM, read by a preloaded exit hook: Node reports no child's rusage).
+ */
+function cliPeak(dir: string, folder: string, n: number): void {
+  const cli = join(root, 'dist', 'cli.js');
+  if (!existsSync(cli)) return void console.log('corpus-lens ingest peak RSS: skipped (dist/cli.js missing: npm run build)');
+  const hook = join(dir, 'peak-hook.cjs');
+  const out = join(dir, 'peak.txt');
+  writeFileSync(
+    hook,
+    `process.on('exit', () => { try { const m = /VmHWM:\\s+(\\d+) kB/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'));` +
+      ` if (m) require('fs').writeFileSync(${JSON.stringify(out)}, m[1]); } catch {} });\n`,
+  );
+  const t0 = performance.now();
+  execFileSync(process.execPath, ['--require', hook, cli, 'ingest', '--db', join(dir, 'cli-corpus'), '--json', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const s = (performance.now() - t0) / 1000;
+  const peak = existsSync(out) ? `${(Number(readFileSync(out, 'utf8')) / 1024).toFixed(0)} MB` : 'n/a (no /proc)';
+  console.log(`corpus-lens ingest (${n} sentences, offline embedder, new embedded corpus): ${s.toFixed(1)} s, peak RSS ${peak}; ${load()}`);
 }

@@ -1,4 +1,7 @@
 /** Median, percentiles and formatting shared by the benchmarks. */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (!sorted.length) return NaN;
@@ -16,4 +19,17 @@ export function timeMs(fn: () => unknown): number {
 
 export function fmt(ms: number): string {
   return ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`;
+}
+
+/** The machine's load, printed beside wall-clock figures (the bench machine is shared). */
+export const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on 2 cores`;
+
+/** Peak resident set of this process (Linux VmHWM), in MB; NaN elsewhere. */
+export function peakRssMb(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
 }

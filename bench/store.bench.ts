@@ -2,8 +2,8 @@
 // bulk load sentences/s (binary COPY, embedding excluded), HNSW build, lookup latency p50/p95 for exact scans and
 // HNSW (ef_search 40 / 100) including context and paper, recall@25 of HNSW vs exact, the one-round-trip match vs
 // the seed's 1 + 3k round trips, the query vector as binary vs text parameter, open time of the persisted corpus,
-// and the RSS a fresh process adds to open it and serve lookups (measured in a child process, as the extension
-// host would). Scales: 10k and 100k sentences; BENCH_SCALE=small runs 5k only (a smoke run, ~1 min).
+// and the RSS a fresh process adds to open it and serve lookups and its peak (VmHWM; measured in a child process, as
+// the extension host would). Scales: 10k and 100k sentences; BENCH_SCALE=small runs 5k only (a smoke run, ~1 min).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { toHit, vectorText } from '../src/core/store/rows.js';
 import { matchStatement } from '../src/core/store/schema.js';
 import type { SqlCorpusStore } from '../src/core/store/sql.js';
 import type { PaperInput } from '../src/core/store/types.js';
-import { fmt, median, percentile } from './stats.js';
+import { fmt, median, peakRssMb, percentile } from './stats.js';
 
 const D = 384;
 const K = 25;
@@ -324,13 +324,19 @@ async function child(dir: string, n: number): Promise<void> {
   console.log(
     `fresh process, shared_buffers ${buffers === 'default' ? `${chosen} (PGlite's default, baseline)` : `${chosen} (sized by the store)`}: ` +
       `open persisted corpus ${fmt(openMs)}, first lookup ${fmt(firstMs)}, then ${p(ms)}; ` +
-      `RSS added ${mb(rss - rss0)} (total ${mb(rss)}) [in VS Code this is the corpus process's, not the extension host's: bench/extension.bench.ts]`,
+      `RSS added ${mb(rss - rss0)} (total ${mb(rss)}, peak ${peakRssMb().toFixed(0)} MB) ` +
+      `[in VS Code this is the corpus process's, not the extension host's: bench/extension.bench.ts]`,
   );
   await store.close();
 }
 
 export async function run(): Promise<void> {
-  const scales = process.env.BENCH_SCALE === 'small' ? [5_000] : [10_000, 100_000];
+  // STORE_BENCH_N="100000,500000" for other sizes (500k: the corpus process's peak memory at the issue's size).
+  const scales = process.env.STORE_BENCH_N
+    ? process.env.STORE_BENCH_N.split(',').map(Number)
+    : process.env.BENCH_SCALE === 'small'
+      ? [5_000]
+      : [10_000, 100_000];
   console.log('# store.bench: embedded PGlite + pgvector');
   for (const n of scales) await benchScale(n);
 }
