@@ -311,7 +311,7 @@ describe('corpus-lens ask', () => {
     const r1 = await run(['--db', db, '--history', history, '--json', 'What macro-F1 does the citation intent classifier reach?']);
     assert.equal(r1.code, 0);
     const j1 = JSON.parse(r1.stdout);
-    assert.deepEqual(Object.keys(j1), ['question', 'standalone', 'rewrite', 'kind', 'answered', 'text', 'sentences', 'citations', 'sources', 'answerability', 'threshold', 'counts', 'model', 'conversation']);
+    assert.deepEqual(Object.keys(j1), ['question', 'standalone', 'rewrite', 'kind', 'answered', 'text', 'sentences', 'citations', 'sources', 'answerability', 'threshold', 'counts', 'model', 'conversation', 'elements']);
     assert.equal(j1.kind, 'extract');
     assert.equal(j1.answered, true);
     assert.equal(j1.model, null);
@@ -368,5 +368,68 @@ describe('corpus-lens ask', () => {
     await assert.rejects(run(['--db', db, '--verify', 'maybe', 'q']), /--verify must be on or off/);
     await assert.rejects(run(['q']), /--db is required/);
     assert.ok(!existsSync(join(dir, 'missing.json')));
+  });
+});
+
+describe('element cards (figures, tables, equations) beside an answer', () => {
+  test('a table on the page of a cited PDF sentence is linked; a sample paper\'s figure matching the question is direct; "where did you find that?" shows them again', async () => {
+    // The CLI tests above closed the shared store (their child processes open the corpus): open it again.
+    const store = await openPGliteStore(db);
+    // A PDF-like paper: two sentences on page 3 and the table printed on that page, one sentence on page 7.
+    const sentences = [
+      ['Results', 'Arctic sea ice reached its smallest September extent of the decade in 2020.', 3],
+      ['Results', 'The September minimum of Arctic sea ice shrank by about thirteen percent per decade.', 3],
+      ['Discussion', 'Thinner multiyear ice melts faster in warm summers.', 7],
+    ] as const;
+    const vectors = await embedder.embed([...sentences.map((s) => s[1]), 'Table 2 Arctic sea ice extent in September by year Year | Extent 2012 | 3.4 2020 | 3.9']);
+    await store.writePapers([
+      {
+        id: 'pdf:seaice',
+        title: 'Arctic Sea Ice Minima',
+        year: 2022,
+        sentences: sentences.map(([section, text, page], i) => ({ sectionTitle: section, sectionIndex: section === 'Results' ? 0 : 1, sentenceIndex: i === 2 ? 0 : i, globalIndex: i, page, text, embedding: vectors[i] })),
+        elements: [
+          { type: 'table', label: 'Table 2', caption: 'Arctic sea ice extent in September by year.', content: 'Year | Extent\n2012 | 3.4\n2020 | 3.9', sectionTitle: 'Results', sectionIndex: 0, afterSentence: 1, page: 3, bbox: [72, 400, 540, 480], elementIndex: 0, embedding: vectors[3] },
+        ],
+      },
+    ]);
+    try {
+      const c = newConversation();
+      const t = await ask(c, 'How much did the September minimum of Arctic sea ice shrink per decade?', { store, embedder });
+      assert.equal(t.kind, 'extract');
+      const table = t.elements?.find((e) => e.label === 'Table 2');
+      assert.ok(table, JSON.stringify(t.elements));
+      assert.equal(table.paperId, 'pdf:seaice');
+      assert.equal(table.page, 3);
+      assert.deepEqual(table.bbox, [72, 400, 540, 480]);
+      assert.equal(table.caption, 'Arctic sea ice extent in September by year.');
+      // Linked or direct, it sits beside a cited sentence of its page.
+      const cited = t.citations.map((n) => c.sources[n - 1]);
+      assert.ok(cited.some((s) => s.paperId === 'pdf:seaice' && s.page === 3));
+      if (table.match === 'linked') assert.ok(table.source !== null && cited.some((s) => s.n === table.source));
+      const md = (await import('../../src/core/ask/markdown.js')).conversationMarkdown(c);
+      assert.match(md, /### Figures, tables and equations\n\n- \*\*Table 2\*\* \\\(table, section “Results”, p\\\. 3\\\) “Arctic sea ice extent in September by year\\\.” — Arctic Sea Ice Minima/);
+      const where = await ask(c, 'where did you find that?', { store, embedder });
+      assert.equal(where.kind, 'sources');
+      assert.deepEqual(where.elements, t.elements);
+      const roundTrip = parseConversation(serializeConversation(c));
+      assert.deepEqual(roundTrip.turns[0].elements, t.elements, 'cards survive the saved conversation');
+
+      // The sample corpus's own LaTeX figure (falk2024quantization: Recall@10 against memory per vector, with and
+      // without re-ranking) is shown for a question its caption answers.
+      const q = await ask(newConversation(), 'How does Recall@10 change with the memory per vector, with and without re-ranking?', { store, embedder });
+      assert.ok(q.kind !== 'unknown');
+      const fig = q.elements?.find((e) => e.type === 'figure' && e.label === 'Figure 1' && /memory per vector/.test(e.caption ?? ''));
+      assert.ok(fig, JSON.stringify(q.elements));
+      assert.equal(fig.page, null);
+
+      // An unrelated question shows no card; "I don't know" never does.
+      const none = await ask(newConversation(), 'What interest rate did the central bank set in 2023?', { store, embedder });
+      assert.equal(none.kind, 'unknown');
+      assert.equal(none.elements, undefined);
+    } finally {
+      await store.deletePapers(['pdf:seaice']);
+      await store.close();
+    }
   });
 });

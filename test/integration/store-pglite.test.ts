@@ -143,3 +143,24 @@ test('a schema v5 corpus gains the section index and whole heap rows on open; hy
   assert.deepEqual(await hits(), before);
   assert.deepEqual((await statsDrift()).differ, 0);
 });
+
+test('a schema v6 corpus gains the elements table and lookups on open, nothing else recounted; its papers take elements', async () => {
+  await store.driver.exec(`DROP FUNCTION match_elements; DROP FUNCTION linked_elements; DROP FUNCTION list_elements; DROP TABLE elements;
+    UPDATE corpus_meta SET value = '6' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  assert.deepEqual(await store.listElements({ count: 10 }), []);
+  const v = new Float32Array(64).fill(0.2);
+  const w = await store.writePapers([
+    {
+      id: 'v7',
+      sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A paper written after the upgrade.', embedding: v }],
+      elements: [{ type: 'figure', label: 'Figure 1', caption: 'After the upgrade.', content: null, sectionTitle: null, sectionIndex: 0, afterSentence: 0, page: null, bbox: null, elementIndex: 0, embedding: v }],
+    },
+  ]);
+  assert.equal(w.elements, 1);
+  assert.equal((await store.matchElements(v, 'upgrade', { count: 1 }))[0].element.label, 'Figure 1');
+  await store.deletePapers(['v7']);
+  assert.deepEqual((await statsDrift()).differ, 0);
+});

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { AskTurn, Conversation } from '../../core/ask/index.js';
+import type { AskElement, AskTurn, Conversation } from '../../core/ask/index.js';
 import { redactSecrets } from '../../core/redact.js';
 import { CliError, negativeValues, type Command } from '../command.js';
 import { embedderFromFlags, openDb, outputs, type StoreDeps } from './import.js';
@@ -27,8 +27,10 @@ const USAGE = `Usage: corpus-lens ask --db DB [--history FILE] [--llm-base-url U
   sources: [{n, paperId, citationKey, title, authors, year, section, sentenceId, globalIndex, text, previous,
   next, page}] (the sources this answer cites; page: the PDF page stored at ingest, else null),
   answerability, threshold, counts: {evidence, papers, unverifiedEvidence, removedSentences, removedCitations,
-  llmCalls, ms, modelMs}, model, conversation: {turns, sources}}. Exit 0 for every answer ("I don't know"
-  included), 1 for an error, 130 when cancelled.`;
+  llmCalls, ms, modelMs}, model, conversation: {turns, sources}, elements: [{type, label, caption, content,
+  paperId, citationKey, title, year, section, page, bbox, match: direct|linked, similarity, source}]} (figures,
+  tables and equations beside the cited sentences or matching the question; cards, not citations). Exit 0 for
+  every answer ("I don't know" included), 1 for an error, 130 when cancelled.`;
 
 function numberFlag(name: string, v: string | undefined, min: number, max: number, integer: boolean): number | undefined {
   if (v === undefined) return undefined;
@@ -86,7 +88,15 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
     counts: turn.counts,
     model: turn.model,
     conversation: { turns: c.turns.length, sources: c.sources.length },
+    elements: turn.elements ?? [],
   };
+}
+
+/** An element card as one line: 'Table 2 (table, p. 3) Median latency by corpus size. — Title [paper id]'. */
+function elementLine(e: AskElement): string {
+  const where = [e.type, e.page !== null ? `p. ${e.page}` : null, e.source !== null ? `beside [${e.source}]` : null].filter(Boolean).join(', ');
+  const text = e.caption ?? e.content?.split('\n')[0] ?? '';
+  return `${e.label ?? `Unnumbered ${e.type}`} (${where}) ${text} — ${e.title ?? e.paperId} [${e.paperId}]`;
 }
 
 export function createAskCommand(deps: StoreDeps = {}): Command {
@@ -158,6 +168,7 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
       else {
         out(turn.text + '\n');
         if (turn.kind !== 'sources' && turn.citations.length) out(`\nSources:\n${sourcesText(conversation, turn.citations)}\n`);
+        if (turn.elements?.length) out(`\nFigures, tables and equations:\n${turn.elements.map(elementLine).join('\n')}\n`);
       }
       if (!values.quiet) {
         const c = turn.counts;

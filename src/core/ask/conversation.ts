@@ -55,6 +55,26 @@ const turnSchema = z.object({
     modelMs: z.number(),
   }),
   model: z.string().nullable(),
+  elements: z
+    .array(
+      z.object({
+        type: z.enum(['figure', 'table', 'equation']),
+        label: z.string().nullable(),
+        caption: z.string().nullable(),
+        content: z.string().nullable(),
+        paperId: z.string(),
+        citationKey: z.string().nullable(),
+        title: z.string().nullable(),
+        year: z.number().nullable(),
+        section: z.string().nullable(),
+        page: z.number().nullable(),
+        bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
+        match: z.enum(['direct', 'linked']),
+        similarity: z.number().nullable(),
+        source: z.number().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 const conversationSchema = z.object({ version: z.literal(1), turns: z.array(turnSchema), sources: z.array(sourceSchema) });

@@ -5,10 +5,12 @@ import { TimedChat } from '../llm/timed.js';
 import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './answer.js';
 import { isSourceQuestion, lastAnswer } from './conversation.js';
 import { ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
+import { answerElements } from './elements.js';
 import { standaloneQuestion } from './rewrite.js';
 import type { AskOptions, AskTurn, Conversation } from './types.js';
 
 export { ANSWERABILITY_THRESHOLD, answerability, gatherEvidence, sentencePages } from './evidence.js';
+export { DIRECT_ELEMENT_SUPPORT } from './elements.js';
 export { ConversationError, isSourceQuestion, lastAnswer, newConversation, parseConversation, serializeConversation } from './conversation.js';
 export { isFollowUp, rewriteWithTerms } from './rewrite.js';
 export { DONT_KNOW } from './prompts.js';
@@ -42,6 +44,8 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       answerability: last?.answerability ?? 0,
       counts: { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: round(performance.now() - t0), modelMs: 0 },
       model,
+      // "Show me the element": the last answer's cards come with its sources.
+      ...(last?.elements?.length && last.kind !== 'unknown' ? { elements: last.elements } : {}),
     };
     conversation.turns.push(turn);
     return turn;
@@ -63,6 +67,10 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
   if (!answerable) drafted = dontKnow();
   else if (chat) drafted = await answerWithModel(conversation, rewrite.standalone, evidence.hits, evidence.pages, chat, { verify: o.verify ?? true, signal: o.signal, onProgress: progress });
   else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages);
+  // Cards for the figures, tables and equations next to what the answer cites (none for "I don't know").
+  const citedIds = new Set(drafted.citations.map((n) => conversation.sources[n - 1]?.sentenceId));
+  const elements =
+    drafted.kind === 'unknown' ? [] : await answerElements(o.store, o.embedder, rewrite.standalone, evidence.hits.filter((h) => citedIds.has(h.sentence.id)), conversation, o.signal);
 
   const turn: AskTurn = {
     question: q,
@@ -84,6 +92,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       modelMs: round(chat?.busy() ?? 0),
     },
     model,
+    ...(elements.length ? { elements } : {}),
   };
   conversation.turns.push(turn);
   return turn;

@@ -3,7 +3,7 @@
 // earlier questions. Corpus text, model output and the author's own question are untrusted: every piece of them is
 // escaped as Markdown text (no HTML, no links, no formatting), only the document's own scaffolding is Markdown.
 import { escapeMarkdownText as esc } from '../text/escape-markdown.js';
-import type { AskSource, AskTurn, Conversation } from './types.js';
+import type { AskElement, AskSource, AskTurn, Conversation } from './types.js';
 
 export const ASK_DOCUMENT_TITLE = 'Ask the Corpus';
 
@@ -12,6 +12,17 @@ export function sourceMarkdown(s: AskSource): string {
   const who = [s.citationKey, s.year].filter((x) => x !== null && x !== '').map((x) => esc(String(x))).join(', ');
   const where = [s.section ? `section “${esc(s.section)}”` : null, s.page !== null ? `p\\. ${s.page}` : null].filter(Boolean).join(', ');
   return `- \\[${s.n}\\] **${esc(s.title ?? s.paperId)}**${who ? ` \\(${who}\\)` : ''}${where ? `, ${where}` : ''}: “${esc(s.text)}”`;
+}
+
+/** One element card: "- **Table 2** (table, p\. 3) “caption” — Title (key, 2021), via \[4\]". */
+export function elementMarkdown(e: AskElement): string {
+  const where = [e.type, e.section ? `section “${esc(e.section)}”` : null, e.page !== null ? `p\\. ${e.page}` : null].filter(Boolean).join(', ');
+  const who = [e.citationKey, e.year].filter((x) => x !== null && x !== '').map((x) => esc(String(x))).join(', ');
+  const text = e.caption ?? e.content?.split('\n')[0] ?? null;
+  return (
+    `- **${esc(e.label ?? 'Unnumbered ' + e.type)}** \\(${where}\\)${text ? ` “${esc(text)}”` : ''} — ${esc(e.title ?? e.paperId)}` +
+    `${who ? ` \\(${who}\\)` : ''}${e.source !== null ? `, beside \\[${e.source}\\]` : ''}`
+  );
 }
 
 function answerMarkdown(turn: AskTurn, c: Conversation): string[] {
@@ -49,6 +60,7 @@ export function conversationMarkdown(c: Conversation): string {
   out.push(...answerMarkdown(turn, c), '');
   const sources = turn.kind === 'unknown' ? [] : turn.citations.map((n) => c.sources[n - 1]).filter((s): s is AskSource => !!s);
   if (sources.length) out.push('### Sources', '', ...sources.map(sourceMarkdown), '');
+  if (turn.elements?.length) out.push('### Figures, tables and equations', '', ...turn.elements.map(elementMarkdown), '');
   const earlier = c.turns.slice(0, -1);
   if (earlier.length) {
     out.push('### Earlier in this conversation', '');

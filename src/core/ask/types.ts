@@ -60,6 +60,33 @@ export interface AskTurn {
   answerability: number;
   counts: AskCounts;
   model: string | null;
+  /**
+   * Figures, tables and equations shown with the answer (cards, not citations): linked to the cited sentences' page
+   * or section, or matching the question themselves. Absent in conversations saved before elements existed.
+   */
+  elements?: AskElement[];
+}
+
+/** An element card: what it is, where it is, and why it is shown. */
+export interface AskElement {
+  type: 'figure' | 'table' | 'equation';
+  label: string | null;
+  caption: string | null;
+  /** Table cells as text rows, an equation's LaTeX (PDF: its text), null for a figure. */
+  content: string | null;
+  paperId: string;
+  citationKey: string | null;
+  title: string | null;
+  year: number | null;
+  section: string | null;
+  /** PDF page and region [x0, y0, x1, y1] (points from the page's top-left); null for other sources. */
+  page: number | null;
+  bbox: [number, number, number, number] | null;
+  /** direct: it matched the question; linked: it is on the page / in the section of a cited sentence. */
+  match: 'direct' | 'linked';
+  similarity: number | null;
+  /** Linked: the citation number of the sentence that brought it. */
+  source: number | null;
 }
 
 export interface AskCounts {
