@@ -19,6 +19,7 @@ import type { PanelActions, ResultsPanel } from './panel.js';
 import type { Secrets } from './secrets.js';
 import { RelatedWork } from './review.js';
 import { AskCorpus } from './ask.js';
+import { registerCorpusParticipant } from './participant.js';
 import { toAskProgress, toAskView } from './ask-view.js';
 import { toHitView } from './hit-view.js';
 import { readSettings } from './settings.js';
@@ -273,6 +274,22 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   register('corpusLens.insertRelatedWork', () => relatedWork.insert());
   register('corpusLens.appendRelatedWorkBibtex', () => relatedWork.appendBibtex());
 
+  /** Where a cited paper opens: its indexed file at the sentence (under a folder the user indexed), else its DOI. */
+  const sourceLocation = async (paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined> => {
+    const { store } = await corpus.connection();
+    const sourcePath = (await store.sources()).find((s) => s.id === paperId)?.sourcePath ?? null;
+    const doi = (await store.context([sentenceId])).find((h) => h.paper.id === paperId)?.paper.doi ?? null;
+    const target = openTarget({ doi, url: null, sourcePath }, indexedRoots());
+    if (target.kind === 'url') return vscode.Uri.parse(target.url, true);
+    if (target.kind !== 'file') return undefined;
+    const uri = vscode.Uri.file(target.path);
+    if (!/\.(tex|ltx|md|markdown|qmd|rmd|txt)$/i.test(target.path)) return uri;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    return new vscode.Location(uri, new vscode.Position(lineOfSentence(doc.getText(), sentence), 0));
+  };
+  const participant = registerCorpusParticipant({ corpus, secrets, log, sourceLocation });
+  if (participant) context.subscriptions.push(participant);
+
   // "Ask the Corpus…" opens the panel's Ask tab; with a question (scripts, tests, the chat) it also asks it there.
   // Failures (no corpus included: "no corpus at … yet") are reported by the guard of register.ts, like every command's.
   register('corpusLens.ask', async (options?: { question?: string }) => {
@@ -283,7 +300,14 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     await ask.clear();
     void vscode.window.showInformationMessage('Corpus Lens: the Ask conversation is cleared.');
   });
-  register('corpusLens.insertAskAnswer', (options?: { turn?: number }) => insertAnswer(options?.turn ?? ask.conversation().turns.length - 1));
+  // The last answer that has something to insert ("where did you find that?" and "I don't know" have not).
+  register('corpusLens.insertAskAnswer', async (options?: { turn?: number }) => {
+    const turns = ask.conversation().turns;
+    let turn = options?.turn ?? turns.length - 1;
+    while (options?.turn === undefined && turn >= 0 && turns[turn].kind !== 'answer' && turns[turn].kind !== 'extract') turn--;
+    if (turn < 0) return void vscode.window.showInformationMessage('Corpus Lens: no answer to insert yet: ask the corpus first.');
+    await insertAnswer(turn);
+  });
   return { panelActions, attachPanel: (p) => (panel = p), ask };
 }
 

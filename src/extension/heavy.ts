@@ -16,4 +16,5 @@ export { sectionStructure, sectionHeading } from '../core/retrieve/structure.js'
 export { sourcesConfig, sourceContext, search as searchSource, candidatesFromBib, candidatesFromIds, fetchToCorpus, progressLine } from '../core/sources/index.js';
 export { ask, newConversation, parseConversation, serializeConversation } from '../core/ask/index.js';
 export { answerForPaper, citedPapers } from '../core/ask/insert.js';
+export { turnMarkdown } from '../core/ask/markdown.js';
 export { LanguageModelChat, selectLanguageModel } from './lm-chat.js';

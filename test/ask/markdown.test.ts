@@ -2,7 +2,7 @@
 // untrusted, so none of it may format, link or carry HTML; the scaffolding (headings, source list) must.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { conversationMarkdown, sourceMarkdown } from '../../src/core/ask/markdown.js';
+import { conversationMarkdown, sourceMarkdown, turnMarkdown } from '../../src/core/ask/markdown.js';
 import { newConversation, parseConversation, serializeConversation } from '../../src/core/ask/index.js';
 import type { AskSource, AskTurn, Conversation } from '../../src/core/ask/types.js';
 
@@ -61,4 +61,17 @@ test('"where did you find that?" lists the previous answer\'s sources; an empty 
   assert.match(md, /Sources of the previous answer:\n\n### Sources\n\n- \\\[2\\\] \*\*Paper 2\*\*/);
   assert.ok(!md.includes('\\[1\\] **Paper 1**'));
   assert.match(conversationMarkdown(newConversation()), /No questions yet/);
+});
+
+test('a chat reply (@corpus): the answer with its [n] and the sources it cites, all untrusted text inert', () => {
+  const c: Conversation = { version: 1, turns: [], sources: [source(1, { text: HOSTILE }), source(2)] };
+  const t = turn('answer', `${HOSTILE} [1].`, [1], { rewrite: 'llm', standalone: `q2 ${HOSTILE}` });
+  c.turns.push(t);
+  const md = turnMarkdown(t, c);
+  assertInert(md);
+  assert.ok(md.includes('**Sources**'), md);
+  assert.ok(md.includes('- \\[1\\] **Paper 1**'), md);
+  assert.ok(!md.includes('Paper 2'), 'only the sources this answer cites');
+  const unknown = turn('unknown', "I don't know.", []);
+  assert.ok(!turnMarkdown(unknown, c).includes('Sources'));
 });

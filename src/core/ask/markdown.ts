@@ -48,6 +48,16 @@ function lastAnswered(c: Conversation, turn: AskTurn): boolean {
   return false;
 }
 
+/** One turn as a chat reply (the `@corpus` participant): the answer with its [n], then the sources it cites. */
+export function turnMarkdown(turn: AskTurn, c: Conversation): string {
+  const out: string[] = [];
+  if (turn.rewrite !== 'none') out.push(`_Searched as:_ ${esc(turn.standalone)}`, '');
+  out.push(...answerMarkdown(turn, c), '');
+  const sources = turn.kind === 'unknown' ? [] : turn.citations.map((n) => c.sources[n - 1]).filter((s): s is AskSource => !!s);
+  if (sources.length) out.push(turn.kind === 'sources' ? '' : '**Sources**', '', ...sources.map(sourceMarkdown), '');
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
 export function conversationMarkdown(c: Conversation): string {
   const out = [`# ${ASK_DOCUMENT_TITLE}`, ''];
   const turn = c.turns.at(-1);
