@@ -196,7 +196,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     cite: (hit) => cite(hit),
     openSource: async (hit) => void (await safeOpenSource(hit)),
     setOffset: (offset) => {
-      lookups.offset = offset;
+      lookups.shift = offset;
       void safeFindSimilar();
     },
     configure: () => void guarded('set up a corpus', configure, reporter)(),

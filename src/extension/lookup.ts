@@ -16,7 +16,8 @@ export interface LookupResult {
   sentence: Sentence;
   hits: Hit[];
   connection: Connection;
-  offset: 0 | 1;
+  /** 1: the hits show the sentence after each match ("what authors write next"); the store's `offset`. */
+  shift: 0 | 1;
   elapsedMs: number;
 }
 
@@ -37,8 +38,8 @@ export class Lookups implements vscode.Disposable {
   private generation = 0;
   private readonly emitter = new vscode.EventEmitter<LookupEvent>();
   readonly onDidLookup = this.emitter.event;
-  /** 1 = "what authors write next". */
-  offset: 0 | 1 = 0;
+  /** 1 = "what authors write next" (the sentence after each match); not a character offset. */
+  shift: 0 | 1 = 0;
 
   constructor(
     private readonly corpus: CorpusService,
@@ -52,17 +53,17 @@ export class Lookups implements vscode.Disposable {
     return this.lookupAt(editor.document, editor.document.offsetAt(editor.selection.active), force);
   }
 
-  /** Looks up the sentence holding `offset` in a paper document. */
-  async lookupAt(doc: vscode.TextDocument, offset: number, force = false): Promise<void> {
+  /** Looks up the sentence holding character offset `at` in a paper document. */
+  async lookupAt(doc: vscode.TextDocument, at: number, force = false): Promise<void> {
     if (!isPaperDocument(doc)) return;
-    const sentence = documentModel(doc).sentenceAt(Math.min(offset, doc.getText().length));
+    const sentence = documentModel(doc).sentenceAt(Math.min(at, doc.getText().length));
     if (!sentence) {
       this.inflight?.abort();
       this.lastKey = undefined;
       this.emitter.fire({ kind: 'notProse' });
       return;
     }
-    const key = `${this.offset}\u0000${sentence.clean}`;
+    const key = `${this.shift}\u0000${sentence.clean}`;
     if (!force && key === this.lastKey) return;
     this.lastKey = key;
     await this.run(doc, sentence);
@@ -105,34 +106,34 @@ export class Lookups implements vscode.Disposable {
   private async hitsOnCurrentCorpus(doc: vscode.TextDocument, sentence: Sentence, signal: AbortSignal): Promise<LookupResult> {
     const generation = this.generation;
     try {
-      return await this.hitsFor(doc, sentence, this.offset, signal);
+      return await this.hitsFor(doc, sentence, this.shift, signal);
     } catch (err) {
       if (generation === this.generation || signal.aborted) throw err;
-      return this.hitsFor(doc, sentence, this.offset, signal);
+      return this.hitsFor(doc, sentence, this.shift, signal);
     }
   }
 
   /** Hits for a sentence (cached), e.g. for the hover. Throws NotConfiguredError when there is no corpus. */
-  async hitsFor(doc: vscode.TextDocument, sentence: Sentence, offset: 0 | 1, signal?: AbortSignal): Promise<LookupResult> {
+  async hitsFor(doc: vscode.TextDocument, sentence: Sentence, shift: 0 | 1, signal?: AbortSignal): Promise<LookupResult> {
     const t0 = performance.now();
     const generation = this.generation;
     const connection = await this.corpus.connection();
     const settings = readSettings(doc.uri);
     const title = settings.embedding.prefixTitle ? documentModel(doc).title() : null;
     const text = title ? `${title}. ${sentence.clean}` : sentence.clean;
-    const key = JSON.stringify([connection.name, offset, settings.results.count, settings.results.threshold, text]);
+    const key = JSON.stringify([connection.name, shift, settings.results.count, settings.results.threshold, text]);
     let hits = this.cache.get(key);
     if (!hits) {
       hits = await heavy().search(connection.store, connection.embedder, text, 'vector', {
         k: settings.results.count,
         threshold: settings.results.threshold,
-        offset,
+        offset: shift,
         signal,
       });
       signal?.throwIfAborted();
       if (generation === this.generation) this.cache.set(key, hits);
     }
-    return { sentence, hits, connection, offset, elapsedMs: performance.now() - t0 };
+    return { sentence, hits, connection, shift, elapsedMs: performance.now() - t0 };
   }
 
   /** Forgets cached results (after the corpus changed). */

@@ -34,7 +34,7 @@ export class OriginalityGuard implements vscode.CodeActionProvider, vscode.Dispo
     const uri = doc.uri.toString();
     const range = sentenceRange(doc, result.sentence);
     const others = (this.findings.get(uri) ?? []).filter((f) => !f.diagnostic.range.intersection(range));
-    const copy = settings.originality.enabled && result.offset === 0 ? findNearCopy(result.sentence.clean, result.hits) : null;
+    const copy = settings.originality.enabled && result.shift === 0 ? findNearCopy(result.sentence.clean, result.hits) : null;
     if (copy) {
       const hit = toHitView(copy.hit);
       const paper = `${hit.paper.title ?? 'a corpus paper'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;

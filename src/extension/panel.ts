@@ -112,7 +112,7 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
           kind: 'results',
           query,
           hits,
-          offset: result.offset,
+          offset: result.shift,
           corpusName: `${result.connection.name} (${result.connection.papers} papers)`,
           embedder: result.connection.embedderLabel,
           elapsedMs: Math.round(result.elapsedMs),

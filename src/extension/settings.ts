@@ -4,7 +4,9 @@
 import * as vscode from 'vscode';
 
 export type Backend = 'embedded' | 'postgres' | 'supabase';
-export type CitationCommand = 'cite' | 'citep' | 'citet' | 'autocite' | 'parencite';
+import type { CitationCommand } from '../core/bib/cite.js';
+
+export type { CitationCommand };
 
 export interface Settings {
   corpus: { backend: Backend; path: string; url: string; schema: 'corpusLens' | 'corpusStudio' };

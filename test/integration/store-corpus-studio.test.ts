@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { match } from '../../src/core/retrieve/index.js';
-import { corpusStudioSql, openCorpusStudioSupabase } from '../../src/core/store/corpusStudio.js';
+import { corpusStudioSql, openCorpusStudioSupabase } from '../../src/core/store/corpus-studio.js';
 import { pgliteStore } from '../../src/core/store/pglite.js';
 import type { CorpusStore } from '../../src/core/store/types.js';
 import { MODEL, q, storeContract } from '../support/db-contract.js';

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { CiteCommand, ReviewResult } from '../../core/review/types.js';
+import type { CitationCommand } from '../../core/bib/cite.js';
+import type { ReviewResult } from '../../core/review/types.js';
 import { CliError, negativeValues, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb, type StoreDeps } from './import.js';
 import { redactSecrets } from '../../core/redact.js';
@@ -27,7 +28,7 @@ const USAGE = `Usage: corpus-lens review --db DB (--topic TEXT | --paper FILE.te
   --json prints {text, bibtex, counts, sentences (per-sentence report), trace (steps, durations, tokens), check}
   instead. Progress goes to stderr.`;
 
-const CITES: readonly CiteCommand[] = ['cite', 'citep', 'citet', 'autocite', 'parencite'];
+const CITES: readonly CitationCommand[] = ['cite', 'citep', 'citet', 'autocite', 'parencite'];
 
 function intFlag(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -149,7 +150,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       const format = values.format ?? document?.format ?? 'latex';
       if (format !== 'latex' && format !== 'markdown') throw new CliError(`--format must be latex or markdown (got '${format}')`);
       const cite = (values.cite ?? 'cite').replace(/^\\/, '');
-      if (!CITES.includes(cite as CiteCommand)) throw new CliError(`--cite must be one of ${CITES.join(', ')} (got '${values.cite}')`);
+      if (!CITES.includes(cite as CitationCommand)) throw new CliError(`--cite must be one of ${CITES.join(', ')} (got '${values.cite}')`);
       const papers = intFlag('papers', values.papers, 1);
       const candidates = intFlag('candidates', values.candidates, 1);
       const timeoutMs = intFlag('timeout', values.timeout, 1);
@@ -196,7 +197,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
             topic: values.topic,
             document,
             format,
-            citeCommand: cite as CiteCommand,
+            citeCommand: cite as CitationCommand,
             tables: values.tables ?? false,
             papers,
             candidates,

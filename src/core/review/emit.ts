@@ -6,7 +6,8 @@ import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { BibIndex } from '../bib/bib-index.js';
 import type { SectionUnit } from './claims.js';
 import { assessSupport } from './support.js';
-import type { CiteCommand, CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
+import type { CitationCommand } from '../bib/cite.js';
+import type { CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
 
 /** Escapes model prose for LaTeX (it was told to write plain text); typographic double quotes become ``…''. */
 export function escapeLatex(s: string): string {
@@ -63,7 +64,7 @@ export function renderCitations(
   text: string,
   keyOf: ReadonlyMap<string, string>,
   format: OutputFormat,
-  cite: CiteCommand,
+  cite: CitationCommand,
   escape: (s: string) => string,
 ): string {
   let out = '';
@@ -81,7 +82,7 @@ export function renderCitations(
 
 export interface EmitOptions {
   format: OutputFormat;
-  cite: CiteCommand;
+  cite: CitationCommand;
   sectionCommand: 'subsection' | 'paragraph';
   tables: boolean;
   /** Backing quotes under each paragraph (LaTeX comments / Markdown footnotes). */

@@ -1,11 +1,11 @@
 // Shapes shared by the related-work pipeline's steps.
 import type { BibIndex } from '../bib/bib-index.js';
+import type { CitationCommand } from '../bib/cite.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChatModel, TokenUsage } from '../llm/chat.js';
 import type { CorpusStore, Hit, PaperRef } from '../store/types.js';
 
 export type OutputFormat = 'latex' | 'markdown';
-export type CiteCommand = 'cite' | 'citep' | 'citet' | 'autocite' | 'parencite';
 export type SectionFormat = 'paragraph' | 'list';
 
 /** The pipeline's named steps, in order (outline mode uses topic, decompose, retrieve, rerank, cluster, emit). */
@@ -50,7 +50,7 @@ export interface ReviewOptions {
   document?: { text: string; format: OutputFormat };
   format?: OutputFormat;
   /** LaTeX citation command (default `cite`). */
-  citeCommand?: CiteCommand;
+  citeCommand?: CitationCommand;
   /** LaTeX: `\subsection{}` (default) or `\paragraph{}` headings. */
   sectionCommand?: 'subsection' | 'paragraph';
   /** A comparison table after each list section (default false). */

@@ -40,7 +40,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     const key = options.supabaseKey ?? '';
     if (!key) throw new StoreError('no Supabase key: set SUPABASE_KEY');
     if (schema === 'corpusStudio') {
-      const { openCorpusStudioSupabase } = await import('./corpusStudio.js');
+      const { openCorpusStudioSupabase } = await import('./corpus-studio.js');
       return openCorpusStudioSupabase(url, key, { model: options.corpusModel });
     }
     const { openSupabaseStore } = await import('./supabase.js');
@@ -50,7 +50,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     const { openPostgresStore } = await import('./postgres.js');
     const store = await openPostgresStore(target);
     if (schema === 'corpusStudio') {
-      const { corpusStudioSql } = await import('./corpusStudio.js');
+      const { corpusStudioSql } = await import('./corpus-studio.js');
       return corpusStudioSql(store.driver, { model: options.corpusModel });
     }
     return store;
@@ -58,7 +58,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
   const { openPGliteStore } = await import('./pglite.js');
   const store = await openPGliteStore(target, { create: options.create, lockWaitMs: options.lockWaitMs, owner: options.owner });
   if (schema === 'corpusStudio') {
-    const { corpusStudioSql } = await import('./corpusStudio.js');
+    const { corpusStudioSql } = await import('./corpus-studio.js');
     return corpusStudioSql(store.driver, { model: options.corpusModel });
   }
   return store;

@@ -1,5 +1,5 @@
 // Reads the LaTeX source of one prose unit into clean text with a source map (see plain.ts).
-import { PlainBuilder, type Plain } from './plain.js';
+import { PlainBuilder, type Plain } from './unit-text.js';
 import {
   ACCENTS, DROP_WITH_ARGS, HEADING_LEVELS, KEEP_LAST_ARG, MASKED_ARG, MATH_SYMBOLS, SYMBOLS,
 } from './latex-symbols.js';

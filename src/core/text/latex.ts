@@ -1,7 +1,7 @@
 // The sentence at a cursor, and all sentences, of a LaTeX document.
 import { latexPlain } from './latex-inline.js';
 import { latexOutline, type Island, type LatexOutline } from './latex-outline.js';
-import { unitSentences } from './plain.js';
+import { unitSentences } from './unit-text.js';
 import {
   MAX_UNIT_REACH, innermostHolding, lastStartingAtOrBefore, paragraphAround, prevNewline, rangeHolding, type Range,
 } from './ranges.js';

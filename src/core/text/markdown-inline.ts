@@ -1,7 +1,7 @@
 // Reads the Markdown source of one prose unit (paragraph, list item, footnote) into clean text with a
 // source map. Emphasis markers, link targets, images, HTML tags and Pandoc citations render as nothing;
 // code spans and math keep their text but are never split inside.
-import { PlainBuilder, type Plain } from './plain.js';
+import { PlainBuilder, type Plain } from './unit-text.js';
 import { pushInlineMath } from './latex-inline.js';
 
 const ORDINARY = /[^\\`$[\]!<*_~&@\n\r]+/y;

@@ -1,7 +1,7 @@
 // The sentence at a cursor, and all sentences, of a Markdown document.
 import { markdownPlain } from './markdown-inline.js';
 import { markdownOutline, type MarkdownOutline } from './markdown-outline.js';
-import { unitSentences } from './plain.js';
+import { unitSentences } from './unit-text.js';
 import { MAX_UNIT_REACH, lastStartingAtOrBefore, paragraphAround, rangeHolding, type Range } from './ranges.js';
 import type { Sentence } from './types.js';
 

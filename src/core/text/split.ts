@@ -143,14 +143,16 @@ function spansBetween(t: string, cuts: number[]): Span[] {
 // One paragraph
 
 interface Para {
-  t: string;
-  ps: number;
-  pe: number;
+  /** The whole text; the paragraph is text[start, end). */
+  text: string;
+  start: number;
+  end: number;
   /** Quote and bracket regions as sorted `open + 1` and `close` offsets; see depthAt. */
   opens: number[];
   closes: number[];
-  oi: number;
-  ci: number;
+  /** How many of `opens` / `closes` lie at or before `queried`, the last position depthAt was asked about. */
+  opensPassed: number;
+  closesPassed: number;
   queried: number;
   markers: Marker[];
   /** Offsets of the characters the main pass looks at: terminals, bullets, closing double quotes. */
@@ -179,8 +181,8 @@ function splitParagraph(t: string, ps: number, pe: number, cuts: number[]): void
 }
 
 function newPara(t: string, ps: number, pe: number, cuts: number[]): Para {
-  const regions = { opens: [], closes: [], oi: 0, ci: 0, queried: ps };
-  return { t, ps, pe, ...regions, markers: [], stops: [], cuts, lastCut: ps, contentFor: -1, content: ps };
+  const regions = { opens: [], closes: [], opensPassed: 0, closesPassed: 0, queried: ps };
+  return { text: t, start: ps, end: pe, ...regions, markers: [], stops: [], cuts, lastCut: ps, contentFor: -1, content: ps };
 }
 
 function cut(p: Para, at: number): void {
@@ -192,7 +194,7 @@ function cut(p: Para, at: number): void {
 function sentenceContent(p: Para): number {
   if (p.contentFor !== p.lastCut) {
     let k = p.lastCut;
-    while (k < p.pe && (isSpace(p.t.charCodeAt(k)) || OPENERS.has(p.t[k]) || BULLETS.has(p.t[k]))) k++;
+    while (k < p.end && (isSpace(p.text.charCodeAt(k)) || OPENERS.has(p.text[k]) || BULLETS.has(p.text[k]))) k++;
     p.contentFor = p.lastCut;
     p.content = k;
   }
@@ -212,8 +214,8 @@ function atSentenceStart(p: Para, tokenStart: number): boolean {
  */
 function prescan(p: Para): void {
   const q: Quotes = { stacks: { '(': [], '[': [], '“': [], '«': [] }, dq: -1, sq: -1, csq: -1 };
-  const t = p.t;
-  for (let i = p.ps; i < p.pe; i++) {
+  const t = p.text;
+  for (let i = p.start; i < p.end; i++) {
     const f = FLAGS[t.charCodeAt(i)];
     if ((f & (F_ENCLOSE | F_TERMINAL | F_BULLET)) === 0) continue;
     if (f & (F_TERMINAL | F_BULLET | F_QUOTE_END)) p.stops.push(i);
@@ -234,7 +236,7 @@ interface Quotes {
 const PAIRS: Record<string, string> = { ')': '(', ']': '[', '”': '“', '»': '«' };
 
 function enclose(p: Para, q: Quotes, i: number): void {
-  const ch = p.t[i];
+  const ch = p.text[i];
   if (ch in q.stacks) q.stacks[ch].push(i);
   else if (ch in PAIRS) {
     const o = q.stacks[PAIRS[ch]].pop();
@@ -242,7 +244,7 @@ function enclose(p: Para, q: Quotes, i: number): void {
   } else if (ch === '"') q.dq = straightDouble(p, i, q.dq);
   else if (ch === "'" || ch === '`') q.sq = straightSingle(p, i, q.sq);
   else if (ch === '‘') q.csq = i;
-  else if (ch === '’' && q.csq >= 0 && closesSingle(p.t, p.pe, i, false)) {
+  else if (ch === '’' && q.csq >= 0 && closesSingle(p.text, p.end, i, false)) {
     region(p, q.csq, i, QUOTE_LIMIT);
     q.csq = -1;
   }
@@ -261,8 +263,8 @@ function opensQuote(t: string, ps: number, pe: number, i: number): boolean {
 
 /** Straight double quotes alternate; one after a digit (`3/4"`) or between spaces opens nothing. */
 function straightDouble(p: Para, i: number, open: number): number {
-  if (open < 0 || i - open > QUOTE_LIMIT) return opensQuote(p.t, p.ps, p.pe, i) ? i : -1;
-  if (i > p.ps && !isSpace(p.t.charCodeAt(i - 1))) {
+  if (open < 0 || i - open > QUOTE_LIMIT) return opensQuote(p.text, p.start, p.end, i) ? i : -1;
+  if (i > p.start && !isSpace(p.text.charCodeAt(i - 1))) {
     region(p, open, i, QUOTE_LIMIT);
     return -1;
   }
@@ -271,14 +273,14 @@ function straightDouble(p: Para, i: number, open: number): number {
 
 /** A straight single quote closes only after punctuation, so apostrophes (`isn't`, `students'`) never do. */
 function straightSingle(p: Para, i: number, open: number): number {
-  const t = p.t;
+  const t = p.text;
   const live = open >= 0 && i - open <= QUOTE_LIMIT;
-  if (t[i] === "'" && live && closesSingle(t, p.pe, i, true)) {
+  if (t[i] === "'" && live && closesSingle(t, p.end, i, true)) {
     region(p, open, i, QUOTE_LIMIT);
     return -1;
   }
   // A new opening quote replaces an unclosed one: that one was more likely an apostrophe or a typo.
-  if (t[i] === '`' || opensQuote(t, p.ps, p.pe, i)) return i;
+  if (t[i] === '`' || opensQuote(t, p.start, p.end, i)) return i;
   return live ? open : -1;
 }
 
@@ -296,11 +298,11 @@ function isEnclosed(p: Para, terminalAt: number, after: number): boolean {
 
 /** How many regions strictly enclose pos; queries come in increasing order, so two cursors suffice. */
 function depthAt(p: Para, pos: number): number {
-  if (pos < p.queried) p.oi = p.ci = 0;
+  if (pos < p.queried) p.opensPassed = p.closesPassed = 0;
   p.queried = pos;
-  while (p.oi < p.opens.length && p.opens[p.oi] <= pos) p.oi++;
-  while (p.ci < p.closes.length && p.closes[p.ci] <= pos) p.ci++;
-  return p.oi - p.ci;
+  while (p.opensPassed < p.opens.length && p.opens[p.opensPassed] <= pos) p.opensPassed++;
+  while (p.closesPassed < p.closes.length && p.closes[p.closesPassed] <= pos) p.closesPassed++;
+  return p.opensPassed - p.closesPassed;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -329,15 +331,15 @@ function terminal(p: Para, i: number): number {
 
 function scanCluster(p: Para, i: number): Cluster {
   const c: Cluster = { end: i, dots: 0, strong: false, wide: false, spaced: false, ellipsis: false };
-  const t = p.t;
+  const t = p.text;
   let j = i;
-  while (j < p.pe) {
+  while (j < p.end) {
     const ch = t[j];
     if (ch === '.') c.dots++;
     else if (ch === '…') c.ellipsis = true;
     else if (WIDE_TERMINALS.has(ch)) c.wide = true;
     else if (TERMINALS.has(ch)) c.strong = true;
-    else if (ch === ' ' && t[j + 1] === '.' && j + 1 < p.pe && c.dots > 0 && !c.strong && !c.wide) c.spaced = true;
+    else if (ch === ' ' && t[j + 1] === '.' && j + 1 < p.end && c.dots > 0 && !c.strong && !c.wide) c.spaced = true;
     else break;
     j++;
   }
@@ -348,8 +350,8 @@ function scanCluster(p: Para, i: number): Cluster {
 /** Past closing quotes, brackets, superscripts and attached numeric citations (`.[7][8]`). */
 function skipClosers(p: Para, j: number): number {
   for (;;) {
-    while (j < p.pe && CLOSERS.has(p.t[j])) j++;
-    const e = p.t[j] === '[' ? citationEnd(p, j) : -1;
+    while (j < p.end && CLOSERS.has(p.text[j])) j++;
+    const e = p.text[j] === '[' ? citationEnd(p, j) : -1;
     if (e < 0) return j;
     j = e;
   }
@@ -357,8 +359,8 @@ function skipClosers(p: Para, j: number): number {
 
 function citationEnd(p: Para, j: number): number {
   let digits = 0;
-  for (let k = j + 1; k < p.pe && k - j <= 32; k++) {
-    const ch = p.t[k];
+  for (let k = j + 1; k < p.end && k - j <= 32; k++) {
+    const ch = p.text[k];
     if (ch === ']') return digits > 0 ? k + 1 : -1;
     if (ch >= '0' && ch <= '9') digits++;
     else if (!', -–—'.includes(ch)) return -1;
@@ -367,20 +369,20 @@ function citationEnd(p: Para, j: number): number {
 }
 
 function skipSpaces(p: Para, j: number): number {
-  while (j < p.pe && isSpace(p.t.charCodeAt(j))) j++;
+  while (j < p.end && isSpace(p.text.charCodeAt(j))) j++;
   return j;
 }
 
 /** Where the sentence ends after a terminal cluster (past its closers), if the next word may begin one. */
 function nextAfter(p: Para, i: number, end: number): { at: number; next: Next } | undefined {
   const j = skipClosers(p, end);
-  if (j >= p.pe || !isSpace(p.t.charCodeAt(j)) || isEnclosed(p, i, j)) return undefined;
+  if (j >= p.end || !isSpace(p.text.charCodeAt(j)) || isEnclosed(p, i, j)) return undefined;
   return { at: j, next: nextWord(p, skipSpaces(p, j)) };
 }
 
 /** `"… afore she comes, to--" At this moment …`: speech broken off by a dash ends like a terminal. */
 function interruptedQuote(p: Para, i: number): void {
-  const t = p.t;
+  const t = p.text;
   if (t[i - 1] !== '—' && !(t[i - 1] === '-' && t[i - 2] === '-')) return;
   const n = nextAfter(p, i - 1, i);
   if (n && n.next.kind === 'upper') cut(p, n.at);
@@ -389,12 +391,12 @@ function interruptedQuote(p: Para, i: number): void {
 /** Full-width terminals (CJK) end a sentence even with no space after them. */
 function afterWide(p: Para, i: number, end: number): number {
   const j = skipClosers(p, end);
-  return j < p.pe && !isEnclosed(p, i, j) ? j : -1;
+  return j < p.end && !isEnclosed(p, i, j) ? j : -1;
 }
 
 function afterStrong(p: Para, i: number, end: number): number {
-  if (i > p.ps && '([{'.includes(p.t[i - 1])) return -1;
-  if (p.t[i] === '!' && EXCLAMATION_NAMES.has(previousToken(p, i).lower)) return -1;
+  if (i > p.start && '([{'.includes(p.text[i - 1])) return -1;
+  if (p.text[i] === '!' && EXCLAMATION_NAMES.has(previousToken(p, i).lower)) return -1;
   const n = nextAfter(p, i, end);
   if (!n) return -1;
   const k = n.next.kind;
@@ -402,8 +404,8 @@ function afterStrong(p: Para, i: number, end: number): number {
 }
 
 function afterEllipsis(p: Para, i: number, c: Cluster): number {
-  const t = p.t;
-  if (i > p.ps && '[('.includes(t[i - 1]) && '])'.includes(t[c.end] ?? 'x')) return -1;
+  const t = p.text;
+  if (i > p.start && '[('.includes(t[i - 1]) && '])'.includes(t[c.end] ?? 'x')) return -1;
   const n = nextAfter(p, i, c.end);
   const capital = n !== undefined && n.next.kind === 'upper';
   if (c.spaced && c.dots === 2) {
@@ -413,7 +415,7 @@ function afterEllipsis(p: Para, i: number, c: Cluster): number {
   if (c.spaced) {
     // `word. . . . Next`: the attached period ends the sentence, the spaced dots open the next one;
     // a free-standing `. . .` is an omission inside the sentence, `. . . .` one followed by a period.
-    if (i > p.ps && !isSpace(t.charCodeAt(i - 1))) return capital ? i + 1 : -1;
+    if (i > p.start && !isSpace(t.charCodeAt(i - 1))) return capital ? i + 1 : -1;
     if (c.dots < 4) return -1;
   }
   return capital && n ? n.at : -1;
@@ -423,7 +425,7 @@ function afterEllipsis(p: Para, i: number, c: Cluster): number {
 // The single period
 
 function afterPeriod(p: Para, i: number): number {
-  if (i + 1 < p.pe && isWordChar(p.t, i + 1)) return periodInWord(p, i);
+  if (i + 1 < p.end && isWordChar(p.text, i + 1)) return periodInWord(p, i);
   const n = nextAfter(p, i, i + 1);
   if (!n) return -1;
   return endsSentence(p, previousToken(p, i), n.next) ? n.at : -1;
@@ -450,31 +452,31 @@ function nextWord(p: Para, k: number): Next {
 
 /** End of a short item label (`(a)`, `c)`, `(12)`, `(iv)`) at k that is followed by a space, or -1. */
 function labelEnd(p: Para, k: number): number {
-  const t = p.t;
+  const t = p.text;
   let e = t[k] === '(' ? k + 1 : k;
   const s = e;
-  while (e < p.pe && e - s <= 4 && FLAGS[t.charCodeAt(e)] & F_LABEL) e++;
+  while (e < p.end && e - s <= 4 && FLAGS[t.charCodeAt(e)] & F_LABEL) e++;
   if (e === s || e - s > 4 || t[e] !== ')') return -1;
-  return e + 1 < p.pe && isSpace(t.charCodeAt(e + 1)) ? e + 1 : -1;
+  return e + 1 < p.end && isSpace(t.charCodeAt(e + 1)) ? e + 1 : -1;
 }
 
 function wordAt(p: Para, k: number): Next {
-  const t = p.t;
-  if (k >= p.pe) return { kind: 'end', word: '' };
+  const t = p.text;
+  if (k >= p.end) return { kind: 'end', word: '' };
   if (BULLETS.has(t[k])) return { kind: 'upper', word: '' };
   const opener = OPENERS.has(t[k]) ? t[k] : '';
-  while (k < p.pe && OPENERS.has(t[k])) k++;
-  if (k >= p.pe) return { kind: 'other', word: '' };
+  while (k < p.end && OPENERS.has(t[k])) k++;
+  if (k >= p.end) return { kind: 'other', word: '' };
   const cls = classAt(t, k);
   // `(3)` after a period is an equation or list label, `[3]` a citation opening the sentence.
   if (cls === 'digit') return { kind: opener === '(' || opener === '{' ? 'other' : 'digit', word: '' };
   if (cls === 'other') return { kind: 'other', word: '' };
   let e = k;
-  while (e < p.pe && e - k < 24 && classAt(t, e) !== 'other' && classAt(t, e) !== 'digit') e++;
+  while (e < p.end && e - k < 24 && classAt(t, e) !== 'other' && classAt(t, e) !== 'digit') e++;
   const word = t.slice(k, e);
   // Gene and product names keep their lower-case first letter at a sentence start (`mRNA`, `shRNA`, `hESC`).
   if (cls !== 'lower' || /^\p{Ll}+\p{Lu}/u.test(word)) return { kind: 'upper', word, end: e };
-  const masked = /^x+$/.test(word) && (e >= p.pe || classAt(t, e) === 'other');
+  const masked = /^x+$/.test(word) && (e >= p.end || classAt(t, e) === 'other');
   return { kind: masked ? 'mask' : 'lower', word, end: e };
 }
 
@@ -500,9 +502,9 @@ const INITIALISM_RE = /^\p{L}(?:\.\p{L})+$/u;
 
 /** The token that a period ends, without its opening quotes or brackets. */
 function previousToken(p: Para, i: number): Prev {
-  const t = p.t;
+  const t = p.text;
   // Not past the last cut, which may sit inside a token (`Tuesday.|Mr. Smith`).
-  const floor = p.lastCut < i ? Math.max(p.ps, p.lastCut) : p.ps;
+  const floor = p.lastCut < i ? Math.max(p.start, p.lastCut) : p.start;
   let s = i;
   while (s > floor && i - s < TOKEN_LIMIT && !isSpace(t.charCodeAt(s - 1))) s--;
   if (i - s >= TOKEN_LIMIT) return { start: s, lower: '', category: 'regular' };
@@ -518,11 +520,11 @@ function previousToken(p: Para, i: number): Prev {
 /** The lower-case word (without its final period) that ends right before the white space before s. */
 function tokenBefore(p: Para, s: number): string {
   let e = s;
-  while (e > p.ps && isSpace(p.t.charCodeAt(e - 1))) e--;
-  if (e === s || p.t[e - 1] !== '.') return '';
+  while (e > p.start && isSpace(p.text.charCodeAt(e - 1))) e--;
+  if (e === s || p.text[e - 1] !== '.') return '';
   let b = e - 1;
-  while (b > p.ps && e - b < 8 && classAt(p.t, b - 1) !== 'other') b--;
-  return p.t.slice(b, e - 1).toLowerCase();
+  while (b > p.start && e - b < 8 && classAt(p.text, b - 1) !== 'other') b--;
+  return p.text.slice(b, e - 1).toLowerCase();
 }
 
 function categorize(word: string, lower: string): Category {
@@ -563,7 +565,7 @@ function endsSentence(p: Para, prev: Prev, next: Next): boolean {
       return upper && !opensWithTimePhrase(p, prev.start);
     case 'initialism':
       // Lower-case ones (`i.p.`, `s.e.m.`, `i.v.`) are units and statistics, never part of a name (`U.S. Army`).
-      return upper && (isStarter(next.word) || p.t.startsWith(prev.lower, prev.start));
+      return upper && (isStarter(next.word) || p.text.startsWith(prev.lower, prev.start));
     case 'upperInitial':
       if (!upper || atSentenceStart(p, prev.start)) return false;
       return INITIAL_BREAKERS.has(next.word.toLowerCase()) || isLabel(p, prev.start);
@@ -583,8 +585,8 @@ function endsSentence(p: Para, prev: Prev, next: Next): boolean {
 
 /** `Proc. Natl. Acad. Sci.`, `J. Biol. Chem.`: an abbreviated journal title goes on with another abbreviation. */
 function abbreviationFollows(p: Para, next: Next): boolean {
-  const k = next.end ?? p.pe;
-  if (k >= p.pe || p.t[k] !== '.') return false;
+  const k = next.end ?? p.end;
+  if (k >= p.end || p.text[k] !== '.') return false;
   const lower = next.word.toLowerCase();
   return ABBREVIATIONS.has(lower) || NEVER_FINAL.has(lower);
 }
@@ -598,9 +600,9 @@ function abbreviationFollows(p: Para, next: Next): boolean {
 function opensSentenceAfterCitation(p: Para, next: Next): boolean {
   if (isStarter(next.word)) return true;
   if (REFERENCE_WORDS.has(next.word.toLowerCase())) return false;
-  const k = next.end ?? p.pe;
-  if (k < p.pe && p.t[k] === '.') return false; // another abbreviation: `Proc.`, `J.`
-  if (k >= p.pe || !isSpace(p.t.charCodeAt(k))) return false;
+  const k = next.end ?? p.end;
+  if (k < p.end && p.text[k] === '.') return false; // another abbreviation: `Proc.`, `J.`
+  if (k >= p.end || !isSpace(p.text.charCodeAt(k))) return false;
   const after = wordAt(p, skipSpaces(p, k));
   return after.kind === 'lower' && !NAME_JOINERS.has(after.word);
 }
@@ -608,50 +610,50 @@ function opensSentenceAfterCitation(p: Para, next: Next): boolean {
 /** Whether the capital letter at s labels the lower-case word before it (`model B`) rather than a name. */
 function isLabel(p: Para, s: number): boolean {
   let e = s;
-  while (e > p.ps && isSpace(p.t.charCodeAt(e - 1))) e--;
+  while (e > p.start && isSpace(p.text.charCodeAt(e - 1))) e--;
   let b = e;
-  while (b > p.ps && e - b <= 24 && classAt(p.t, b - 1) === 'lower') b--;
-  if (b === e || e - b > 24 || (b > p.ps && !isSpace(p.t.charCodeAt(b - 1)))) return false;
-  return !BEFORE_INITIALS.has(p.t.slice(b, e));
+  while (b > p.start && e - b <= 24 && classAt(p.text, b - 1) === 'lower') b--;
+  if (b === e || e - b > 24 || (b > p.start && !isSpace(p.text.charCodeAt(b - 1)))) return false;
+  return !BEFORE_INITIALS.has(p.text.slice(b, e));
 }
 
 /** `At 5 a.m. Mr. Smith …`: a sentence cannot be just an opening time phrase. */
 function opensWithTimePhrase(p: Para, tokenStart: number): boolean {
   const s = sentenceContent(p);
   if (tokenStart < s || tokenStart - s > 40) return false;
-  const words = p.t.slice(s, tokenStart).split(/\s+/).filter((w) => w.length > 0);
+  const words = p.text.slice(s, tokenStart).split(/\s+/).filter((w) => w.length > 0);
   return words.length >= 1 && words.length <= 2 && TIME_PREPOSITIONS.has(words[0].toLowerCase());
 }
 
 /** A period touching the next word: only `world.Today` (missing space) and `word.12 Next` (note marks) end. */
 function periodInWord(p: Para, i: number): number {
-  const cls = classAt(p.t, i + 1);
+  const cls = classAt(p.text, i + 1);
   if (cls === 'digit') return noteNumbers(p, i);
   if (cls !== 'upper') return -1;
-  const before = classAt(p.t, i - 1);
-  if (i === p.ps || (before !== 'lower' && before !== 'digit')) return -1;
+  const before = classAt(p.text, i - 1);
+  if (i === p.start || (before !== 'lower' && before !== 'digit')) return -1;
   if (!plainWordBefore(p, i) || !capitalisedWordAfter(p, i + 1)) return -1;
   return i + 1;
 }
 
 function plainWordBefore(p: Para, i: number): boolean {
-  const min = Math.max(p.ps, i - TOKEN_LIMIT);
+  const min = Math.max(p.start, i - TOKEN_LIMIT);
   for (let k = i - 1; k >= min; k--) {
-    const ch = p.t[k];
+    const ch = p.text[k];
     if (isSpace(ch.charCodeAt(0))) return true;
     if ('.@/:_\\'.includes(ch)) return false;
   }
-  return i - TOKEN_LIMIT < p.ps;
+  return i - TOKEN_LIMIT < p.start;
 }
 
 /** `Today` in `world.Today is`, `Mr` in `Tuesday.Mr. Smith`, but not `Awesome` in `testurl.Awesome.com`. */
 function capitalisedWordAfter(p: Para, k: number): boolean {
   let e = k + 1;
-  while (e < p.pe && e - k < 40 && classAt(p.t, e) === 'lower') e++;
+  while (e < p.end && e - k < 40 && classAt(p.text, e) === 'lower') e++;
   if (e === k + 1) return false;
-  if (e >= p.pe || isSpace(p.t.charCodeAt(e))) return true;
-  if (!'.?!,;:'.includes(p.t[e])) return false;
-  return e + 1 >= p.pe || isSpace(p.t.charCodeAt(e + 1));
+  if (e >= p.end || isSpace(p.text.charCodeAt(e))) return true;
+  if (!'.?!,;:'.includes(p.text[e])) return false;
+  return e + 1 >= p.end || isSpace(p.text.charCodeAt(e + 1));
 }
 
 /**
@@ -659,8 +661,8 @@ function capitalisedWordAfter(p: Para, k: number): boolean {
  * `tissues.14–19 In contrast …`, `et al.27 Gene …`.
  */
 function noteNumbers(p: Para, i: number): number {
-  const t = p.t;
-  const before = i > p.ps ? classAt(t, i - 1) : 'other';
+  const t = p.text;
+  const before = i > p.start ? classAt(t, i - 1) : 'other';
   const letter = before === 'lower' || before === 'upper';
   if (!letter && t[i - 1] !== ')') return -1;
   if (letter && !allowsNote(previousToken(p, i))) return -1;
@@ -676,10 +678,10 @@ function allowsNote(prev: Prev): boolean {
 /** End of a list of note numbers (`11 12`, `14–19`, `13,14`, `8, 9, 10`) starting at k, or -1. */
 function noteEnd(p: Para, k: number): number {
   let e = digitsEnd(p, k);
-  while (e > 0 && e < p.pe && e - k < 40) {
+  while (e > 0 && e < p.end && e - k < 40) {
     let f = e;
-    if (',–-'.includes(p.t[f])) f++;
-    if (p.t[f] === ' ') f++;
+    if (',–-'.includes(p.text[f])) f++;
+    if (p.text[f] === ' ') f++;
     const g = f > e ? digitsEnd(p, f) : -1;
     if (g < 0) break;
     e = g;
@@ -690,7 +692,7 @@ function noteEnd(p: Para, k: number): number {
 /** End of a run of one to three digits starting at k, or -1. */
 function digitsEnd(p: Para, k: number): number {
   let e = k;
-  while (e < p.pe && e - k < 4 && classAt(p.t, e) === 'digit') e++;
+  while (e < p.end && e - k < 4 && classAt(p.text, e) === 'digit') e++;
   return e > k && e - k <= 3 ? e : -1;
 }
 
@@ -753,7 +755,7 @@ function continuesList(p: Para, first: Marker, last: Marker, m: Marker): boolean
 
 /** A terminal at i that plainly ends a sentence and is followed by more words before `to`. */
 function endsSentenceInside(p: Para, i: number, to: number): boolean {
-  const t = p.t;
+  const t = p.text;
   if ((FLAGS[t.charCodeAt(i)] & F_TERMINAL) === 0) return false;
   if (t[i] === '.' && previousToken(p, i).category !== 'regular') return false;
   let k = i + 1;
@@ -777,7 +779,7 @@ function emitChain(p: Para, chain: Link[], out: number[]): void {
   chain.forEach((link, k) => {
     const m = link.marker;
     if (k === 0 || !continuesSentence(p, m.start)) out.push(bulletBefore(p, m.start));
-    const itemEnd = k + 1 < chain.length ? chain[k + 1].marker.start : p.pe;
+    const itemEnd = k + 1 < chain.length ? chain[k + 1].marker.start : p.end;
     const line = lineEndOfItem(p, m.end, itemEnd);
     if (line >= 0) out.push(line);
   });
@@ -788,11 +790,11 @@ function lineEndOfItem(p: Para, from: number, to: number): number {
   // Bounded, as the last item of every run would otherwise scan to the end of the paragraph.
   const end = Math.min(to, from + ITEM_LINE_LIMIT);
   for (let k = from; k < end; k++) {
-    const ch = p.t[k];
+    const ch = p.text[k];
     if (TERMINALS.has(ch)) return -1;
     if (ch === '\n') {
       const n = skipSpaces(p, k);
-      return n < to && classAt(p.t, n) === 'upper' ? k : -1;
+      return n < to && classAt(p.text, n) === 'upper' ? k : -1;
     }
   }
   return -1;
@@ -801,30 +803,30 @@ function lineEndOfItem(p: Para, from: number, to: number): number {
 /** Where an item begins: at its bullet when it has one (`• 9. The first item`). */
 function bulletBefore(p: Para, s: number): number {
   let k = s;
-  while (k > p.ps && isSpace(p.t.charCodeAt(k - 1))) k--;
-  return k > p.ps && BULLETS.has(p.t[k - 1]) ? k - 1 : s;
+  while (k > p.start && isSpace(p.text.charCodeAt(k - 1))) k--;
+  return k > p.start && BULLETS.has(p.text[k - 1]) ? k - 1 : s;
 }
 
 function continuesSentence(p: Para, s: number): boolean {
   let k = s;
-  while (k > p.ps && isSpace(p.t.charCodeAt(k - 1))) k--;
-  if (k === p.ps) return false;
-  if (',;:'.includes(p.t[k - 1])) return true;
+  while (k > p.start && isSpace(p.text.charCodeAt(k - 1))) k--;
+  if (k === p.start) return false;
+  if (',;:'.includes(p.text[k - 1])) return true;
   let w = k;
-  while (w > p.ps && k - w < 8 && !isSpace(p.t.charCodeAt(w - 1))) w--;
-  return CONJUNCTIONS.has(p.t.slice(w, k).toLowerCase());
+  while (w > p.start && k - w < 8 && !isSpace(p.text.charCodeAt(w - 1))) w--;
+  return CONJUNCTIONS.has(p.text.slice(w, k).toLowerCase());
 }
 
 /** Records the marker whose `.` or `)` is at i, if any: its label is at most six characters back. */
 function markerEndingAt(p: Para, i: number): void {
-  const t = p.t;
+  const t = p.text;
   let s = i;
   if (t[i] === ')' && t[i - 1] === '.') s--;
   const labelEnd = s;
-  while (s > p.ps && labelEnd - s < 7 && FLAGS[t.charCodeAt(s - 1)] & F_LABEL) s--;
+  while (s > p.start && labelEnd - s < 7 && FLAGS[t.charCodeAt(s - 1)] & F_LABEL) s--;
   if (s === labelEnd || labelEnd - s > 6) return;
   if (t[i] === ')' && t[s - 1] === '(') s--;
-  if (s > p.ps && (FLAGS[t.charCodeAt(s - 1)] & (F_SPACE | F_BULLET)) === 0) return;
+  if (s > p.start && (FLAGS[t.charCodeAt(s - 1)] & (F_SPACE | F_BULLET)) === 0) return;
   const last = p.markers[p.markers.length - 1];
   if (last && last.end > s) return;
   const m = parseMarker(p, s);
@@ -832,11 +834,11 @@ function markerEndingAt(p: Para, i: number): void {
 }
 
 function parseMarker(p: Para, i: number): Marker | undefined {
-  const t = p.t;
+  const t = p.text;
   const paren = t[i] === '(';
   let k = paren ? i + 1 : i;
   const ls = k;
-  while (k < p.pe && k - ls < 7 && FLAGS[t.charCodeAt(k)] & F_LABEL) k++;
+  while (k < p.end && k - ls < 7 && FLAGS[t.charCodeAt(k)] & F_LABEL) k++;
   const label = t.slice(ls, k);
   let form: string;
   if (label.length === 0 || label.length > 6) return undefined;
@@ -846,7 +848,7 @@ function parseMarker(p: Para, i: number): Marker | undefined {
   else form = '';
   if (!form) return undefined;
   k += form === '()' ? 1 : form.length;
-  if (k >= p.pe || !isSpace(t.charCodeAt(k)) || afterAbbreviation(p, i)) return undefined;
+  if (k >= p.end || !isSpace(t.charCodeAt(k)) || afterAbbreviation(p, i)) return undefined;
   const readings = readingsOf(label, form);
   if (readings.length === 0) return undefined;
   const capital = wordAt(p, skipSpaces(p, k)).kind === 'upper';
@@ -856,19 +858,19 @@ function parseMarker(p: Para, i: number): Marker | undefined {
 /** `Fig. 2.` and `Eq. (3)` are references, not list markers. */
 function afterAbbreviation(p: Para, i: number): boolean {
   let k = i;
-  while (k > p.ps && isSpace(p.t.charCodeAt(k - 1))) k--;
-  if (k === p.ps || p.t[k - 1] !== '.') return false;
+  while (k > p.start && isSpace(p.text.charCodeAt(k - 1))) k--;
+  if (k === p.start || p.text[k - 1] !== '.') return false;
   const c = previousToken(p, k - 1).category;
   return c === 'never' || c === 'abbrev';
 }
 
 function startsSentence(p: Para, i: number): boolean {
   let k = i;
-  while (k > p.ps && isSpace(p.t.charCodeAt(k - 1))) k--;
-  if (k === p.ps || BULLETS.has(p.t[k - 1])) return true;
-  while (k > p.ps && CLOSERS.has(p.t[k - 1])) k--;
-  if (k === p.ps || !TERMINALS.has(p.t[k - 1])) return false;
-  if (p.t[k - 1] !== '.') return true;
+  while (k > p.start && isSpace(p.text.charCodeAt(k - 1))) k--;
+  if (k === p.start || BULLETS.has(p.text[k - 1])) return true;
+  while (k > p.start && CLOSERS.has(p.text[k - 1])) k--;
+  if (k === p.start || !TERMINALS.has(p.text[k - 1])) return false;
+  if (p.text[k - 1] !== '.') return true;
   const c = previousToken(p, k - 1).category;
   return c !== 'never' && c !== 'abbrev' && c !== 'initialism';
 }
