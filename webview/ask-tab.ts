@@ -6,7 +6,7 @@
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { el, replace, type Child } from './dom.js';
-import { MAX_QUESTION_LENGTH, type AskProgressView, type AskSourceView, type AskStage, type AskTurnView, type AskView, type ViewMessage } from './protocol.js';
+import { MAX_QUESTION_LENGTH, type AskElementView, type AskProgressView, type AskSourceView, type AskStage, type AskTurnView, type AskView, type ViewMessage } from './protocol.js';
 import { shortAuthors } from './render.js';
 
 const STAGE_TEXT: Record<AskStage, string> = {
@@ -215,12 +215,36 @@ export class AskTab {
     } else {
       body.push(el('p', { class: t.kind === 'unknown' ? 'cl-ask-answer cl-ask-unknown' : 'cl-ask-answer' }, t.text));
     }
+    if (t.elements.length && t.kind !== 'unknown') {
+      body.push(
+        el(
+          'ul',
+          { class: 'cl-ask-elements', attrs: { 'aria-label': 'Figures, tables and equations' } },
+          ...t.elements.map((e) => this.renderElement(e)),
+        ),
+      );
+    }
     return el(
       'li',
       { class: `cl-ask-turn cl-ask-${t.kind}`, attrs: { 'data-turn': t.index } },
       el('p', { class: 'cl-ask-question' }, el('span', { class: 'cl-sr-only' }, 'Question: '), t.question),
       t.standalone !== t.question ? el('p', { class: 'cl-ask-standalone' }, 'Searched as: ', el('q', {}, t.standalone)) : null,
       ...body,
+    );
+  }
+
+  /** A figure, table or equation card: label, type and place, caption (a table's first row, an equation's LaTeX). */
+  private renderElement(e: AskElementView): HTMLLIElement {
+    const where = [e.type, e.section ? `section “${e.section}”` : null, e.page !== null ? `p. ${e.page}` : null].filter(Boolean).join(', ');
+    const text = e.caption ?? e.content?.split('\n')[0] ?? null;
+    return el(
+      'li',
+      { class: `cl-ask-element cl-ask-element-${e.type}` },
+      el('span', { class: 'cl-ask-element-label' }, e.label ?? `Unnumbered ${e.type}`),
+      ` (${where})`,
+      text ? el('span', { class: 'cl-ask-element-caption' }, ' ', text) : null,
+      el('span', { class: 'cl-byline' }, ` — ${e.title?.trim() || 'Untitled paper'}${e.year !== null ? ` ${e.year}` : ''}`),
+      e.source !== null && this.view.sources[e.source - 1] ? el('span', {}, ', beside ', this.citation(e.source)) : null,
     );
   }
 

@@ -115,6 +115,22 @@ export interface AskSentenceView {
 
 export type AskKind = 'answer' | 'extract' | 'unknown' | 'sources';
 
+/** A figure, table or equation shown with an answer: a card, not a citation. */
+export interface AskElementView {
+  type: 'figure' | 'table' | 'equation';
+  label: string | null;
+  caption: string | null;
+  /** Table cells as text rows, an equation's LaTeX; null for a figure. */
+  content: string | null;
+  title: string | null;
+  year: number | null;
+  section: string | null;
+  page: number | null;
+  /** direct: it matched the question; linked: on the page / in the section of cited sentence `source`. */
+  match: 'direct' | 'linked';
+  source: number | null;
+}
+
 export interface AskTurnView {
   /** Its place in the conversation (what "Insert answer" names). */
   index: number;
@@ -128,6 +144,7 @@ export interface AskTurnView {
   citations: number[];
   /** Sentences the check removed (LLM answers). */
   removed: number;
+  elements: AskElementView[];
   model: string | null;
 }
 
@@ -266,11 +283,19 @@ export function isAskSource(x: unknown): x is AskSourceView {
   );
 }
 
+export function isAskElement(x: unknown): x is AskElementView {
+  return (
+    isObject(x) && (x.type === 'figure' || x.type === 'table' || x.type === 'equation') && isStringOrNull(x.label) && isStringOrNull(x.caption) &&
+    isStringOrNull(x.content) && isStringOrNull(x.title) && isNumberOrNull(x.year) && isStringOrNull(x.section) && isNumberOrNull(x.page) &&
+    (x.match === 'direct' || x.match === 'linked') && (x.source === null || (isCount(x.source) && x.source > 0))
+  );
+}
+
 export function isAskTurn(x: unknown): x is AskTurnView {
   return (
     isObject(x) && isCount(x.index) && isString(x.question) && isString(x.standalone) && isString(x.kind) && ASK_KINDS.includes(x.kind) &&
     isString(x.text) && Array.isArray(x.sentences) && x.sentences.every((s) => isObject(s) && isString(s.text) && isNumbers(s.citations)) &&
-    isNumbers(x.citations) && isCount(x.removed) && isStringOrNull(x.model)
+    isNumbers(x.citations) && isCount(x.removed) && isStringOrNull(x.model) && Array.isArray(x.elements) && x.elements.every(isAskElement)
   );
 }
 

@@ -15,6 +15,18 @@ export function toAskView(c: Conversation): AskView {
       citations: [...t.citations],
       removed: t.sentences.filter((s) => !s.kept).length,
       model: t.model,
+      elements: (t.elements ?? []).map((e) => ({
+        type: e.type,
+        label: e.label,
+        caption: e.caption,
+        content: e.content,
+        title: e.title,
+        year: e.year,
+        section: e.section,
+        page: e.page,
+        match: e.match,
+        source: e.source,
+      })),
     })),
     sources: c.sources.map((s) => ({
       n: s.n,

@@ -28,6 +28,9 @@ const conversation: AskView = {
       citations: [1, 2],
       removed: 1,
       model: 'standin',
+      elements: [
+        { type: 'table', label: 'Table 2', caption: `Recall by M ${HOSTILE}`, content: 'M | recall', title: 'HNSW Tuning', year: 2022, section: 'Results', page: 4, match: 'linked', source: 1 },
+      ],
     },
     {
       index: 1,
@@ -39,6 +42,7 @@ const conversation: AskView = {
       citations: [1, 2],
       removed: 0,
       model: null,
+      elements: [],
     },
   ],
   sources: [
@@ -104,6 +108,8 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       assert.equal(await p.page.locator('#cl-panel-ask img, #cl-panel-ask script, #cl-panel-ask b').count(), 0, 'and none became elements');
       assert.ok((await p.page.textContent('.cl-ask-answer'))!.includes(HOSTILE), 'it is shown as the text it is');
       assert.ok((await p.page.textContent('#cl-ask-source-1'))!.includes('HNSW Tuning <b>bold</b>'));
+      const card = await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-element');
+      assert.equal(card, `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1]`, 'an element card, its caption as text');
       assert.deepEqual(await p.violations(), [], 'no CSP violation');
       assert.deepEqual(p.pageErrors, []);
       await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-tab.png'), fullPage: true });

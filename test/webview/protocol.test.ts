@@ -5,7 +5,7 @@ import { panelCsp, panelHtml } from '../../src/extension/panel-html.js';
 import { MAX_QUESTION_LENGTH, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
 
 const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, text: 's', previous: null, next: 'n' };
-const askTurn: AskTurnView = { index: 0, question: 'q', standalone: 'q', kind: 'answer', text: 't [1]', sentences: [{ text: 't [1]', citations: [1] }], citations: [1], removed: 0, model: 'm' };
+const askTurn: AskTurnView = { index: 0, question: 'q', standalone: 'q', kind: 'answer', text: 't [1]', sentences: [{ text: 't [1]', citations: [1] }], citations: [1], removed: 0, model: 'm', elements: [] };
 
 describe('protocol guards', () => {
   test('host messages', () => {
@@ -41,6 +41,8 @@ describe('protocol guards', () => {
       { type: 'ask', ask: { turns: [{ ...askTurn, sentences: [{ text: 'x', citations: ['1'] }] }], sources: [] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, text: { html: '<b>' } }] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, n: 0 }] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, elements: [{ type: 'chart', label: null, caption: null, content: null, title: null, year: null, section: null, page: null, match: 'direct', source: null }] }], sources: [] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, elements: undefined }], sources: [] } },
       { type: 'askProgress', progress: { kind: 'stage', stage: 'hack' } },
       { type: 'askProgress', progress: { kind: 'draft', delta: 3 } },
       { type: 'askProgress', progress: { kind: 'stopped', reason: 'exploded' } },
