@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { TextModel } from '../text/index.js';
 import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
-import { latexElements } from './latex-elements.js';
+import { bracedAt, latexElements } from './latex-elements.js';
 import { buildPaper, PaperAssembler } from './paper.js';
 import type { ReadError, ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
@@ -126,27 +126,11 @@ export function expandLatexProject(mainPath: string, mainText?: string): Expande
   return { text: expanded, files, errors, contentHash: hash.digest('hex') };
 }
 
-/** The balanced-brace argument starting at text[i] === '{'; returns [content, indexAfter] or null. */
-function braced(text: string, i: number): [string, number] | null {
-  if (text[i] !== '{') return null;
-  let depth = 0;
-  for (let j = i; j < text.length; j++) {
-    const c = text[j];
-    if (c === '\\') {
-      j++;
-      continue;
-    }
-    if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return [text.slice(i + 1, j), j + 1];
-  }
-  return null;
-}
-
 function commandArgs(text: string, name: string): string[] {
   const out: string[] = [];
   const re = new RegExp(`\\\\${name}\\*?\\s*(?:\\[[^\\]]*\\]\\s*)*(?=\\{)`, 'g');
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const arg = braced(text, m.index + m[0].length);
+    const arg = bracedAt(text, m.index + m[0].length);
     if (arg) out.push(arg[0]);
   }
   return out;
