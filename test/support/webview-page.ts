@@ -398,3 +398,14 @@ export function resultsMessage(hits: HitView[], offset: 0 | 1 = 0): HostMessage 
     },
   };
 }
+
+/** Waits until the view has posted a message matching `pred` and returns it. */
+export async function waitPosted(p: PanelPage, pred: (m: ViewMessage) => boolean, what: string): Promise<ViewMessage> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const found = (await p.posted()).find(pred);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`the view did not post ${what}; posted: ${JSON.stringify(await p.posted())}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

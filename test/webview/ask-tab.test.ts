@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { AskView, ViewMessage } from '../../webview/protocol.js';
-import { ARTIFACTS, CHROMIUM, ensureWebviewBundle, launchChromium, openPanel, startPanelServer, type PanelPage, type PanelServer } from '../support/webview-page.js';
+import type { AskView } from '../../webview/protocol.js';
+import { ARTIFACTS, CHROMIUM, ensureWebviewBundle, launchChromium, openPanel, startPanelServer, waitPosted, type PanelPage, type PanelServer } from '../support/webview-page.js';
 
 const skip = existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 
@@ -54,16 +54,6 @@ const conversation: AskView = {
 
 let browser: Browser;
 let server: PanelServer;
-
-async function waitPosted(p: PanelPage, pred: (m: ViewMessage) => boolean, what: string): Promise<ViewMessage> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const found = (await p.posted()).find(pred);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`the view did not post ${what}; posted: ${JSON.stringify(await p.posted())}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function askTab(p: PanelPage): Promise<void> {
   await p.send({ type: 'askFocus' });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { HitView, HostMessage, ViewMessage, ViewState } from '../../webview/protocol.js';
+import type { HitView, HostMessage, ViewState } from '../../webview/protocol.js';
 import { tokenize } from '../../src/core/retrieve/recurring.js';
 import {
   ARTIFACTS,
@@ -17,6 +17,7 @@ import {
   openPanel,
   resultsMessage,
   startPanelServer,
+  waitPosted,
   type PanelPage,
   type PanelServer,
   type ThemeName,
@@ -27,17 +28,6 @@ const skip = existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${
 
 let browser: Browser;
 let server: PanelServer;
-
-/** Waits until the view has posted a message matching `pred` and returns it. */
-async function waitPosted(p: PanelPage, pred: (m: ViewMessage) => boolean, what: string): Promise<ViewMessage> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const found = (await p.posted()).find(pred);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`the view did not post ${what}; posted: ${JSON.stringify(await p.posted())}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function showResults(p: PanelPage, hits: HitView[] = makeHits(25), offset: 0 | 1 = 0): Promise<void> {
   await p.send(resultsMessage(hits, offset));
