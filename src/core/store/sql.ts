@@ -67,6 +67,14 @@ export interface SqlTx {
   stage(rows: readonly StagedSentence[]): Promise<void>;
 }
 
+/**
+ * Index builds get at least 256 MB (PostgreSQL's 64 MB default makes pgvector's HNSW build spill early), but never
+ * less than the server's own setting: a lab's administrator who sized maintenance_work_mem for a million-sentence
+ * build keeps it (settings in kB).
+ */
+const BUILD_MEMORY = `SELECT set_config('maintenance_work_mem',
+  greatest((SELECT setting::bigint FROM pg_settings WHERE name = 'maintenance_work_mem'), 262144)::text || 'kB', false)`;
+
 export const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
   paper_id text, section_title text, section_number text, section_index int, sentence_index int,
   global_index int, page int, text text, embedding text
@@ -131,11 +139,11 @@ export class SqlCorpusStore implements CorpusStore {
   private async upgrade(dimensions: number, from: number): Promise<void> {
     try {
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
-      await this.driver.exec(`SET maintenance_work_mem = '256MB'; ${schemaSql(dimensions)}; RESET maintenance_work_mem`);
+      await this.driver.exec(`${BUILD_MEMORY}; ${schemaSql(dimensions)}; RESET maintenance_work_mem`);
       // Before v6 every section is rewritten: build its index once after, not row by row.
       if (from < 6) {
         await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
-        SET maintenance_work_mem = '256MB'; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
+        ${BUILD_MEMORY}; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
       }
       await this.driver.query(`UPDATE corpus_meta SET value = $1 WHERE key = 'schema_version'`, [SCHEMA_VERSION]);
     } catch (err) {
@@ -240,13 +248,13 @@ export class SqlCorpusStore implements CorpusStore {
     }
     this.indexesDropped = false;
     const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
-    await this.driver.exec(`SET maintenance_work_mem = '256MB';
+    await this.driver.exec(`${BUILD_MEMORY};
       CREATE INDEX IF NOT EXISTS sentences_embedding_hnsw ON sentences USING hnsw (embedding vector_cosine_ops)${w};
       CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
       RESET maintenance_work_mem`);
     if (this.statsDeferred) await this.refreshStats();
     // After the recount, which rewrites every section.
-    await this.driver.exec(`SET maintenance_work_mem = '256MB'; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
+    await this.driver.exec(`${BUILD_MEMORY}; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
   }
 
   /** Recounts the BM25 statistics and section vectors a bulk load deferred (in this session or a killed one). */
