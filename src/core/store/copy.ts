@@ -5,7 +5,8 @@
 // already in the target with the same content hash, sentence and element counts is skipped, one that differs is
 // replaced.
 // At the end both sides are counted and checksummed over the source's papers.
-import { parseVectorText, vectorBinary } from './rows.js';
+import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS, type CopyField } from './pg-copy.js';
+import { parseVectorText } from './rows.js';
 import { insertElements, type SqlCorpusStore, type Row } from './sql.js';
 import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from './types.js';
 
@@ -44,7 +45,7 @@ interface CopyClient {
 
 const ELEMENT_COLUMNS =
   'paper_id, element_index, type, label, label_key, caption, content, description, section_title, section_index, after_sentence, page, bbox';
-const SENTENCE_COLUMNS = 'paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text, embedding';
+const SENTENCE_COLUMNS = SENTENCE_COPY_COLUMNS;
 
 export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, options: CopyOptions = {}): Promise<CopySummary> {
   const t0 = performance.now();
@@ -238,9 +239,6 @@ async function copyBinary(
   stale: string[],
 ): Promise<{ sentences: number; elements: number }> {
   const c = await client();
-  const { from: copyFrom } = await import('pg-copy-streams');
-  const { pipeline } = await import('node:stream/promises');
-  const { Readable } = await import('node:stream');
   await c.query('BEGIN');
   try {
     if (stale.length) await c.query('DELETE FROM papers WHERE id = ANY ($1::text[])', [stale]);
@@ -272,8 +270,7 @@ async function copyBinary(
       ],
     );
     if (rows.length) {
-      const stream = c.query(copyFrom(`COPY sentences (${SENTENCE_COLUMNS}) FROM STDIN (FORMAT binary)`));
-      await pipeline(Readable.from(binaryCopy(rows)), stream);
+      await copyIn(c, `sentences (${SENTENCE_COLUMNS})`, rows.map(rowTuple));
     }
     // Few rows a paper: one INSERT, not a COPY.
     const copiedElements = await insertElements(
@@ -286,55 +283,6 @@ async function copyBinary(
     await c.query('ROLLBACK').catch(() => undefined);
     throw new StoreError(`copy into ${to.kind} failed at papers ${batch[0].id}…${batch[batch.length - 1].id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-}
-
-/** PostgreSQL's binary COPY stream for sentence rows (header, one tuple per row, trailer), in chunks. */
-function* binaryCopy(rows: Row[]): Generator<Buffer> {
-  yield Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
-  let parts: Buffer[] = [];
-  let size = 0;
-  for (const r of rows) {
-    const fields: (Buffer | null)[] = [
-      text(r.paper_id),
-      text(r.section_title),
-      text(r.section_number),
-      int4(r.section_index),
-      int4(r.sentence_index),
-      int4(r.global_index),
-      r.page == null ? null : int4(r.page),
-      text(r.text),
-      r.embedding == null ? null : Buffer.from(vectorBinary(parseVectorText(String(r.embedding)))),
-    ];
-    const head = Buffer.alloc(2);
-    head.writeInt16BE(fields.length);
-    parts.push(head);
-    for (const f of fields) {
-      const len = Buffer.alloc(4);
-      len.writeInt32BE(f ? f.length : -1);
-      parts.push(len);
-      if (f) parts.push(f);
-      size += 4 + (f?.length ?? 0);
-    }
-    if (size > 1 << 20) {
-      yield Buffer.concat(parts);
-      parts = [];
-      size = 0;
-    }
-  }
-  const trailer = Buffer.alloc(2);
-  trailer.writeInt16BE(-1);
-  parts.push(trailer);
-  yield Buffer.concat(parts);
-}
-
-function text(v: unknown): Buffer | null {
-  return v == null ? null : Buffer.from(String(v), 'utf8');
-}
-
-function int4(v: unknown): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(Number(v));
-  return b;
 }
 
 /**
@@ -360,4 +308,19 @@ export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ 
     [ids],
   );
   return { papers: Number(rows[0].papers), sentences: Number(rows[0].sentences), elements: Number(rows[0].elements), sum: String(rows[0].sum) };
+}
+
+/** A stored sentence row (pgvector's text output for the vector) as a COPY tuple. */
+function rowTuple(r: Row): CopyField[] {
+  return sentenceTuple({
+    paperId: String(r.paper_id),
+    sectionTitle: r.section_title as string | null,
+    sectionNumber: r.section_number as string | null,
+    sectionIndex: r.section_index as number,
+    sentenceIndex: r.sentence_index as number,
+    globalIndex: r.global_index as number,
+    page: r.page as number | null,
+    text: String(r.text),
+    embedding: r.embedding == null ? null : parseVectorText(String(r.embedding)),
+  });
 }

@@ -180,7 +180,7 @@ export async function openPGliteStore(dir: string, options: PGliteOpenOptions = 
 
 /** A store over an already open PGlite (tests share one per file). `close()` closes it only if it owns it. */
 export function pgliteStore(db: PGlite, options: { ownsDatabase?: boolean } = {}): SqlCorpusStore {
-  return new SqlCorpusStore(new PGliteDriver(db, options.ownsDatabase ?? false), 'vector');
+  return new SqlCorpusStore(new PGliteDriver(db, options.ownsDatabase ?? false));
 }
 
 /** Binary COPY stream of staging_sentences rows (PostgreSQL's binary copy format), written into one buffer. */

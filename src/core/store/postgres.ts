@@ -2,11 +2,11 @@
 // connection pool, so one store serves concurrent lookups (the extension's panel, a CLI batch) without queueing
 // them behind each other; every write and session setting goes through ONE pinned connection of that pool, because
 // a bulk load's session state (SET corpus_lens.defer_stats, the temp staging table) must stay on one session.
-// Bulk loads stage rows with one INSERT … SELECT FROM unnest(…) per group (a real server parses vector text
-// quickly; PGlite's WASM does not, hence its binary COPY).
+// Bulk loads stage rows by binary COPY (pg-copy.ts), as PGlite's loader does.
 import type { Pool, PoolClient } from 'pg';
+import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from './pg-copy.js';
 import { firstLine, vectorText } from './rows.js';
-import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx, type StagedSentence } from './sql.js';
+import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx } from './sql.js';
 import { StoreError } from './types.js';
 
 import { redactUrl } from '../redact.js';
@@ -55,25 +55,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     await pool.end().catch(() => undefined);
     throw err;
   }
-  return new SqlCorpusStore(driver, 'text');
-}
-
-async function stage(q: (sql: string, params: unknown[]) => Promise<unknown>, rows: readonly StagedSentence[]) {
-  await q(
-    `INSERT INTO staging_sentences SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[],
-       $6::int[], $7::int[], $8::text[], $9::text[])`,
-    [
-      rows.map((r) => r.paperId),
-      rows.map((r) => r.sectionTitle ?? null),
-      rows.map((r) => r.sectionNumber ?? null),
-      rows.map((r) => r.sectionIndex),
-      rows.map((r) => r.sentenceIndex),
-      rows.map((r) => r.globalIndex),
-      rows.map((r) => r.page ?? null),
-      rows.map((r) => r.text),
-      rows.map((r) => vectorText(r.embedding)),
-    ],
-  );
+  return new SqlCorpusStore(driver);
 }
 
 /** The error of a failed connect: authentication, an exhausted pool, or an unreachable server — one line each. */
@@ -172,7 +154,7 @@ class PgDriver implements SqlDriver {
           const r = await c.query(sql, [...params]);
           return { rows: r.rows as Row[], rowCount: r.rowCount ?? r.rows.length };
         },
-        stage: (rows) => stage((sql, p) => c.query(sql, p), rows),
+        stage: (rows) => copyIn(c, `staging_sentences (${SENTENCE_COPY_COLUMNS})`, rows.map(sentenceTuple)),
       };
       const out = await fn(tx);
       await c.query('COMMIT');

@@ -75,15 +75,11 @@ export interface SqlTx {
 const BUILD_MEMORY = `SELECT set_config('maintenance_work_mem',
   greatest((SELECT setting::bigint FROM pg_settings WHERE name = 'maintenance_work_mem'), 262144)::text || 'kB', false)`;
 
-export const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
+/** Where a bulk load's rows land first, by binary COPY on both drivers (see SqlTx.stage). */
+const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
   paper_id text, section_title text, section_number text, section_index int, sentence_index int,
-  global_index int, page int, text text, embedding text
+  global_index int, page int, text text, embedding vector
 ) ON COMMIT DELETE ROWS`;
-
-/** Which column type staging_sentences.embedding has: PGlite loads binary vectors, pg sends text. */
-export function stagingSql(embeddingType: 'vector' | 'text'): string {
-  return STAGING_SQL.replace('embedding text', `embedding ${embeddingType}`);
-}
 
 export class SqlCorpusStore implements CorpusStore {
   readonly schema = 'corpusLens' as const;
@@ -95,10 +91,7 @@ export class SqlCorpusStore implements CorpusStore {
   /** dropSearchIndexes dropped the indexes in this session. */
   private indexesDropped = false;
 
-  constructor(
-    readonly driver: SqlDriver,
-    private readonly stagingEmbeddingType: 'vector' | 'text',
-  ) {}
+  constructor(readonly driver: SqlDriver) {}
 
   get kind(): StoreKind {
     return this.driver.kind;
@@ -365,13 +358,13 @@ export class SqlCorpusStore implements CorpusStore {
       // In the same transaction as the sentences: a paper's elements are there whole or not at all.
       const elements = await insertElements(tx, papers.flatMap((p) => (p.elements ?? []).map((e) => ({ ...e, paperId: p.id }))));
       if (!rows.length) return { papers: ins.rowCount, sentences: 0, skipped: 0, elements };
-      await tx.query(stagingSql(this.stagingEmbeddingType));
+      await tx.query(STAGING_SQL);
       await tx.stage(rows);
       const moved = await tx.query(
         `INSERT INTO sentences (paper_id, section_title, section_number, section_index, sentence_index, global_index,
            page, text, embedding)
          SELECT paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text,
-           embedding::vector FROM staging_sentences ON CONFLICT DO NOTHING`,
+           embedding FROM staging_sentences ON CONFLICT DO NOTHING`,
       );
       return { papers: ins.rowCount, sentences: moved.rowCount, skipped: rows.length - moved.rowCount, elements };
     });
