@@ -4,6 +4,7 @@ import { matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
+  checkPaperDimensions,
   hybridTuning,
   PAPER_DEFAULTS,
   requireMeta,
@@ -270,20 +271,7 @@ export class SqlCorpusStore implements CorpusStore {
     options: WriteOptions,
     progress: () => void,
   ): Promise<void> {
-    for (const paper of papers) {
-      for (const s of paper.sentences) {
-        if (s.embedding.length !== meta.dimensions) {
-          throw new StoreError(
-            `paper ${paper.id}: sentence ${s.globalIndex} has a ${s.embedding.length}-d embedding; the corpus has ${meta.dimensions}`,
-          );
-        }
-      }
-      for (const e of paper.elements ?? []) {
-        if (e.embedding.length !== meta.dimensions) {
-          throw new StoreError(`paper ${paper.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
-        }
-      }
-    }
+    checkPaperDimensions(papers, meta.dimensions);
     const groups: PaperInput[][] = [];
     let group: PaperInput[] = [];
     let size = 0;

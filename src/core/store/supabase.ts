@@ -9,6 +9,7 @@ import { toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import { SCHEMA_VERSION } from './schema.js';
 import {
   checkCompatible,
+  checkPaperDimensions,
   hybridTuning,
   PAPER_DEFAULTS,
   requireMeta,
@@ -161,6 +162,7 @@ export class SupabaseCorpusStore implements CorpusStore {
 
   async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
     const meta = await requireMeta(this);
+    checkPaperDimensions(papers, meta.dimensions);
     const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
     let done = 0;
     for (const p of papers) {
@@ -191,22 +193,17 @@ export class SupabaseCorpusStore implements CorpusStore {
         result.elements = (result.elements ?? 0) + (await this.writeElements(p));
         continue;
       }
-      const rows = p.sentences.map((s) => {
-        if (s.embedding.length !== meta.dimensions) {
-          throw new StoreError(`paper ${p.id}: a ${s.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
-        }
-        return {
-          paper_id: p.id,
-          section_title: s.sectionTitle ?? null,
-          section_number: s.sectionNumber ?? null,
-          section_index: s.sectionIndex,
-          sentence_index: s.sentenceIndex,
-          global_index: s.globalIndex,
-          page: s.page ?? null,
-          text: s.text,
-          embedding: vectorText(s.embedding),
-        };
-      });
+      const rows = p.sentences.map((s) => ({
+        paper_id: p.id,
+        section_title: s.sectionTitle ?? null,
+        section_number: s.sectionNumber ?? null,
+        section_index: s.sectionIndex,
+        sentence_index: s.sentenceIndex,
+        global_index: s.globalIndex,
+        page: s.page ?? null,
+        text: s.text,
+        embedding: vectorText(s.embedding),
+      }));
       const sr = (await this.client
         .from('sentences')
         .upsert(rows, { onConflict: 'paper_id,global_index', ignoreDuplicates: true })
@@ -223,28 +220,22 @@ export class SupabaseCorpusStore implements CorpusStore {
   private async writeElements(p: PaperInput): Promise<number> {
     const elements = p.elements ?? [];
     if (!elements.length) return 0;
-    const meta = await requireMeta(this);
-    const rows = elements.map((e) => {
-      if (e.embedding.length !== meta.dimensions) {
-        throw new StoreError(`paper ${p.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${meta.dimensions}`);
-      }
-      return {
-        paper_id: p.id,
-        element_index: e.elementIndex,
-        type: e.type,
-        label: e.label,
-        label_key: e.labelKey ?? null,
-        caption: e.caption,
-        content: e.content,
-        description: e.description ?? null,
-        section_title: e.sectionTitle,
-        section_index: e.sectionIndex,
-        after_sentence: e.afterSentence,
-        page: e.page,
-        bbox: e.bbox,
-        embedding: vectorText(e.embedding),
-      };
-    });
+    const rows = elements.map((e) => ({
+      paper_id: p.id,
+      element_index: e.elementIndex,
+      type: e.type,
+      label: e.label,
+      label_key: e.labelKey ?? null,
+      caption: e.caption,
+      content: e.content,
+      description: e.description ?? null,
+      section_title: e.sectionTitle,
+      section_index: e.sectionIndex,
+      after_sentence: e.afterSentence,
+      page: e.page,
+      bbox: e.bbox,
+      embedding: vectorText(e.embedding),
+    }));
     const r = (await this.client
       .from('elements')
       .upsert(rows, { onConflict: 'paper_id,element_index', ignoreDuplicates: true })

@@ -330,6 +330,22 @@ export class StoreError extends Error {
   }
 }
 
+/** Every vector of the papers has the corpus's dimension; checked before anything is written, so nothing is half-written. */
+export function checkPaperDimensions(papers: readonly PaperInput[], dimensions: number): void {
+  for (const paper of papers) {
+    for (const s of paper.sentences) {
+      if (s.embedding.length !== dimensions) {
+        throw new StoreError(`paper ${paper.id}: sentence ${s.globalIndex} has a ${s.embedding.length}-d embedding; the corpus has ${dimensions}`);
+      }
+    }
+    for (const e of paper.elements ?? []) {
+      if (e.embedding.length !== dimensions) {
+        throw new StoreError(`paper ${paper.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${dimensions}`);
+      }
+    }
+  }
+}
+
 /** Checks a model/dimension pair against the corpus's; `*` or an empty recorded model accepts any model. */
 /** The corpus's recorded model and dimension, or a one-line error for a corpus with no schema yet. */
 export async function requireMeta(store: Pick<CorpusStore, 'meta'>): Promise<CorpusMeta> {
