@@ -14,7 +14,7 @@ import type { SqlCorpusStore } from '../src/core/store/sql.js';
 import type { LookupOptions } from '../src/core/store/types.js';
 import { realPgSkip, startRealPg } from '../test/support/pg-real.js';
 import { fmt, median, percentile } from './stats.js';
-import { Synthetic } from './store.bench.js';
+import { bulkLoad, Synthetic } from './store.bench.js';
 
 const D = 384;
 const K = 25;
@@ -76,18 +76,7 @@ export async function run(): Promise<void> {
     store = await openPostgresStore(url, { connectTimeoutMs: 60_000 });
     await store.init({ model: 'bench-synthetic', dimensions: D });
     const data = new Synthetic(N);
-    await store.dropSearchIndexes();
-    let loadMs = 0;
-    let genMs = 0;
-    let rows = 0;
-    let tg = performance.now();
-    for (const batch of data.papers(40)) {
-      genMs += performance.now() - tg;
-      const t = performance.now();
-      rows += (await store.writePapers(batch)).sentences;
-      loadMs += performance.now() - t;
-      tg = performance.now();
-    }
+    const { rows, loadMs, genMs } = await bulkLoad(store, data);
     console.log(`load (the product's writePapers, indexes deferred): ${rows.toLocaleString('en')} rows in ${(loadMs / 1000).toFixed(1)} s (vector generation ${(genMs / 1000).toFixed(1)} s excluded; ${load()})`);
     const tb = performance.now();
     await store.createSearchIndexes();
