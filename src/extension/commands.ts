@@ -29,6 +29,8 @@ import { guarded } from './command-errors.js';
 import { failureReporter, registerCommand } from './register.js';
 
 const INDEXED_ROOTS_KEY = 'corpusLens.indexedRoots';
+/** Sources opened as text at the sentence's line (a PDF goes to VS Code's viewer for it). */
+const TEXT_SOURCE = /\.(tex|ltx|md|markdown|qmd|rmd|html?|txt)$/i;
 /** "Add Papers…" (another part of the extension may provide it; Index Folder stands in until then). */
 const ADD_PAPERS_COMMAND = 'corpusLens.addPapers';
 
@@ -92,8 +94,8 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     }
   };
 
-  const openSource = async (hit: HitView) => {
-    const p = hit.paper;
+  /** Where a paper opens: its indexed file (under a folder the user indexed), else its DOI or URL. */
+  const sourceTarget = async (p: { id: string; doi: string | null; url?: string | null }) => {
     let sourcePath: string | null = null;
     try {
       const { store } = await corpus.connection();
@@ -101,7 +103,12 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     } catch (err) {
       log.warn(`open source: could not read the source path of ${p.id}: ${errorText(err)}`);
     }
-    const target = openTarget({ doi: p.doi, url: p.url, sourcePath }, indexedRoots());
+    return openTarget({ doi: p.doi, url: p.url, sourcePath }, indexedRoots());
+  };
+
+  const openSource = async (hit: HitView) => {
+    const p = hit.paper;
+    const target = await sourceTarget(p);
     if (target.kind === 'none') {
       log.warn(`open source of ${p.id}: ${target.reason}`);
       return void vscode.window.showInformationMessage(`Corpus Lens: "${p.title ?? p.id}": ${target.reason}.`);
@@ -111,7 +118,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
       return void (await vscode.env.openExternal(vscode.Uri.parse(target.url, true)));
     }
     const uri = vscode.Uri.file(target.path);
-    if (/\.(tex|ltx|md|markdown|qmd|rmd|html?|txt)$/i.test(target.path)) {
+    if (TEXT_SOURCE.test(target.path)) {
       const doc = await vscode.workspace.openTextDocument(uri);
       const line = lineOfSentence(doc.getText(), hit.sentence.text);
       const at = new vscode.Position(line, 0);
@@ -277,13 +284,12 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   /** Where a cited paper opens: its indexed file at the sentence (under a folder the user indexed), else its DOI. */
   const sourceLocation = async (paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined> => {
     const { store } = await corpus.connection();
-    const sourcePath = (await store.sources()).find((s) => s.id === paperId)?.sourcePath ?? null;
     const doi = (await store.context([sentenceId])).find((h) => h.paper.id === paperId)?.paper.doi ?? null;
-    const target = openTarget({ doi, url: null, sourcePath }, indexedRoots());
+    const target = await sourceTarget({ id: paperId, doi, url: null });
     if (target.kind === 'url') return vscode.Uri.parse(target.url, true);
     if (target.kind !== 'file') return undefined;
     const uri = vscode.Uri.file(target.path);
-    if (!/\.(tex|ltx|md|markdown|qmd|rmd|txt)$/i.test(target.path)) return uri;
+    if (!TEXT_SOURCE.test(target.path)) return uri;
     const doc = await vscode.workspace.openTextDocument(uri);
     return new vscode.Location(uri, new vscode.Position(lineOfSentence(doc.getText(), sentence), 0));
   };
