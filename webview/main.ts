@@ -48,7 +48,7 @@ class Panel {
   private readonly notice = el('div', { class: 'cl-notice', attrs: { id: 'cl-notice', 'aria-hidden': 'true' } });
 
   private readonly askTab = new AskTab((m) => this.post(m));
-  private readonly askPanel = el('vscode-tab-panel', { class: 'cl-ask', attrs: { id: 'cl-panel-ask' } });
+  private readonly askPanel = el('vscode-tab-panel', { class: 'cl-ask' });
   private readonly tabs = el('vscode-tabs', { attrs: { id: 'cl-tabs' } }) as HTMLElement & { selectedIndex: number };
   private tab: 'similar' | 'ask' = 'similar';
 
@@ -62,10 +62,10 @@ class Panel {
     this.askTab.mount(this.askPanel);
     replace(
       this.tabs,
-      el('vscode-tab-header', { attrs: { slot: 'header', id: 'cl-tab-similar' } }, 'Similar sentences'),
+      el('vscode-tab-header', { attrs: { slot: 'header' } }, 'Similar sentences'),
       el(
         'vscode-tab-panel',
-        { attrs: { id: 'cl-panel-similar' } },
+        { class: 'cl-similar' },
         el(
           'header',
           { class: 'cl-header' },
@@ -78,7 +78,7 @@ class Panel {
         this.results.list,
         this.bookmarks.element,
       ),
-      el('vscode-tab-header', { attrs: { slot: 'header', id: 'cl-tab-ask' } }, 'Ask'),
+      el('vscode-tab-header', { attrs: { slot: 'header' } }, 'Ask'),
       this.askPanel,
     );
     replace(root, this.tabs, this.notice);

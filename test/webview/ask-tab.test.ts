@@ -57,7 +57,7 @@ let server: PanelServer;
 
 async function askTab(p: PanelPage): Promise<void> {
   await p.send({ type: 'askFocus' });
-  await p.page.waitForFunction(() => !document.querySelector('#cl-panel-ask')?.hasAttribute('hidden'));
+  await p.page.waitForFunction(() => !document.querySelector('.cl-ask')?.hasAttribute('hidden'));
 }
 
 describe('the Ask tab in headless Chromium', { skip }, () => {
@@ -95,7 +95,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       assert.equal(await p.page.isVisible('#cl-ask-draft'), false, 'the checked answer replaces the draft');
       assert.equal(await p.page.isVisible('[data-ask-action="cancel"]'), false);
       assert.equal(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no markup from the corpus or the model ran');
-      assert.equal(await p.page.locator('#cl-panel-ask img, #cl-panel-ask script, #cl-panel-ask b').count(), 0, 'and none became elements');
+      assert.equal(await p.page.locator('.cl-ask img, .cl-ask script, .cl-ask b').count(), 0, 'and none became elements');
       assert.ok((await p.page.textContent('.cl-ask-answer'))!.includes(HOSTILE), 'it is shown as the text it is');
       assert.ok((await p.page.textContent('#cl-ask-source-1'))!.includes('HNSW Tuning <b>bold</b>'));
       const card = await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-element');
@@ -136,6 +136,36 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       await p.page.waitForSelector('#cl-ask-quote[hidden]', { state: 'attached' });
       // "Where did you find that?" lists the previous answer's sources with the same numbers.
       assert.match((await p.page.textContent('.cl-ask-turn[data-turn="1"]'))!, /Sources of the previous answer:\s*\[1\] HNSW Tuning/);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('in a short side bar, a scrolled conversation keeps the tab strip and the question box in view, and the tabs still switch', async () => {
+    const p = await openPanel(browser, server, { height: 360 });
+    try {
+      await askTab(p);
+      const long = { ...conversation, turns: Array.from({ length: 6 }, (_, i) => ({ ...conversation.turns[0], index: i })) };
+      await p.send({ type: 'ask', ask: long });
+      await p.page.waitForSelector('.cl-ask-turn[data-turn="5"]');
+      await p.page.locator('.cl-ask-turn[data-turn="5"] [data-ask-action="insert"]').scrollIntoViewIfNeeded();
+      // What the user sees at the top of the panel: the topmost element under the tab header's and the question
+      // box's centres must be those controls themselves, not answer text scrolled over or under them.
+      // A string, not a function: tsx's transform would add helpers (__name) that do not exist in the page.
+      const onTop = await p.page.evaluate(`(() => {
+        const at = (el) => {
+          if (!el) return 'missing';
+          const r = el.getBoundingClientRect();
+          if (r.bottom <= 0 || r.top >= innerHeight) return 'scrolled away';
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return hit && (hit === el || el.contains(hit) || hit.contains(el)) ? 'visible' : 'covered by ' + (hit?.className || hit?.tagName);
+        };
+        return { tab: at(document.querySelector('vscode-tab-header')), question: at(document.querySelector('#cl-ask-input')) };
+      })()`);
+      assert.deepEqual(onTop, { tab: 'visible', question: 'visible' });
+      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-short.png') });
+      await p.page.click('vscode-tab-header >> nth=0');
+      await p.page.waitForFunction(() => document.querySelector('.cl-ask')?.hasAttribute('hidden'));
     } finally {
       await p.close();
     }
