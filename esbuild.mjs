@@ -54,11 +54,21 @@ const targets = [
     format: 'iife',
     target: 'es2022',
   },
+  {
+    // The PDF viewer (src/extension/pdf-view.ts), with PDF.js; its worker is copied beside it below.
+    entryPoints: ['webview/pdf/main.ts'],
+    outfile: 'dist/pdf-view.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 // sql.js (the Zotero reader's SQLite) loads its WASM from beside the bundle (src/core/sources/zotero/sqlite.ts).
 mkdirSync('dist', { recursive: true });
 copyFileSync('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+// PDF.js's worker for the PDF viewer, which starts it from a blob: copy (webview/pdf/main.ts).
+copyFileSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs', 'dist/pdf.worker.mjs');
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
 

@@ -1,6 +1,7 @@
 // Whether tests that compile PDF fixtures can run: pdflatex present, or CI (where its absence is a failure, not a skip:
 // .ci/run installs texlive-latex-base).
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 
 function hasPdflatex(): boolean {
   try {
@@ -14,3 +15,10 @@ function hasPdflatex(): boolean {
 /** A node:test `skip` value: false where the PDF tests must run, else the reason. */
 export const noPdflatex: false | string =
   hasPdflatex() || process.env.CI ? false : 'pdflatex is not installed (apt-get install -y --no-install-recommends texlive-latex-base)';
+
+/** Compiles test/fixtures/ingest/NAME.tex twice (so references and the .aux are complete) into `dir`; the PDF's path. */
+export function compileFixture(name: string, dir: string): string {
+  const tex = join(__dirname, '..', 'fixtures', 'ingest', `${name}.tex`);
+  for (let i = 0; i < 2; i++) execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+  return join(dir, `${name}.pdf`);
+}
