@@ -69,8 +69,11 @@ function runPg(bin: string, args: string[]): void {
   execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 }
 
-/** Starts a fresh cluster; always pair with stop() (an exit handler also stops it). */
-export async function startRealPg(): Promise<RealPg> {
+/**
+ * Starts a fresh cluster; always pair with stop() (an exit handler also stops it). `settings` are extra server
+ * settings (`-c name=value`), e.g. the scale bench's lab-sized shared_buffers.
+ */
+export async function startRealPg(settings: Record<string, string> = {}): Promise<RealPg> {
   const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-pg-'));
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   const data = join(dir, 'data');
@@ -104,7 +107,9 @@ export async function startRealPg(): Promise<RealPg> {
     let port = 0;
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
+      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100${Object.entries(settings)
+        .map(([k, v]) => ` -c ${k}=${v}`)
+        .join('')}`;
       try {
         started = true;
         runPg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', opts, 'start']);
