@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { el, replace, type Child } from './dom.js';
 import { MAX_QUESTION_LENGTH, type AskElementView, type AskProgressView, type AskSourceView, type AskStage, type AskTurnView, type AskView, type ViewMessage } from './protocol.js';
 import { shortAuthors } from './render.js';
+import { pageAndLines } from '../src/core/ask/location.js';
 
 const STAGE_TEXT: Record<AskStage, string> = {
   rewrite: 'Reading the conversation to make the follow-up stand alone…',
@@ -21,10 +22,10 @@ export function draftForDisplay(draft: string): string {
   return draft.replace(/\s*\[P\d+\]/g, '').replace(/\s*\[P\d*$/, '');
 }
 
-/** "Title (Smith et al. 2020), section “Results”, p. 4" */
+/** "Title (Smith et al. 2020), section “Results”, p. 4, ll. 12–14" */
 export function sourceWhere(s: AskSourceView): string {
   const who = [s.authors.length ? shortAuthors(s.authors) : null, s.year !== null ? String(s.year) : null].filter(Boolean).join(' ');
-  const where = [s.section ? `section “${s.section}”` : null, s.page !== null ? `p. ${s.page}` : null].filter(Boolean).join(', ');
+  const where = [s.section ? `section “${s.section}”` : null, pageAndLines(s)].filter(Boolean).join(', ');
   return `${s.title?.trim() || 'Untitled paper'}${who ? ` (${who})` : ''}${where ? `, ${where}` : ''}`;
 }
 
@@ -287,7 +288,7 @@ export class AskTab {
       ' ',
       el('span', { class: 'cl-byline' }, who),
       s.section || s.page !== null
-        ? el('span', { class: 'cl-section' }, [s.section, s.page !== null ? `p. ${s.page}` : null].filter(Boolean).join(', '))
+        ? el('span', { class: 'cl-section' }, [s.section, pageAndLines(s)].filter(Boolean).join(', '))
         : null,
       el('p', { class: 'cl-text' }, el('q', { class: 'cl-sentence' }, s.text)),
       el(

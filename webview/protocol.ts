@@ -99,8 +99,11 @@ export interface AskSourceView {
   authors: string[];
   year: number | null;
   section: string | null;
-  /** PDF page, where the store keeps one. */
+  /** PDF page, where the store keeps one, and the lines on it (from lineStart on page to lineEnd on pageEnd). */
   page: number | null;
+  lineStart: number | null;
+  lineEnd: number | null;
+  pageEnd: number | null;
   /** The verified quote: the sentence as stored, with its neighbours. */
   text: string;
   previous: string | null;
@@ -279,7 +282,8 @@ export function isAskSource(x: unknown): x is AskSourceView {
   return (
     isObject(x) && isCount(x.n) && x.n > 0 && isString(x.paperId) && isStringOrNull(x.citationKey) && isStringOrNull(x.title) &&
     Array.isArray(x.authors) && x.authors.every(isString) && isNumberOrNull(x.year) && isStringOrNull(x.section) &&
-    isNumberOrNull(x.page) && isString(x.text) && isStringOrNull(x.previous) && isStringOrNull(x.next)
+    isNumberOrNull(x.page) && isNumberOrNull(x.lineStart) && isNumberOrNull(x.lineEnd) && isNumberOrNull(x.pageEnd) &&
+    isString(x.text) && isStringOrNull(x.previous) && isStringOrNull(x.next)
   );
 }
 

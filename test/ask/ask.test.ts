@@ -45,11 +45,11 @@ before(async () => {
   const { ingest } = await import('../../src/core/ingest/pipeline.js');
   const summary = await ingest(store, FILES.map((f) => join(projectRoot, 'samples', 'corpus', f)), { embedder });
   assert.equal(summary.papers, FILES.length, JSON.stringify(summary.failed));
-  // A paper as the PDF reader stores one (a page per sentence), on a topic of its own.
+  // A paper as the PDF reader stores one (a page and lines per sentence, the last over a page break), on a topic of its own.
   const pdfSentences = [
-    ['Abstract', 'Alpine glaciers lost a fifth of their ice volume between 2000 and 2020 according to repeated laser altimetry surveys.', 1],
-    ['Results', 'Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.', 4],
-    ['Results', 'The thinning rate of the lowest glacier tongues reached two metres of ice per year.', 5],
+    ['Abstract', 'Alpine glaciers lost a fifth of their ice volume between 2000 and 2020 according to repeated laser altimetry surveys.', 1, { lineStart: 5, lineEnd: 7, pageEnd: 1 }],
+    ['Results', 'Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.', 4, { lineStart: 12, lineEnd: 14, pageEnd: 4 }],
+    ['Results', 'The thinning rate of the lowest glacier tongues reached two metres of ice per year.', 5, { lineStart: 40, lineEnd: 2, pageEnd: 6 }],
   ] as const;
   const vectors = await embedder.embed(pdfSentences.map((x) => x[1]));
   await store.writePapers([
@@ -59,7 +59,7 @@ before(async () => {
       authors: ['Ines Gletscher'],
       year: 2021,
       sourcePath: '/papers/glaciers.pdf',
-      sentences: pdfSentences.map(([section, text, page], i) => ({ sectionTitle: section, sectionIndex: section === 'Abstract' ? 0 : 1, sentenceIndex: i, globalIndex: i, page, text, embedding: vectors[i] })),
+      sentences: pdfSentences.map(([section, text, page, lines], i) => ({ sectionTitle: section, sectionIndex: section === 'Abstract' ? 0 : 1, sentenceIndex: i, globalIndex: i, page, ...lines, text, embedding: vectors[i] })),
     },
   ]);
   const text = paperTextSource(store);
@@ -125,16 +125,18 @@ describe('offline (no LLM)', () => {
     assert.equal(new Set(headers).size, headers.length);
   });
 
-  test('sources of a PDF carry the page ingest stored (and no line numbers: the store has none)', async () => {
+  test('sources of a PDF carry the page and lines ingest stored; the extract shows them', async () => {
     const c = newConversation();
     const t = await ask(c, 'How fast did glacier melt in the Alps accelerate below 3,000 metres?', { store, embedder });
     assert.equal(t.kind, 'extract');
-    const pages = new Map(c.sources.filter((s) => s.paperId === 'pdf:glaciers').map((s) => [s.text, s.page]));
-    assert.equal(pages.get('Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.'), 4);
-    assert.ok([...pages.values()].every((p) => typeof p === 'number'));
-    assert.match(t.text, /Results, p\. 4: .*“Glacier melt in the Alps accelerated/);
-    assert.ok(c.sources.filter((s) => s.paperId !== 'pdf:glaciers').every((s) => s.page === null), 'LaTeX and Markdown papers have no page');
-    assert.ok(!c.sources.some((s) => 'lines' in s || 'line' in s));
+    const at = new Map(c.sources.filter((s) => s.paperId === 'pdf:glaciers').map((s) => [s.text, [s.page, s.lineStart, s.lineEnd, s.pageEnd]]));
+    assert.deepEqual(at.get('Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.'), [4, 12, 14, 4]);
+    const overBreak = at.get('The thinning rate of the lowest glacier tongues reached two metres of ice per year.');
+    assert.deepEqual(overBreak, [5, 40, 2, 6]);
+    assert.match(t.text, /Results, p\. 4, ll\. 12–14: .*“Glacier melt in the Alps accelerated/);
+    assert.match(t.text, /p\. 5, l\. 40 – p\. 6, l\. 2: .*“The thinning rate/);
+    const others = c.sources.filter((s) => s.paperId !== 'pdf:glaciers');
+    assert.ok(others.length > 0 && others.every((s) => s.page === null && s.lineStart === null && s.lineEnd === null), 'LaTeX and Markdown papers have no page or lines');
   });
 
   test('papers first on a large corpus: the paper ranking picks the papers, their sentences are searched', async () => {
@@ -316,7 +318,7 @@ describe('corpus-lens ask', () => {
     assert.equal(j1.answered, true);
     assert.equal(j1.model, null);
     assert.deepEqual(j1.sources.map((s: { n: number }) => s.n), j1.citations);
-    for (const s of j1.sources) for (const k of ['paperId', 'citationKey', 'title', 'section', 'sentenceId', 'text', 'previous', 'next', 'page']) assert.ok(k in s, k);
+    for (const s of j1.sources) for (const k of ['paperId', 'citationKey', 'title', 'section', 'sentenceId', 'text', 'previous', 'next', 'page', 'lineStart', 'lineEnd', 'pageEnd']) assert.ok(k in s, k);
     assert.deepEqual(Object.keys(j1.counts), ['evidence', 'papers', 'unverifiedEvidence', 'removedSentences', 'removedCitations', 'llmCalls', 'ms', 'modelMs']);
     const saved = parseConversation(readFileSync(history, 'utf8'));
     assert.equal(saved.turns.length, 1);

@@ -27,6 +27,10 @@ function assertInert(md: string): void {
 test('a source line: number, title, key and year, section, page where known, the quoted sentence', () => {
   assert.equal(sourceMarkdown(source(3, { page: 4 })), '- \\[3\\] **Paper 3** \\(key3, 2023\\), section “Results”, p\\. 4: “Sentence 3\\.”');
   assert.equal(sourceMarkdown(source(1, { citationKey: null, year: null, section: null, title: null })), '- \\[1\\] **p1**: “Sentence 1\\.”');
+  // PDF lines: on one page, one line, and over a page break.
+  assert.equal(sourceMarkdown(source(3, { page: 4, lineStart: 12, lineEnd: 14, pageEnd: 4 })), '- \\[3\\] **Paper 3** \\(key3, 2023\\), section “Results”, p\\. 4, ll\\. 12–14: “Sentence 3\\.”');
+  assert.match(sourceMarkdown(source(3, { page: 4, lineStart: 9, lineEnd: 9, pageEnd: 4 })), /, p\\\. 4, l\\\. 9: /);
+  assert.match(sourceMarkdown(source(3, { page: 4, lineStart: 40, lineEnd: 2, pageEnd: 5 })), /, p\\\. 4, l\\\. 40 – p\\\. 5, l\\\. 2: /);
 });
 
 test('untrusted question, answer, titles, sections and sentences are escaped everywhere', () => {

@@ -50,6 +50,11 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     assert.deepEqual(summary.failed, []);
     // Metadata beyond the ingest's: the checksum covers every paper column, so the copy must carry these too.
     await store.driver.query(`UPDATE papers SET source = 'https://example.org/p.pdf', license = 'cc-by' WHERE id = (SELECT min(id) FROM papers)`);
+    // PDF line ranges (schema v8), which the sample corpus's LaTeX and Markdown do not have: the copy carries them.
+    await store.driver.query(
+      `UPDATE sentences SET page = 2, line_start = global_index + 1, line_end = global_index + 2, page_end = 2 + global_index % 2
+       WHERE paper_id = (SELECT min(id) FROM papers)`,
+    );
     sourceCounts = await store.counts();
     assert.ok(sourceCounts.papers >= 25 && sourceCounts.sentences >= 500, JSON.stringify(sourceCounts));
     await store.close();
@@ -74,6 +79,19 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     assert.equal(s.checksum.match, true);
     assert.match(s.checksum.source, /^[0-9a-f]{32}$/);
     assert.equal(s.to, url);
+    const target = await openPostgresStore(url);
+    try {
+      const { rows } = await target.driver.query(
+        `SELECT count(*)::int AS n, sum(line_start + line_end + page_end)::int AS sum FROM sentences WHERE line_start IS NOT NULL`,
+      );
+      const lite = await openPGliteStore(source, { create: false });
+      const want = (await lite.driver.query(`SELECT count(*)::int AS n, sum(line_start + line_end + page_end)::int AS sum FROM sentences WHERE line_start IS NOT NULL`)).rows[0];
+      await lite.close();
+      assert.ok(Number(want.n) > 0);
+      assert.deepEqual({ n: Number(rows[0].n), sum: Number(rows[0].sum) }, { n: Number(want.n), sum: Number(want.sum) }, 'line ranges copied');
+    } finally {
+      await target.close();
+    }
   });
 
   test('the same top hits for 50 queries on both sides', async () => {

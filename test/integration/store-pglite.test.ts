@@ -164,3 +164,33 @@ test('a schema v6 corpus gains the elements table and lookups on open, nothing e
   await store.deletePapers(['v7']);
   assert.deepEqual((await statsDrift()).differ, 0);
 });
+
+test('a schema v7 corpus gains the PDF line range columns on open (its rows keep null lines); its papers take lines', async () => {
+  const v = new Float32Array(64).fill(0.3);
+  await store.writePapers([
+    { id: 'pdf7', contentHash: 'abc', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 2, text: 'A PDF sentence indexed under schema v7.', embedding: v }] },
+    { id: 'tex7', contentHash: 'def', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A LaTeX sentence indexed under schema v7.', embedding: v }] },
+  ]);
+  const before = (await store.counts()).sentences;
+  await store.driver.exec(`ALTER TABLE sentences DROP COLUMN line_start, DROP COLUMN line_end, DROP COLUMN page_end;
+    UPDATE corpus_meta SET value = '7' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  const old = await store.driver.query(`SELECT count(*)::int AS n FROM sentences WHERE line_start IS NULL AND line_end IS NULL AND page_end IS NULL`);
+  assert.equal(old.rows[0].n, before, 'the rows already there have no lines until their PDF is indexed again');
+  const hashes = await store.driver.query(`SELECT id, content_hash FROM papers WHERE id IN ('pdf7', 'tex7') ORDER BY id`);
+  assert.deepEqual(
+    hashes.rows.map((r) => [r.id, r.content_hash === null]),
+    [['pdf7', true], ['tex7', false]],
+    'a paper read from a PDF forgets its content hash, so that the next index run reads it again; others keep theirs',
+  );
+  await store.deletePapers(['pdf7', 'tex7']);
+  await store.writePapers([
+    { id: 'v8', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 5, lineStart: 7, lineEnd: 9, pageEnd: 5, text: 'A PDF sentence written after the upgrade.', embedding: v }] },
+  ]);
+  const { rows } = await store.driver.query(`SELECT id FROM sentences WHERE paper_id = 'v8'`);
+  assert.deepEqual(await store.sentencePages([Number(rows[0].id)]), [{ id: Number(rows[0].id), page: 5, lineStart: 7, lineEnd: 9, pageEnd: 5 }]);
+  await store.deletePapers(['v8']);
+  assert.deepEqual((await statsDrift()).differ, 0);
+});

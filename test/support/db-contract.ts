@@ -312,6 +312,39 @@ export function storeContract(t: ContractTarget): void {
       assert.deepEqual(await store.listElements!({ count: 10 }), [], 'deleted with their paper');
     });
 
+    test('PDF sentences keep their page and line range (schema v8), also over a page break; other sentences have none', async () => {
+      const store = t.store();
+      assert.ok(store.sentencePages, 'the store reads pages and lines back');
+      const texts = ['A sentence printed on three lines of page three.', 'A sentence that runs over the page break.', 'A sentence from a LaTeX source.'];
+      const at = [
+        { page: 3, lineStart: 12, lineEnd: 14, pageEnd: 3 },
+        { page: 3, lineStart: 40, lineEnd: 2, pageEnd: 4 },
+        { page: null, lineStart: null, lineEnd: null, pageEnd: null },
+      ];
+      const paper = {
+        id: 'ln1',
+        title: 'Lines of a paper',
+        sentences: texts.map((text, i) => ({ sectionTitle: 'Results', sectionIndex: 0, sentenceIndex: i, globalIndex: i, ...at[i], text, embedding: hashEmbed(text, DIM) })),
+      };
+      try {
+        assert.equal((await store.writePapers([paper])).sentences, 3);
+        const ids: number[] = [];
+        for (const text of texts) {
+          const [hit] = await match(store, q(text), { k: 1 });
+          assert.equal(hit.sentence.text, text);
+          ids.push(hit.sentence.id);
+        }
+        const got = await store.sentencePages!(ids);
+        assert.deepEqual(
+          [...got].sort((a, b) => a.id - b.id),
+          [{ id: ids[0], ...at[0] }, { id: ids[1], ...at[1] }].sort((a, b) => a.id - b.id),
+          'PDF sentences with their lines; the one without a page is left out',
+        );
+      } finally {
+        await store.deletePapers(['ln1']);
+      }
+    });
+
     test('elements: a paper whose element cannot be written is not written at all (SQL backends: one transaction)', async () => {
       const store = t.store();
       if (store.kind === 'supabase') return; // over HTTP a paper is several requests (supabase.ts says so)

@@ -22,3 +22,16 @@ export function compileFixture(name: string, dir: string): string {
   for (let i = 0; i < 2; i++) execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
   return join(dir, `${name}.pdf`);
 }
+
+function hasPdftotext(): boolean {
+  try {
+    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The same for tests that also read a PDF with poppler's pdftotext (an independent reading of its lines). */
+export const noPdftotext: false | string =
+  noPdflatex || (hasPdftotext() || process.env.CI ? false : 'pdftotext is not installed (apt-get install -y --no-install-recommends poppler-utils)');

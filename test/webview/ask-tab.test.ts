@@ -46,9 +46,9 @@ const conversation: AskView = {
     },
   ],
   sources: [
-    { n: 1, paperId: 'p1', citationKey: 'mwangi2022', title: `HNSW Tuning <b>bold</b>`, authors: ['Amina Mwangi'], year: 2022, section: 'Results', page: 4, text: `With M = 16, recall@10 reached 0.98. ${HOSTILE}`, previous: 'Before it.', next: 'After it.' },
-    { n: 2, paperId: 'p2', citationKey: null, title: null, authors: [], year: null, section: null, page: null, text: 'Exact search is as fast below 50,000 vectors.', previous: null, next: null },
-    { n: 3, paperId: 'p3', citationKey: null, title: 'Third', authors: ['X Y'], year: 2020, section: null, page: null, text: 'Unused.', previous: null, next: null },
+    { n: 1, paperId: 'p1', citationKey: 'mwangi2022', title: `HNSW Tuning <b>bold</b>`, authors: ['Amina Mwangi'], year: 2022, section: 'Results', page: 4, lineStart: 12, lineEnd: 14, pageEnd: 4, text: `With M = 16, recall@10 reached 0.98. ${HOSTILE}`, previous: 'Before it.', next: 'After it.' },
+    { n: 2, paperId: 'p2', citationKey: null, title: null, authors: [], year: null, section: null, page: null, lineStart: null, lineEnd: null, pageEnd: null, text: 'Exact search is as fast below 50,000 vectors.', previous: null, next: null },
+    { n: 3, paperId: 'p3', citationKey: null, title: 'Third', authors: ['X Y'], year: 2020, section: null, page: null, lineStart: null, lineEnd: null, pageEnd: null, text: 'Unused.', previous: null, next: null },
   ],
 };
 
@@ -121,7 +121,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
       const quote = await p.page.textContent('#cl-ask-quote');
       assert.ok(quote!.includes(`With M = 16, recall@10 reached 0.98. ${HOSTILE}`), quote!);
-      assert.ok(quote!.includes('[1] HNSW Tuning <b>bold</b> (Mwangi 2022), section “Results”, p. 4'), quote!);
+      assert.ok(quote!.includes('[1] HNSW Tuning <b>bold</b> (Mwangi 2022), section “Results”, p. 4, ll. 12–14'), quote!);
       assert.ok(quote!.includes('Before it.') && quote!.includes('After it.'), 'with its context');
       assert.equal(await p.page.locator('#cl-ask-quote img, #cl-ask-quote b').count(), 0);
       await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-quote.png') });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { panelCsp, panelHtml } from '../../src/extension/panel-html.js';
 import { MAX_QUESTION_LENGTH, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
 
-const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, text: 's', previous: null, next: 'n' };
+const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, lineStart: 7, lineEnd: 8, pageEnd: 3, text: 's', previous: null, next: 'n' };
 const askTurn: AskTurnView = { index: 0, question: 'q', standalone: 'q', kind: 'answer', text: 't [1]', sentences: [{ text: 't [1]', citations: [1] }], citations: [1], removed: 0, model: 'm', elements: [] };
 
 describe('protocol guards', () => {
@@ -41,6 +41,7 @@ describe('protocol guards', () => {
       { type: 'ask', ask: { turns: [{ ...askTurn, sentences: [{ text: 'x', citations: ['1'] }] }], sources: [] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, text: { html: '<b>' } }] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, n: 0 }] } },
+      { type: 'ask', ask: { turns: [], sources: [{ ...askSource, lineStart: '12' }] } },
       { type: 'ask', ask: { turns: [{ ...askTurn, elements: [{ type: 'chart', label: null, caption: null, content: null, title: null, year: null, section: null, page: null, match: 'direct', source: null }] }], sources: [] } },
       { type: 'ask', ask: { turns: [{ ...askTurn, elements: undefined }], sources: [] } },
       { type: 'askProgress', progress: { kind: 'stage', stage: 'hack' } },

@@ -25,7 +25,9 @@ const USAGE = `Usage: corpus-lens ask --db DB [--history FILE] [--llm-base-url U
   --json prints {question, standalone, rewrite: none|llm|terms, kind: answer|extract|unknown|sources, answered,
   text, sentences: [{text, original, citations, verdict, support, kept, reasons}], citations: [n…],
   sources: [{n, paperId, citationKey, title, authors, year, section, sentenceId, globalIndex, text, previous,
-  next, page}] (the sources this answer cites; page: the PDF page stored at ingest, else null),
+  next, page, lineStart, lineEnd, pageEnd}] (the sources this answer cites; for PDFs the page stored at ingest and
+  the lines the sentence is printed on, from lineStart on page to lineEnd on pageEnd, counted per page in reading
+  order over body text, headings, captions and footnotes; null otherwise or for a PDF indexed before schema v8),
   answerability, threshold, counts: {evidence, papers, unverifiedEvidence, removedSentences, removedCitations,
   llmCalls, ms, modelMs}, model, conversation: {turns, sources}, elements: [{type, label, caption, content,
   paperId, citationKey, title, year, section, page, bbox, match: direct|linked, similarity, source}]} (figures,
@@ -82,7 +84,8 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
     text: turn.text,
     sentences: turn.sentences,
     citations: turn.citations,
-    sources: turn.citations.map((n) => c.sources[n - 1]),
+    // A conversation saved before line numbers has sources without them: null, so the JSON keeps one shape.
+    sources: turn.citations.map((n) => c.sources[n - 1]).map((s) => ({ ...s, lineStart: s.lineStart ?? null, lineEnd: s.lineEnd ?? null, pageEnd: s.pageEnd ?? null })),
     answerability: turn.answerability,
     threshold,
     counts: turn.counts,

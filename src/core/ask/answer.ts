@@ -10,7 +10,8 @@ import { ShingleIndex } from '../text/match.js';
 import { StepContext } from '../review/trace.js';
 import type { PaperCandidate, VerifiedQuote } from '../review/types.js';
 import { verifySection } from '../review/verify.js';
-import type { Hit } from '../store/types.js';
+import type { Hit, SentenceLocation } from '../store/types.js';
+import { pageAndLines } from './location.js';
 import { sourceNumber } from './conversation.js';
 import { answerPrompt, DONT_KNOW } from './prompts.js';
 import type { AnswerSentence, AskOptions, Conversation } from './types.js';
@@ -45,7 +46,7 @@ function byPaper(hits: readonly Hit[]): { papers: PaperCandidate[]; quotes: Veri
   return { papers, quotes, hitOf };
 }
 
-const pageOf = (pages: ReadonlyMap<number, number>, h: Hit) => pages.get(h.sentence.id) ?? null;
+const pageOf = (pages: ReadonlyMap<number, SentenceLocation>, h: Hit) => pages.get(h.sentence.id);
 
 function unknown(extra: Partial<Drafted> = {}): Drafted {
   return { kind: 'unknown', text: DONT_KNOW, sentences: [], citations: [], removedSentences: 0, removedCitations: 0, llmCalls: 0, ...extra };
@@ -59,7 +60,7 @@ export async function answerWithModel(
   conversation: Conversation,
   question: string,
   hits: readonly Hit[],
-  pages: ReadonlyMap<number, number>,
+  pages: ReadonlyMap<number, SentenceLocation>,
   chat: ChatModel,
   options: { verify: boolean; signal?: AbortSignal; onProgress?: AskOptions['onProgress'] },
 ): Promise<Drafted> {
@@ -136,7 +137,7 @@ function clip(s: string, max = 200): string {
 }
 
 /** No LLM: the best evidence sentences by paper, each with the sentence before and after it. */
-export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[], pages: ReadonlyMap<number, number>): Drafted {
+export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[], pages: ReadonlyMap<number, SentenceLocation>): Drafted {
   const { papers } = byPaper(hits);
   const lines: string[] = [];
   const sentences: AnswerSentence[] = [];
@@ -151,7 +152,8 @@ export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[
     for (const h of shown) {
       const n = sourceNumber(conversation, h, pageOf(pages, h));
       citations.push(n);
-      const where = [h.sentence.sectionTitle, pages.has(h.sentence.id) ? `p. ${pages.get(h.sentence.id)}` : null].filter(Boolean).join(', ');
+      const at = pages.get(h.sentence.id);
+      const where = [h.sentence.sectionTitle, at ? pageAndLines(at) : null].filter(Boolean).join(', ');
       const before = context(h.previous);
       const after = context(h.next);
       lines.push(`  ${where ? `${where}: ` : ''}${before ? `${before} ` : ''}“${h.sentence.text}” [${n}]${after ? ` ${after}` : ''}`);

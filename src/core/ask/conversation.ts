@@ -2,7 +2,7 @@
 // error, never a crash later), and the one place where sources get their numbers — one list for the conversation,
 // a sentence cited again keeps its number (PaperQA's per-answer renumbering is the known issue this avoids).
 import { z } from 'zod';
-import type { Hit } from '../store/types.js';
+import type { Hit, SentenceLocation } from '../store/types.js';
 import type { AskSource, AskTurn, Conversation } from './types.js';
 
 export function newConversation(): Conversation {
@@ -23,6 +23,9 @@ const sourceSchema = z.object({
   previous: z.string().nullable(),
   next: z.string().nullable(),
   page: z.number().nullable(),
+  lineStart: z.number().nullable().optional(),
+  lineEnd: z.number().nullable().optional(),
+  pageEnd: z.number().nullable().optional(),
 });
 
 const sentenceSchema = z.object({
@@ -112,7 +115,7 @@ export function serializeConversation(c: Conversation): string {
 }
 
 /** The number of a hit's sentence in the conversation: its existing one, else the next (the source is added). */
-export function sourceNumber(c: Conversation, hit: Hit, page: number | null): number {
+export function sourceNumber(c: Conversation, hit: Hit, at: SentenceLocation | undefined): number {
   const existing = c.sources.find((s) => s.sentenceId === hit.sentence.id && s.paperId === hit.paper.id);
   if (existing) return existing.n;
   const source: AskSource = {
@@ -128,7 +131,10 @@ export function sourceNumber(c: Conversation, hit: Hit, page: number | null): nu
     text: hit.sentence.text,
     previous: hit.previous?.text ?? null,
     next: hit.next?.text ?? null,
-    page,
+    page: at?.page ?? null,
+    lineStart: at?.lineStart ?? null,
+    lineEnd: at?.lineEnd ?? null,
+    pageEnd: at?.pageEnd ?? null,
   };
   c.sources.push(source);
   return source.n;

@@ -6,7 +6,7 @@ import { checkQueryText, paperSearch, search } from '../retrieve/index.js';
 import { paperTextSource } from '../review/paper-text.js';
 import { assessSupport } from '../review/support.js';
 import { normalizeText } from '../text/match.js';
-import type { CorpusStore, Hit } from '../store/types.js';
+import type { CorpusStore, Hit, SentenceLocation } from '../store/types.js';
 
 /**
  * The "I don't know" threshold on answerability (the share of the question's content terms that the best evidence
@@ -25,8 +25,8 @@ const PAPERS_FIRST_COUNT = 10;
 
 export interface Evidence {
   hits: Hit[];
-  /** Sentence id → PDF page, for the hits whose store row has one. */
-  pages: Map<number, number>;
+  /** Sentence id → PDF page and lines, for the hits whose store row has a page. */
+  pages: Map<number, SentenceLocation>;
   papersFirst: boolean;
   unverified: number;
   answerability: number;
@@ -70,8 +70,8 @@ async function verifyAgainstStore(store: CorpusStore, hits: readonly Hit[], sign
   return { hits: kept, unverified: hits.length - kept.length };
 }
 
-/** Sentence id → the PDF page ingest stored, from stores that keep pages; the store keeps no line numbers. */
-export async function sentencePages(store: CorpusStore, ids: readonly number[]): Promise<Map<number, number>> {
+/** Sentence id → the PDF page and lines ingest stored, from stores that keep them. */
+export async function sentencePages(store: CorpusStore, ids: readonly number[]): Promise<Map<number, SentenceLocation>> {
   if (!ids.length || !store.sentencePages) return new Map();
-  return new Map((await store.sentencePages(ids)).map((r) => [r.id, r.page]));
+  return new Map((await store.sentencePages(ids)).map((r) => [r.id, r]));
 }

@@ -6,6 +6,7 @@ import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './ans
 import { isSourceQuestion, lastAnswer } from './conversation.js';
 import { ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
 import { answerElements } from './elements.js';
+import { pageAndLines } from './location.js';
 import { standaloneQuestion } from './rewrite.js';
 import type { AskOptions, AskTurn, Conversation } from './types.js';
 
@@ -14,6 +15,7 @@ export { DIRECT_ELEMENT_SUPPORT } from './elements.js';
 export { ConversationError, isSourceQuestion, lastAnswer, newConversation, parseConversation, serializeConversation } from './conversation.js';
 export { isFollowUp, rewriteWithTerms } from './rewrite.js';
 export { DONT_KNOW } from './prompts.js';
+export { pageAndLines, type PrintedAt } from './location.js';
 export * from './types.js';
 
 export const ASK_DEFAULTS = { evidence: 8, papersFirstAbove: 200 } as const;
@@ -106,7 +108,7 @@ export function sourcesText(conversation: Conversation, numbers: readonly number
     .filter((s) => !!s)
     .map((s) => {
       const paper = `${s.title ?? s.paperId}${s.citationKey || s.year ? ` (${[s.citationKey, s.year].filter(Boolean).join(', ')})` : ''}`;
-      const where = [s.section ? `section "${s.section}"` : null, s.page !== null ? `p. ${s.page}` : null].filter(Boolean).join(', ');
+      const where = [s.section ? `section "${s.section}"` : null, pageAndLines(s)].filter(Boolean).join(', ');
       return `[${s.n}] ${paper}${where ? `, ${where}` : ''}: “${s.text}”`;
     })
     .join('\n');

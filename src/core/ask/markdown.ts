@@ -3,14 +3,16 @@
 // earlier questions. Corpus text, model output and the author's own question are untrusted: every piece of them is
 // escaped as Markdown text (no HTML, no links, no formatting), only the document's own scaffolding is Markdown.
 import { escapeMarkdownText as esc } from '../text/escape-markdown.js';
+import { pageAndLines } from './location.js';
 import type { AskElement, AskSource, AskTurn, Conversation } from './types.js';
 
 export const ASK_DOCUMENT_TITLE = 'Ask the Corpus';
 
-/** One source line: "- \[3\] Title (key, 2021), section “Results”, p. 4: “sentence”". */
+/** One source line: "- \[3\] Title (key, 2021), section “Results”, p. 4, ll. 12–14: “sentence”". */
 export function sourceMarkdown(s: AskSource): string {
   const who = [s.citationKey, s.year].filter((x) => x !== null && x !== '').map((x) => esc(String(x))).join(', ');
-  const where = [s.section ? `section “${esc(s.section)}”` : null, s.page !== null ? `p\\. ${s.page}` : null].filter(Boolean).join(', ');
+  const at = pageAndLines(s);
+  const where = [s.section ? `section “${esc(s.section)}”` : null, at ? esc(at) : null].filter(Boolean).join(', ');
   return `- \\[${s.n}\\] **${esc(s.title ?? s.paperId)}**${who ? ` \\(${who}\\)` : ''}${where ? `, ${where}` : ''}: “${esc(s.text)}”`;
 }
 

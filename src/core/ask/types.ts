@@ -23,6 +23,14 @@ export interface AskSource {
   next: string | null;
   /** The PDF page the store recorded at ingest (null for LaTeX/HTML/Markdown, or a store that does not return it). */
   page: number | null;
+  /**
+   * The lines it is printed on, counted on the page (SentenceLocation, src/core/store/types.ts): from lineStart on
+   * `page` to lineEnd on pageEnd. Null for other sources, a PDF indexed before schema v8, or a store without them;
+   * absent in conversations saved before they existed.
+   */
+  lineStart?: number | null;
+  lineEnd?: number | null;
+  pageEnd?: number | null;
 }
 
 /** supported / partial / connective sentences are kept; unsupported ones are removed (the related-work check). */

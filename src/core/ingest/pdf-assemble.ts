@@ -5,7 +5,7 @@
 import { sentences as splitSentences } from '../text/index.js';
 import { buildPaper, PaperAssembler } from './paper.js';
 import { DEFAULT_PAGE_HEIGHT, median, type PdfLayout, type PdfLine } from './pdf-layout.js';
-import { PdfElements } from './pdf-elements.js';
+import { PdfElements, type LineKind } from './pdf-elements.js';
 import type { ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
@@ -51,6 +51,8 @@ const CENTRED_MAX_WIDTH = 0.5;
 const CENTRED_INDENT = 0.15;
 /** Text smaller than this (× body) below the column's last body line is a footnote. */
 const FOOTNOTE_SIZE = 0.92;
+/** Lines of two columns whose baselines differ by at most this many points are one printed row (line numbers). */
+const SAME_ROW_Y = 1;
 /** Author names are set at about body size or larger (× body); smaller front matter is affiliations and notes. */
 const AUTHOR_MIN_SIZE = 0.95;
 /** Authors listed side by side share a baseline to within this many points; the list ends at the next row. */
@@ -101,19 +103,20 @@ function headingOf(line: PdfLine, body: number, gapAbove: number, colWidth: numb
   return null;
 }
 
-/** Page lookup for a text buffer built line by line. */
+/** Page and line lookup for a text buffer built line by line. */
 class PagedBuffer {
   text = '';
-  private marks: Array<[number, number]> = [];
+  /** Where each appended line starts in `text`, its page and its number on the page (0 when it has none). */
+  private marks: Array<[number, number, number]> = [];
 
   /** `compounds`: hyphenated words written mid-line elsewhere in the document (lower case), kept when broken. */
   constructor(private readonly compounds: ReadonlySet<string> = new Set()) {}
 
-  append(line: string, page: number): void {
+  append(line: string, page: number, lineNo = 0): void {
     const t = line.trim();
     if (!t) return;
     if (!this.text) {
-      this.marks.push([0, page]);
+      this.marks.push([0, page, lineNo]);
       this.text = t;
       return;
     }
@@ -130,11 +133,12 @@ class PagedBuffer {
         sep = '';
       }
     }
-    this.marks.push([this.text.length + sep.length, page]);
+    this.marks.push([this.text.length + sep.length, page, lineNo]);
     this.text += sep + t;
   }
 
-  pageAt(offset: number): number {
+  /** The page and line number of the line holding this offset. */
+  at(offset: number): { page: number; line: number } {
     let lo = 0;
     let hi = this.marks.length - 1;
     while (lo < hi) {
@@ -142,7 +146,8 @@ class PagedBuffer {
       if (this.marks[mid][0] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return this.marks[lo]?.[1] ?? 1;
+    const m = this.marks[lo];
+    return { page: m?.[1] ?? 1, line: m?.[2] ?? 0 };
   }
 }
 
@@ -151,7 +156,13 @@ function emitBuffer(asm: PaperAssembler, buf: PagedBuffer): number[] {
   if (!buf.text.trim()) return [];
   const starts: number[] = [];
   for (const s of splitSentences(buf.text, 'text')) {
-    asm.sentence(s.clean, buf.pageAt(s.start));
+    const first = buf.at(s.start);
+    let end = s.end - 1;
+    while (end > s.start && /\s/.test(buf.text[end])) end--;
+    const last = buf.at(end);
+    // A sentence runs from its first character's line to its last one's (on the next page when it runs over).
+    const lines = first.line && last.line ? { lineStart: first.line, lineEnd: last.line, pageEnd: last.page } : undefined;
+    asm.sentence(s.clean, first.page, lines);
     starts.push(s.start);
   }
   return starts;
@@ -259,13 +270,33 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     caption = null;
   };
 
+  // Line numbers on each page, in reading order, over the lines a reader counts: not display mathematics nor the text
+  // inside figures and tables (the lines the loop below skips); running headers and page numbers are gone already.
+  // A row the layout split at the gutter (authors side by side above the columns) is one printed line: the next line
+  // in reading order on the same baseline in the other column keeps its number.
+  const lineNo = new Map<PdfLine, number>();
+  const perPage = new Map<number, number>();
+  let lastNumbered: PdfLine | null = null;
+  const numberLine = (l: PdfLine) => {
+    const p = lastNumbered;
+    const sameRow = p && p.page === l.page && p.col !== l.col && Math.abs(p.y - l.y) <= SAME_ROW_Y;
+    const n = sameRow ? perPage.get(l.page)! : (perPage.get(l.page) ?? 0) + 1;
+    perPage.set(l.page, n);
+    lineNo.set(l, n);
+    lastNumbered = l;
+  };
+  const note = (l: PdfLine, kind: LineKind) => {
+    if (kind !== 'skipped') numberLine(l);
+    elements.note(l, kind);
+  };
+
   let prev: PdfLine | null = null;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     const gapAbove = prev && prev.page === l.page && prev.col === l.col ? l.y - prev.y : Infinity;
     prev = l;
     if (titleSet.has(l)) {
-      elements.note(l, 'other');
+      note(l, 'other');
       continue;
     }
     const box = colBox(l);
@@ -273,15 +304,16 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     if (caption) {
       const c: { buf: PagedBuffer; last: PdfLine } = caption;
       if (l.page === c.last.page && l.col === c.last.col && l.y - c.last.y < l.size * BLOCK_LINE_GAP && Math.abs(l.size - c.last.size) < SAME_SIZE) {
-        c.buf.append(l.text, l.page);
+        note(l, 'caption');
+        c.buf.append(l.text, l.page, lineNo.get(l));
         c.last = l;
-        elements.note(l, 'caption');
         continue;
       }
       caption = null;
     }
     let h = headingOf(l, body, gapAbove, box.width, seenHeading);
     if (h) {
+      note(l, 'other');
       // A heading that wraps: the next line in the same (larger) font, close below.
       let title = h.title;
       while (i + 1 < lines.length) {
@@ -289,61 +321,61 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
         if (n.page !== l.page || n.col !== l.col || Math.abs(n.size - l.size) > HEADING_WRAP_SIZE || n.size < body * HEADING_SIZE || n.y - lines[i].y > l.size * BLOCK_LINE_GAP) break;
         if (headingOf(n, body, n.y - lines[i].y, box.width)?.number) break;
         title += ' ' + n.text;
+        numberLine(n);
         i++;
         prev = lines[i];
       }
       h = { ...h, title };
-      elements.note(l, 'other');
       flushSection();
       seenHeading = true;
       asm.section(h.title, h.number, h.level);
       continue;
     }
     if (!seenHeading || asm.inReferences) {
-      elements.note(l, 'other');
+      note(l, 'other');
       if (!seenHeading) front.push(l);
       continue;
     }
     if (CAPTION.test(l.text)) {
+      note(l, 'caption');
       const b = new PagedBuffer(compounds);
-      b.append(l.text.replace(CAPTION, '').trim(), l.page);
+      b.append(l.text.replace(CAPTION, '').trim(), l.page, lineNo.get(l));
       side.push(b);
       caption = { buf: b, last: l };
-      elements.note(l, 'caption');
       elements.caption(l, b, buf.text.length);
       continue;
     }
     // Display equations: an indented line ending in an equation number, or hardly any letters.
     const letters = (l.text.match(/\p{L}/gu) ?? []).length;
     if ((/\(\s*\d+[a-z]?\s*\)$/.test(l.text) && l.x0 > box.left + l.size * EQUATION_INDENT) || (l.text.length > 2 && letters / l.text.length < MIN_LETTER_SHARE)) {
-      elements.note(l, 'skipped');
+      note(l, 'skipped');
       elements.equation(l, buf.text.length);
       continue;
     }
     // Short centred lines (pieces of display math, figure content) are not prose; nor is a line split by wide gaps
     // (table cells: justified prose never leaves one).
     if ((l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > box.left + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) || l.parts.length > 1) {
-      elements.note(l, 'skipped');
+      note(l, 'skipped');
       elements.equation(l, buf.text.length);
       continue;
     }
     // Footnotes: smaller text below the column's last body line.
     if (l.size < body * FOOTNOTE_SIZE && l.y > (lowestBody.get(`${l.page}:${l.col}`) ?? Infinity)) {
+      note(l, 'other');
       const last = side[side.length - 1];
       if (/^\d{1,2}\s|^[*†‡§]/.test(l.text) || !last) {
         const b = new PagedBuffer(compounds);
-        b.append(l.text.replace(/^(\d{1,2}|[*†‡§])\s*/, ''), l.page);
+        b.append(l.text.replace(/^(\d{1,2}|[*†‡§])\s*/, ''), l.page, lineNo.get(l));
         side.push(b);
-      } else last.append(l.text, l.page);
-      elements.note(l, 'other');
+      } else last.append(l.text, l.page, lineNo.get(l));
       continue;
     }
-    elements.note(l, 'prose');
-    buf.append(l.text, l.page);
+    note(l, 'prose');
+    buf.append(l.text, l.page, lineNo.get(l));
   }
   if (!seenHeading) {
     // No headings at all: the whole text is one section.
-    for (const l of front) if (!titleSet.has(l)) buf.append(l.text, l.page);
+    for (const l of front) if (!titleSet.has(l)) buf.append(l.text, l.page, lineNo.get(l));
     front.length = 0;
   }
   flushSection();

@@ -27,6 +27,11 @@ export interface ParsedSentence {
   globalIndex: number;
   /** 1-based page where known (PDF), else null. */
   page: number | null;
+  /** PDF: the lines it is printed on (SentenceLocation in src/core/store/types.ts says how they are counted). */
+  lineStart?: number | null;
+  lineEnd?: number | null;
+  /** PDF: the page it ends on (`page` unless it runs over a page break). */
+  pageEnd?: number | null;
   /** Clean text (markup removed), as embedded and stored. */
   text: string;
 }

@@ -202,6 +202,9 @@ function paperInput(p: SourcePaper, rows: Row[], elements: Row[]): PaperInput {
       sentenceIndex: Number(s.sentence_index),
       globalIndex: Number(s.global_index),
       page: s.page == null ? null : Number(s.page),
+      lineStart: s.line_start == null ? null : Number(s.line_start),
+      lineEnd: s.line_end == null ? null : Number(s.line_end),
+      pageEnd: s.page_end == null ? null : Number(s.page_end),
       text: String(s.text),
       embedding: parseVectorText(String(s.embedding)),
     })),
@@ -299,7 +302,7 @@ export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ 
          (SELECT coalesce(string_agg(md5(concat_ws('|', id, title, array_to_string(authors, ';'), year, venue, doi, url,
             abstract, citation_key, bibtex, source_path, content_hash, source, license)), '' ORDER BY id), '') FROM papers WHERE id = ANY ($1::text[]))
          || (SELECT coalesce(string_agg(md5(concat_ws('|', paper_id, section_title, section_number, section_index,
-            sentence_index, global_index, page, text, embedding::text)), '' ORDER BY paper_id, global_index), '')
+            sentence_index, global_index, page, text, embedding::text, line_start, line_end, page_end)), '' ORDER BY paper_id, global_index), '')
             FROM sentences WHERE paper_id = ANY ($1::text[]))
          || (SELECT coalesce(string_agg(md5(concat_ws('|', paper_id, element_index, type, label, label_key, caption, content,
             description, section_title, section_index, after_sentence, page, bbox::text, embedding::text)), '' ORDER BY paper_id, element_index), '')
@@ -320,6 +323,9 @@ function rowTuple(r: Row): CopyField[] {
     sentenceIndex: r.sentence_index as number,
     globalIndex: r.global_index as number,
     page: r.page as number | null,
+    lineStart: r.line_start as number | null,
+    lineEnd: r.line_end as number | null,
+    pageEnd: r.page_end as number | null,
     text: String(r.text),
     embedding: r.embedding == null ? null : parseVectorText(String(r.embedding)),
   });

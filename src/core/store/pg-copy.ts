@@ -8,7 +8,7 @@ export type CopyField = Buffer | null;
 
 /** The columns of a sentence row in COPY order (sentences and staging_sentences). */
 export const SENTENCE_COPY_COLUMNS =
-  'paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text, embedding';
+  'paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text, embedding, line_start, line_end, page_end';
 
 export function copyText(v: unknown): CopyField {
   return v == null ? null : Buffer.from(String(v), 'utf8');
@@ -37,6 +37,9 @@ export function sentenceTuple(r: Omit<StagedSentence, 'embedding'> & { embedding
     copyInt4(r.page),
     copyText(r.text),
     copyVector(r.embedding),
+    copyInt4(r.lineStart),
+    copyInt4(r.lineEnd),
+    copyInt4(r.pageEnd),
   ];
 }
 

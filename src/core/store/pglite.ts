@@ -188,7 +188,9 @@ export function copyBinary(rows: readonly StagedSentence[]): Uint8Array<ArrayBuf
   const texts = rows.map((r) => [r.paperId, r.sectionTitle, r.sectionNumber, r.text].map((t) => (t == null ? null : enc.encode(t))));
   let size = 19 + 2;
   rows.forEach((r, i) => {
-    size += 2 + 9 * 4 + 4 * 4 + 4 + 4 * r.embedding.length;
+    // 12 fields' lengths, 4 ints always written (the index columns; a null int writes its length only) and 3 nullable
+    // ones counted at their widest, the vector's header and floats; the buffer is cut to what was written.
+    size += 2 + 12 * 4 + 7 * 4 + 4 + 4 * r.embedding.length;
     for (const t of texts[i]) if (t) size += t.length;
   });
   const out = new Uint8Array(size);
@@ -217,7 +219,7 @@ export function copyBinary(rows: readonly StagedSentence[]): Uint8Array<ArrayBuf
   };
   rows.forEach((r, i) => {
     const [paperId, sectionTitle, sectionNumber, body] = texts[i];
-    dv.setInt16(o, 9);
+    dv.setInt16(o, 12);
     o += 2;
     text(paperId);
     text(sectionTitle);
@@ -233,6 +235,9 @@ export function copyBinary(rows: readonly StagedSentence[]): Uint8Array<ArrayBuf
     dv.setInt16(o + 6, 0);
     o += 8;
     for (let k = 0; k < e.length; k++, o += 4) dv.setFloat32(o, e[k]);
+    int(r.lineStart);
+    int(r.lineEnd);
+    int(r.pageEnd);
   });
   dv.setInt16(o, -1);
   o += 2;

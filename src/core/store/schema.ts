@@ -7,7 +7,7 @@
 
 import { HYBRID_DEFAULTS, PAPER_DEFAULTS } from './types.js';
 
-export const SCHEMA_VERSION = '7';
+export const SCHEMA_VERSION = '8';
 export const DEFAULT_DIMENSIONS = 384;
 
 function checkDimensions(d: number): number {
@@ -201,6 +201,13 @@ CREATE TABLE IF NOT EXISTS sentences (
 );
 -- Schema v1 corpora gain the column on upgrade.
 ALTER TABLE sentences ADD COLUMN IF NOT EXISTS tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED;
+-- Where a PDF sentence is printed (schema v8; null for other sources and for PDFs ingested before): it starts on
+-- \`page\` at line_start and ends on page_end (another page when it runs over a page break) at line_end. Lines count
+-- from 1 on each page in reading order over body text, headings, captions and footnotes (not running headers,
+-- page numbers, display mathematics or the text inside figures and tables).
+ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_start int;
+ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_end int;
+ALTER TABLE sentences ADD COLUMN IF NOT EXISTS page_end int;
 
 -- Rows stay whole in the heap up to a page (8160 bytes) instead of 2 kB: a 384-d vector is 1.5 kB, so a sentence or
 -- section row passed 2 kB and its vector (or lexemes) moved to the TOAST table, one extra index lookup for every

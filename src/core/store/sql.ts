@@ -16,6 +16,7 @@ import {
   type ElementOptions,
   type Hit,
   type HybridOptions,
+  type SentenceLocation,
   type LookupOptions,
   type PaperOptions,
   type PaperInput,
@@ -79,7 +80,7 @@ const BUILD_MEMORY = `SELECT set_config('maintenance_work_mem',
 /** Where a bulk load's rows land first, by binary COPY on both drivers (see SqlTx.stage). */
 const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
   paper_id text, section_title text, section_number text, section_index int, sentence_index int,
-  global_index int, page int, text text, embedding vector
+  global_index int, page int, text text, embedding vector, line_start int, line_end int, page_end int
 ) ON COMMIT DELETE ROWS`;
 
 export class SqlCorpusStore implements CorpusStore {
@@ -127,7 +128,8 @@ export class SqlCorpusStore implements CorpusStore {
    * lexemes and the BM25 statistics, computed here once; v3 the papers' source and licence; v4 the paper ranking,
    * rank_papers; v5 a hit's paper carries its citation key; v6 the faster hybrid: section and sentence rows kept
    * whole in the heap, an HNSW index on the section vectors, bounded keyword candidates — the sections are rewritten
-   * here, the index built after; v7 the elements table and its lookups, nothing recounted). A database the user may
+   * here, the index built after; v7 the elements table and its lookups, nothing recounted; v8 a PDF sentence's line range, null for the rows already
+   * there: those papers lose their content hash, so that the next index run reads their PDFs again). A database the user may
    * not alter gets a clear error.
    */
   private async upgrade(dimensions: number, from: number): Promise<void> {
@@ -138,6 +140,12 @@ export class SqlCorpusStore implements CorpusStore {
       if (from < 6) {
         await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
         ${BUILD_MEMORY}; ${SECTIONS_HNSW_SQL}; RESET maintenance_work_mem`);
+      }
+      // Before v8 no sentence has lines: forgetting the content hash of the papers read from PDFs (those with pages)
+      // makes the next index run read them again, with lines, instead of skipping them as unchanged.
+      if (from < 8) {
+        await this.driver.exec(`UPDATE papers p SET content_hash = NULL
+          WHERE EXISTS (SELECT 1 FROM sentences s WHERE s.paper_id = p.id AND s.page IS NOT NULL AND s.line_start IS NULL)`);
       }
       await this.driver.query(`UPDATE corpus_meta SET value = $1 WHERE key = 'schema_version'`, [SCHEMA_VERSION]);
     } catch (err) {
@@ -350,9 +358,9 @@ export class SqlCorpusStore implements CorpusStore {
       await tx.stage(rows);
       const moved = await tx.query(
         `INSERT INTO sentences (paper_id, section_title, section_number, section_index, sentence_index, global_index,
-           page, text, embedding)
+           page, text, embedding, line_start, line_end, page_end)
          SELECT paper_id, section_title, section_number, section_index, sentence_index, global_index, page, text,
-           embedding FROM staging_sentences ON CONFLICT DO NOTHING`,
+           embedding, line_start, line_end, page_end FROM staging_sentences ON CONFLICT DO NOTHING`,
       );
       return { papers: ins.rowCount, sentences: moved.rowCount, skipped: rows.length - moved.rowCount, elements };
     });
@@ -497,10 +505,14 @@ export class SqlCorpusStore implements CorpusStore {
     return rows.map((r) => String(r.text));
   }
 
-  async sentencePages(sentenceIds: readonly number[]): Promise<{ id: number; page: number }[]> {
+  async sentencePages(sentenceIds: readonly number[]): Promise<SentenceLocation[]> {
     if (!sentenceIds.length || !(await this.meta())) return [];
-    const { rows } = await this.driver.query('SELECT id, page FROM sentences WHERE id = ANY($1::bigint[]) AND page IS NOT NULL', [sentenceIds.map(String)]);
-    return rows.map((r) => ({ id: Number(r.id), page: Number(r.page) }));
+    const { rows } = await this.driver.query(
+      'SELECT id, page, line_start, line_end, page_end FROM sentences WHERE id = ANY($1::bigint[]) AND page IS NOT NULL',
+      [sentenceIds.map(String)],
+    );
+    const int = (v: unknown) => (v == null ? null : Number(v));
+    return rows.map((r) => ({ id: Number(r.id), page: Number(r.page), lineStart: int(r.line_start), lineEnd: int(r.line_end), pageEnd: int(r.page_end) }));
   }
 
   close(): Promise<void> {

@@ -25,6 +25,7 @@ import {
   type PaperInput,
   type PaperSource,
   type SectionTitle,
+  type SentenceLocation,
   type WriteOptions,
   type WriteResult,
 } from './types.js';
@@ -93,6 +94,11 @@ export function unwrap<T>(url: string, what: string, r: Reply<T>): T {
     throw new StoreError(`cannot reach the corpus at ${url}: ${detail ?? m.replace(/^TypeError: /, '')}`);
   }
   throw new StoreError(`${what} failed (HTTP ${r.status}): ${m.split('\n')[0]}`);
+}
+
+/** A column the project's schema lacks (PostgREST on a write: PGRST204; PostgreSQL on a read: 42703). */
+function isMissingColumn(r: Reply<unknown>): boolean {
+  return !!r.error && (r.error.code === 'PGRST204' || r.error.code === '42703');
 }
 
 function isMissingRelation(r: Reply<unknown>): boolean {
@@ -193,6 +199,7 @@ export class SupabaseCorpusStore implements CorpusStore {
         result.elements = (result.elements ?? 0) + (await this.writeElements(p));
         continue;
       }
+      const lined = p.sentences.some((s) => s.lineStart != null);
       const rows = p.sentences.map((s) => ({
         paper_id: p.id,
         section_title: s.sectionTitle ?? null,
@@ -201,6 +208,8 @@ export class SupabaseCorpusStore implements CorpusStore {
         sentence_index: s.sentenceIndex,
         global_index: s.globalIndex,
         page: s.page ?? null,
+        // Sent only for a paper that has them (PDFs), so that a project migrated before schema v8 still takes others.
+        ...(lined ? { line_start: s.lineStart ?? null, line_end: s.lineEnd ?? null, page_end: s.pageEnd ?? null } : {}),
         text: s.text,
         embedding: vectorText(s.embedding),
       }));
@@ -208,6 +217,11 @@ export class SupabaseCorpusStore implements CorpusStore {
         .from('sentences')
         .upsert(rows, { onConflict: 'paper_id,global_index', ignoreDuplicates: true })
         .select('id')) as Reply<{ id: number }[]>;
+      if (lined && isMissingColumn(sr)) {
+        throw new StoreError(
+          `paper ${p.id} is a PDF with line numbers and this Supabase project has no sentences.line_start (a Corpus Lens schema before v8): run the output of \`corpus-lens schema --print\` as a migration`,
+        );
+      }
       const added = (unwrap(this.url, `writing the sentences of ${p.id}`, sr) ?? []).length;
       result.sentences += added;
       result.skipped += rows.length - added;
@@ -420,6 +434,22 @@ export class SupabaseCorpusStore implements CorpusStore {
       if (!rows.length) return out;
       after = out[out.length - 1];
     }
+  }
+
+  /**
+   * The PDF page and lines of these sentences: one read of the sentences table (the ids are an answer's evidence,
+   * far under the row limit). A project migrated before schema v8 has pages but no lines: read without them.
+   */
+  async sentencePages(sentenceIds: readonly number[]): Promise<SentenceLocation[]> {
+    if (!sentenceIds.length) return [];
+    type Row = { id: number; page: number | null; line_start?: number | null; line_end?: number | null; page_end?: number | null };
+    const read = (cols: string) => this.client.from('sentences').select(cols).in('id', [...sentenceIds]) as unknown as Promise<Reply<Row[]>>;
+    let r = await read('id,page,line_start,line_end,page_end');
+    if (isMissingColumn(r)) r = await read('id,page');
+    const int = (v: unknown) => (v == null ? null : Number(v));
+    return (unwrap(this.url, 'reading sentence pages', r) ?? [])
+      .filter((x) => x.page != null)
+      .map((x) => ({ id: Number(x.id), page: Number(x.page), lineStart: int(x.line_start), lineEnd: int(x.line_end), pageEnd: int(x.page_end) }));
   }
 
   async close(): Promise<void> {

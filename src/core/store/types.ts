@@ -62,8 +62,27 @@ export interface SentenceInput {
   /** Position within the paper. */
   globalIndex: number;
   page?: number | null;
+  /** PDF only: where the sentence is printed (see PdfLocation). */
+  lineStart?: number | null;
+  lineEnd?: number | null;
+  pageEnd?: number | null;
   text: string;
   embedding: Float32Array;
+}
+
+/**
+ * Where a PDF sentence is printed: it starts on `page` at line `lineStart` and ends on `pageEnd` (the same page
+ * unless it runs over a page break) at line `lineEnd` of that page. Lines are counted from 1 on each page in reading
+ * order (a two-column page's left column, then its right, full-width lines in their place), over the lines of text
+ * a reader counts: body text, headings, captions and footnotes; running headers and footers, page numbers, display
+ * mathematics, and the text inside figures and tables are not counted. Null for sources without pages.
+ */
+export interface SentenceLocation {
+  id: number;
+  page: number;
+  lineStart: number | null;
+  lineEnd: number | null;
+  pageEnd: number | null;
 }
 
 export interface PaperInput {
@@ -267,10 +286,10 @@ export interface CorpusStore {
    */
   paperSentences?(paperId: string, signal?: AbortSignal): Promise<string[]>;
   /**
-   * The PDF page ingest stored for each of these sentences (those without one are left out): the sources of an
+   * The PDF page and lines (schema v8; null before) ingest stored for each of these sentences (those without one are left out): the sources of an
    * answer cite it. Hits do not carry it, as the typing loop has no use for it. Only the Corpus Lens SQL schema has it.
    */
-  sentencePages?(sentenceIds: readonly number[]): Promise<{ id: number; page: number }[]>;
+  sentencePages?(sentenceIds: readonly number[]): Promise<SentenceLocation[]>;
   /**
    * Elements (figures, tables, equations) best first for a query: vector similarity of their caption + context fused
    * with a keyword ranking over label, caption, content and description; optional type and paper filters. Only the
