@@ -26,6 +26,7 @@ test('the extension works inside a real VS Code (code-server 1.100)', { skip: mi
   mkdirSync(join(root, '.test-artifacts'), { recursive: true });
   const run = await runHostSuite({
     settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150, 'corpusLens.zotero.dataDir': zotero },
+    chatModel: true,
     screenshot: join(root, '.test-artifacts', 'vscode-host.png'),
     artifacts: join(root, '.test-artifacts'),
     timeoutMs: 240_000,

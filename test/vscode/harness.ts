@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
+import { CHAT_MODEL_EXTENSION } from './chat-model/id.ts';
 
 export const root = join(__dirname, '..', '..');
 /** Where code-server is installed (its own package.json, outside our dependencies): `npm run setup:vscode`. */
@@ -70,6 +71,11 @@ export async function runHostSuite(options: {
   vsix?: string;
   /** The suite module in test/vscode/suite/ (default: extension.suite). */
   suite?: string;
+  /**
+   * Also install test/vscode/chat-model/ (a scripted language model VS Code offers through `vscode.lm`, registered with
+   * the chat provider API that code-server 1.100 keeps proposed, so it is enabled for that extension alone).
+   */
+  chatModel?: boolean;
   /** Runs against the workbench page after the suite finished (e.g. to read the webview's content). */
   inspect?: (page: import('playwright-core').Page) => Promise<void>;
 }): Promise<HostRun> {
@@ -86,13 +92,28 @@ export async function runHostSuite(options: {
     external: ['vscode'],
     logLevel: 'warning',
   });
+  const extensionsDir = join(scratch, 'extensions');
+  mkdirSync(extensionsDir, { recursive: true });
+  // Installed, not a second development path: code-server loads only one extension under development.
+  const chatModel = join(extensionsDir, `${CHAT_MODEL_EXTENSION}-0.0.0`);
+  if (options.chatModel) {
+    await esbuild.build({
+      entryPoints: [join(root, 'test', 'vscode', 'chat-model', 'extension.ts')],
+      outfile: join(chatModel, 'extension.js'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode'],
+      logLevel: 'warning',
+    });
+    cpSync(join(root, 'test', 'vscode', 'chat-model', 'package.json'), join(chatModel, 'package.json'));
+  }
   const workspace = join(scratch, 'workspace');
   cpSync(join(root, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
   const userData = join(scratch, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...options.settings }));
-  const extensionsDir = join(scratch, 'extensions');
-  mkdirSync(extensionsDir, { recursive: true });
   if (options.vsix) {
     const { execFileSync } = await import('node:child_process');
     execFileSync(process.execPath, [codeServerBin, '--install-extension', options.vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userData], {
@@ -108,7 +129,8 @@ export async function runHostSuite(options: {
   const child = spawn(
     process.execPath,
     [codeServerBin, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', extensionsDir, workspace],
+      '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', extensionsDir,
+      ...(options.chatModel ? ['--enable-proposed-api', CHAT_MODEL_EXTENSION] : []), workspace],
     {
       env: {
         ...process.env,

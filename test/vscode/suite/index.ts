@@ -16,6 +16,7 @@ export async function run(): Promise<void> {
     require('./first-hour.suite');
     require('./zotero.suite');
     require('./ask.suite');
+    require('./lm.suite');
   }
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;
