@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/core/store/index.ts';
@@ -47,9 +47,10 @@ test('ingest reports per-file failures, and a second run does no work', async ()
   assert.deepEqual({ papers: s2.papers, sentences: s2.sentences, skipped: s2.skipped }, { papers: 0, sentences: 0, skipped: 6 });
 });
 
-test('an ingest killed mid-run and run again ends with the same corpus as an uninterrupted run', { timeout: 300_000 }, async () => {
+test('an ingest killed mid-run and run again ends with the same corpus as an uninterrupted run', { timeout: 300_000 }, async (t) => {
   const folder = paperFolder(160);
   const base = mkdtempSync(join(tmpdir(), 'cl-ingest-kill-'));
+  t.after(() => [folder, base].forEach((d) => rmSync(d, { recursive: true, force: true })));
   const whole = join(base, 'whole');
   const resumed = join(base, 'resumed');
   mkdirSync(base, { recursive: true });
