@@ -324,7 +324,7 @@ export async function run(): Promise<void> {
       ask: async (q) => (await u.query({ name, text: sql, values: [vectorText(q), null, 0] })).rows.map((r) => Number(r.sentence.id)),
     });
     console.log('float32 (vector) index:');
-    const efs = [40, 64, 100, 160, 250, 400];
+    const efs = [40, 64, 100, 160, 250, 400, 600];
     summary.push(`float32 ${await tune('unfiltered', efs.map((ef) => unfiltered(ef, matchStatement(K), 'm32')), sets)}`);
 
     // Filtered: the product's match_sentences with its settings altered per variant (ef_search, iterative scan mode).
@@ -345,6 +345,7 @@ export async function run(): Promise<void> {
         fn(200, 'relaxed_order'),
         fn(400, 'relaxed_order'),
         fn(400, 'strict_order'),
+        fn(800, 'relaxed_order'),
       ].map(
         (v): Variant => ({
           ...v,

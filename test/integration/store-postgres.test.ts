@@ -41,6 +41,26 @@ describe('store contract on a real PostgreSQL 15 + pgvector server', { skip }, (
     backend: 'postgres 15 + pgvector (real server, pg pool)',
   });
 
+  test("a server's own higher hnsw.ef_search is kept on every pooled connection, a lower one is raised to 100", async () => {
+    for (const [set, want] of [
+      ['400', '400'],
+      ['20', '100'],
+    ]) {
+      const db = `ef${set}`;
+      const dbUrl = await server.createDatabase(db);
+      await server.sql(`ALTER DATABASE ${db} SET hnsw.ef_search = ${set}`);
+      const s = await openPostgresStore(dbUrl);
+      try {
+        const rows = await Promise.all(
+          Array.from({ length: 3 }, () => s.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef, pg_sleep(0.1)`)),
+        );
+        for (const r of rows) assert.equal(r.rows[0].ef, want, `database set to ${set}`);
+      } finally {
+        await s.close();
+      }
+    }
+  });
+
   test('the server is PostgreSQL 15 with pgvector 0.8', async () => {
     const { rows } = await store.driver.query(
       `SELECT current_setting('server_version_num')::int AS v, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS vector`,
