@@ -221,7 +221,7 @@ export class AskTab {
         el(
           'ul',
           { class: 'cl-ask-elements', attrs: { 'aria-label': 'Figures, tables and equations' } },
-          ...t.elements.map((e) => this.renderElement(e)),
+          ...t.elements.map((e, i) => this.renderElement(e, t.index, i)),
         ),
       );
     }
@@ -235,7 +235,7 @@ export class AskTab {
   }
 
   /** A figure, table or equation card: label, type and place, caption (a table's first row, an equation's LaTeX). */
-  private renderElement(e: AskElementView): HTMLLIElement {
+  private renderElement(e: AskElementView, turn: number, index: number): HTMLLIElement {
     const where = [e.type, e.section ? `section “${e.section}”` : null, e.page !== null ? `p. ${e.page}` : null].filter(Boolean).join(', ');
     const text = e.caption ?? e.content?.split('\n')[0] ?? null;
     return el(
@@ -246,6 +246,8 @@ export class AskTab {
       text ? el('span', { class: 'cl-ask-element-caption' }, ' ', text) : null,
       el('span', { class: 'cl-byline' }, ` — ${e.title?.trim() || 'Untitled paper'}${e.year !== null ? ` ${e.year}` : ''}`),
       e.source !== null && this.view.sources[e.source - 1] ? el('span', {}, ', beside ', this.citation(e.source)) : null,
+      ' ',
+      this.button('Open source', 'open-element', `Open ${e.label ?? `the ${e.type}`} in its paper${e.page !== null ? ` (page ${e.page})` : ''}`, false, { turn, element: index }),
     );
   }
 
@@ -353,6 +355,8 @@ export class AskTab {
         return this.post({ type: 'askCite', source });
       case 'open':
         return this.post({ type: 'askOpenSource', source });
+      case 'open-element':
+        return this.post({ type: 'askOpenElement', turn: Number(target.dataset.turn), element: Number(target.dataset.element) });
     }
   }
 }

@@ -210,7 +210,9 @@ export type ViewMessage =
   | { type: 'askInsert'; turn: number }
   /** Cite / Open source of conversation source `source` (its number). */
   | { type: 'askCite'; source: number }
-  | { type: 'askOpenSource'; source: number };
+  | { type: 'askOpenSource'; source: number }
+  /** Open source of element card `element` (its index) of turn `turn`: the PDF page with its region outlined. */
+  | { type: 'askOpenElement'; turn: number; element: number };
 
 /** The next actions the panel offers: add papers, open the sample corpus, connect to (or switch) a corpus. */
 export type NextAction = 'addPapers' | 'openSample' | 'connect';
@@ -245,6 +247,7 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
   'askInsert',
   'askCite',
   'askOpenSource',
+  'askOpenElement',
 ]);
 
 /**
@@ -345,6 +348,8 @@ export function isViewMessage(x: unknown): x is ViewMessage {
     case 'askCite':
     case 'askOpenSource':
       return isCount(x.source) && x.source > 0;
+    case 'askOpenElement':
+      return isCount(x.turn) && isCount(x.element);
     default:
       return true;
   }

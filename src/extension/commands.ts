@@ -2,7 +2,6 @@
 import { errorText } from '../core/redact.js';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { heavy } from './load.js';
 import type { HitView } from '../../webview/protocol.js';
 import { citeHit } from './cite.js';
 import { NotConfiguredError, type CorpusService } from './corpus.js';
@@ -27,10 +26,13 @@ import { moveCorpusToPostgres } from './move-corpus.js';
 import { lineOfSentence, openTarget } from '../core/open-target.js';
 import { guarded } from './command-errors.js';
 import { failureReporter, registerCommand } from './register.js';
+import { PdfNotShown, PdfViewer } from './pdf-view.js';
+import type { PdfTarget } from '../../webview/pdf/protocol.js';
 
 const INDEXED_ROOTS_KEY = 'corpusLens.indexedRoots';
-/** Sources opened as text at the sentence's line (a PDF goes to VS Code's viewer for it). */
+/** Sources opened as text at the sentence's line; PDFs open in the Corpus Lens PDF viewer (pdf-view.ts). */
 const TEXT_SOURCE = /\.(tex|ltx|md|markdown|qmd|rmd|html?|txt)$/i;
+const PDF_SOURCE = /\.pdf$/i;
 /** "Add Papers…" (another part of the extension may provide it; Index Folder stands in until then). */
 const ADD_PAPERS_COMMAND = 'corpusLens.addPapers';
 
@@ -43,9 +45,11 @@ export interface CommandDeps {
   lastPaperEditor(): vscode.TextEditor | undefined;
 }
 
-export function registerCommands(deps: CommandDeps): { panelActions: PanelActions; attachPanel(panel: ResultsPanel): void; ask: AskCorpus } {
+export function registerCommands(deps: CommandDeps): { panelActions: PanelActions; attachPanel(panel: ResultsPanel): void; ask: AskCorpus; pdfViewer: PdfViewer } {
   const { context, log, secrets, corpus, lookups } = deps;
   let panel: ResultsPanel | undefined;
+  const pdfViewer = new PdfViewer(context.extensionUri, log);
+  context.subscriptions.push(pdfViewer);
 
   const paperEditor = (): vscode.TextEditor | undefined => {
     const active = vscode.window.activeTextEditor;
@@ -83,17 +87,6 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     await context.globalState.update(INDEXED_ROOTS_KEY, [...new Set([...known, ...paths])].slice(-200));
   };
 
-  /** The page of a PDF a corpus sentence is on (read again with the indexing reader), or null. */
-  const pageOf = async (file: string, sentence: string): Promise<number | null> => {
-    try {
-      const { papers } = await heavy().readPaperFile(file);
-      return papers.flatMap((p) => p.sentences).find((s) => s.text === sentence)?.page ?? null;
-    } catch (err) {
-      log.warn(`open source: could not read ${file} for the page: ${errorText(err)}`);
-      return null;
-    }
-  };
-
   /** Where a paper opens: its indexed file (under a folder the user indexed), else its DOI or URL. */
   const sourceTarget = async (p: { id: string; doi: string | null; url?: string | null }) => {
     let sourcePath: string | null = null;
@@ -106,8 +99,11 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     return openTarget({ doi: p.doi, url: p.url, sourcePath }, indexedRoots());
   };
 
-  const openSource = async (hit: HitView) => {
-    const p = hit.paper;
+  /**
+   * Opens a paper's source at a place in it: a PDF in the Corpus Lens viewer at `page` with `target` highlighted, a
+   * text source at the line of `text`, another file in VS Code's viewer for it, else its DOI or web page.
+   */
+  const openPaperAt = async (p: { id: string; title: string | null; doi: string | null; url?: string | null }, at: { text: string | null; page: number | null; target: PdfTarget | null }) => {
     const target = await sourceTarget(p);
     if (target.kind === 'none') {
       log.warn(`open source of ${p.id}: ${target.reason}`);
@@ -120,18 +116,52 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     const uri = vscode.Uri.file(target.path);
     if (TEXT_SOURCE.test(target.path)) {
       const doc = await vscode.workspace.openTextDocument(uri);
-      const line = lineOfSentence(doc.getText(), hit.sentence.text);
-      const at = new vscode.Position(line, 0);
+      const line = at.text ? lineOfSentence(doc.getText(), at.text) : 0;
+      const pos = new vscode.Position(line, 0);
       log.info(`open source of ${p.id}: ${target.path} (line ${line + 1})`);
-      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: true, viewColumn: vscode.ViewColumn.Active });
-    } else {
-      // PDF and the rest: VS Code's default viewer for the file type (a PDF viewer extension, when installed).
-      // No viewer takes a page from VS Code, so the page is said in the status bar.
-      const page = await pageOf(target.path, hit.sentence.text);
-      log.info(`open source of ${p.id}: ${target.path}${page ? ` (page ${page})` : ''}`);
-      await vscode.commands.executeCommand('vscode.open', uri);
-      if (page) vscode.window.setStatusBarMessage(`Corpus Lens: the sentence is on page ${page} of ${path.basename(target.path)}`, 20_000);
+      return void (await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true, viewColumn: vscode.ViewColumn.Active }));
     }
+    if (PDF_SOURCE.test(target.path)) {
+      log.info(`open source of ${p.id}: ${target.path}${at.page ? ` (page ${at.page})` : ''} in the PDF viewer`);
+      try {
+        return await pdfViewer.show(target.path, at.page, at.target);
+      } catch (err) {
+        if (!(err instanceof PdfNotShown)) throw err;
+        log.warn(`open source of ${p.id}: ${err.message}`);
+        if (err.reason === 'missing') return void vscode.window.showWarningMessage(`Corpus Lens: "${p.title ?? p.id}": ${err.message}. Re-index its folder if it moved.`);
+        void vscode.window.showInformationMessage(`Corpus Lens: ${err.message}: opened in VS Code's viewer${at.page ? `; see page ${at.page}` : ''}.`);
+      }
+    }
+    // Another file type (or a PDF too large for the viewer): VS Code's default viewer for it.
+    await vscode.commands.executeCommand('vscode.open', uri);
+    if (at.page) vscode.window.setStatusBarMessage(`Corpus Lens: page ${at.page} of ${path.basename(target.path)}`, 20_000);
+  };
+
+  /** The PDF page the store keeps for a corpus sentence, or null (a store without pages, or not a PDF). */
+  const storedPage = async (sentenceId: number): Promise<number | null> => {
+    if (!Number.isInteger(sentenceId)) return null;
+    try {
+      const { store } = await corpus.connection();
+      return (await store.sentencePages?.([sentenceId]))?.find((r) => r.id === sentenceId)?.page ?? null;
+    } catch (err) {
+      log.warn(`open source: could not read the page of sentence ${sentenceId}: ${errorText(err)}`);
+      return null;
+    }
+  };
+
+  // A hit's id is its displayed sentence's corpus id (hit-view.ts).
+  const openSource = async (hit: HitView) =>
+    openPaperAt(hit.paper, { text: hit.sentence.text, page: await storedPage(Number(hit.id)), target: { kind: 'sentence', text: hit.sentence.text } });
+
+  /** Open source of an Ask element card: the PDF page with its box outlined, else the source at its caption. */
+  const openElement = async (turn: number, index: number) => {
+    const e = ask.conversation().turns[turn]?.elements?.[index];
+    if (!e) throw new Error('this figure, table or equation is not in the conversation any more (was it cleared?)');
+    const label = e.label ?? e.type;
+    await openPaperAt(
+      { id: e.paperId, title: e.title, doi: null },
+      { text: e.caption ?? e.label, page: e.page, target: e.bbox && e.page ? { kind: 'box', bbox: e.bbox, label } : null },
+    );
   };
 
   const configure = async () => {
@@ -218,6 +248,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     askInsert: (turn) => void guarded('insert the answer', insertAnswer, reporter)(turn),
     askCite: (n) => void guarded('cite an Ask source', async (m: number) => cite(await sourceHit(m)), reporter)(n),
     askOpenSource: (n) => void guarded('open an Ask source', async (m: number) => openSource(await sourceHit(m)), reporter)(n),
+    askOpenElement: (turn, element) => void guarded('open a figure, table or equation', openElement, reporter)(turn, element),
   };
 
   const register = <A extends unknown[], R>(id: string, fn: (...args: A) => R | PromiseLike<R>) => registerCommand(context, log, id, fn);
@@ -314,7 +345,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     if (turn < 0) return void vscode.window.showInformationMessage('Corpus Lens: no answer to insert yet: ask the corpus first.');
     await insertAnswer(turn);
   });
-  return { panelActions, attachPanel: (p) => (panel = p), ask };
+  return { panelActions, attachPanel: (p) => (panel = p), ask, pdfViewer };
 }
 
 async function setApiKey(secrets: Secrets): Promise<void> {

@@ -16,6 +16,7 @@ import { registerCommands } from './commands.js';
 import { registerStructureView, type StructureProvider } from './structure.js';
 import { registerAddPapers } from './add-papers.js';
 import type { AskCorpus } from './ask.js';
+import type { PdfViewer } from './pdf-view.js';
 
 const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 
@@ -25,6 +26,8 @@ export interface CorpusLensApi {
   corpus: CorpusService;
   /** Ask the Corpus: the conversation of this workspace. */
   ask: AskCorpus;
+  /** The PDF viewer "Open source" opens PDFs in (what it showed last). */
+  pdfViewer: PdfViewer;
   structure: StructureProvider;
   /** The extension's log folder (the Corpus Lens output channel's file is in the session's log folder above it). */
   logUri: vscode.Uri;
@@ -92,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     }),
   );
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus, structure, ask: commands.ask, logUri: context.logUri };
+  return { panel, lookups, corpus, structure, ask: commands.ask, pdfViewer: commands.pdfViewer, logUri: context.logUri };
 }
 
 /** VS Code waits for this promise before it ends the extension host: the corpus process flushes its files first. */

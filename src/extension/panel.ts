@@ -31,6 +31,8 @@ export interface PanelActions {
   askInsert(turn: number): void;
   askCite(source: number): void;
   askOpenSource(source: number): void;
+  /** Open source of element card `element` of turn `turn`. */
+  askOpenElement(turn: number, element: number): void;
 }
 
 export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -218,6 +220,8 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.actions.askCite(m.source);
       case 'askOpenSource':
         return this.actions.askOpenSource(m.source);
+      case 'askOpenElement':
+        return this.actions.askOpenElement(m.turn, m.element);
       default:
         return assertNever(m);
     }

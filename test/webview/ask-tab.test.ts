@@ -99,7 +99,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       assert.ok((await p.page.textContent('.cl-ask-answer'))!.includes(HOSTILE), 'it is shown as the text it is');
       assert.ok((await p.page.textContent('#cl-ask-source-1'))!.includes('HNSW Tuning <b>bold</b>'));
       const card = await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-element');
-      assert.equal(card, `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1]`, 'an element card, its caption as text');
+      assert.equal(card, `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`, 'an element card, its caption as text');
       assert.deepEqual(await p.violations(), [], 'no CSP violation');
       assert.deepEqual(p.pageErrors, []);
       await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-tab.png'), fullPage: true });
@@ -182,9 +182,16 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       await p.page.click('.cl-ask-turn[data-turn="0"] [data-ask-action="insert"]');
       await p.page.click('#cl-ask-source-2 [data-ask-action="cite"]');
       await p.page.click('#cl-ask-source-1 [data-ask-action="open"]');
+      await p.page.click('.cl-ask-turn[data-turn="0"] .cl-ask-element [data-ask-action="open-element"]');
       await p.page.click('[data-ask-action="clear"]');
       await waitPosted(p, (m) => m.type === 'askClear', 'askClear');
-      assert.deepEqual(await p.posted(), [{ type: 'askInsert', turn: 0 }, { type: 'askCite', source: 2 }, { type: 'askOpenSource', source: 1 }, { type: 'askClear' }]);
+      assert.deepEqual(await p.posted(), [
+        { type: 'askInsert', turn: 0 },
+        { type: 'askCite', source: 2 },
+        { type: 'askOpenSource', source: 1 },
+        { type: 'askOpenElement', turn: 0, element: 0 },
+        { type: 'askClear' },
+      ]);
       // The host's cleared conversation empties the tab.
       await p.send({ type: 'ask', ask: { turns: [], sources: [] } });
       await p.page.waitForFunction(() => document.querySelectorAll('.cl-ask-turn').length === 0);

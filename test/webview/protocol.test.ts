@@ -75,11 +75,13 @@ describe('protocol guards', () => {
       { type: 'askInsert', turn: 0 },
       { type: 'askCite', source: 3 },
       { type: 'askOpenSource', source: 1 },
+      { type: 'askOpenElement', turn: 0, element: 2 },
     ];
     for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
     for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'rare' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' },
       { type: 'ask', question: '   ' }, { type: 'ask', question: 'x'.repeat(MAX_QUESTION_LENGTH + 1) }, { type: 'ask' },
-      { type: 'askInsert', turn: -1 }, { type: 'askInsert', turn: '0' }, { type: 'askCite', source: 0 }, { type: 'askOpenSource', source: 1.5 }]) {
+      { type: 'askInsert', turn: -1 }, { type: 'askInsert', turn: '0' }, { type: 'askCite', source: 0 }, { type: 'askOpenSource', source: 1.5 },
+      { type: 'askOpenElement', turn: 0 }, { type: 'askOpenElement', turn: 0, element: -1 }, { type: 'askOpenElement', turn: '1', element: 0 }]) {
       assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
     }
   });
@@ -115,6 +117,32 @@ describe('panelHtml', () => {
     assert.throws(() => panelHtml({ ...opts, nonce: '' }));
     const html = panelHtml({ ...opts, scriptUri: 'https://x/a.js?"><script>alert(1)</script>' });
     assert.equal(html.match(/<script/g)?.length, 1);
+  });
+});
+
+describe('pdfHtml', () => {
+  const opts = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    nonce: 'abc123XYZ+/=',
+    scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/pdf-view.js',
+    workerUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/pdf.worker.mjs',
+    styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/pdf-view.css',
+  };
+
+  test('strict CSP: scripts by nonce only, no eval, the worker only from a blob:, fetches only from the resource origin', async () => {
+    const { pdfCsp, pdfHtml } = await import('../../src/extension/pdf-html.js');
+    const csp = pdfCsp(opts.cspSource, opts.nonce);
+    assert.equal(
+      csp,
+      `default-src 'none'; script-src 'nonce-${opts.nonce}'; style-src ${opts.cspSource} 'nonce-${opts.nonce}'; img-src ${opts.cspSource} data:; ` +
+        `font-src ${opts.cspSource}; connect-src ${opts.cspSource}; worker-src blob:;`,
+    );
+    const html = pdfHtml(opts);
+    assert.ok(html.includes(`content="${csp}"`));
+    assert.equal(html.match(/<script/g)?.length, 1);
+    assert.doesNotMatch(html, /<style|unsafe-|style="/);
+    assert.throws(() => pdfHtml({ ...opts, nonce: `x' 'unsafe-inline` }));
+    assert.equal(pdfHtml({ ...opts, workerUri: 'https://x/w.js?"><script>alert(1)</script>' }).match(/<script/g)?.length, 1);
   });
 });
 

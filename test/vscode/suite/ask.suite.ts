@@ -3,7 +3,8 @@
 // webview): a question, a follow-up, "where did you find that?", Insert answer at cursor as one undoable edit with its
 // BibTeX, the conversation kept in the workspace state and cleared. Runs after the other suites.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AskTurn } from '../../../src/core/ask/types.js';
@@ -124,6 +125,70 @@ describe('Ask the Corpus', function () {
     assert.deepEqual(after.citations, [], 'nothing to give sources for after clearing');
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
   });
+
+  it('Open source of a PDF source and of a figure card: the PDF viewer at the page, the sentence highlighted, the figure outlined', async function () {
+    // A compiled fixture (four pages, a figure on page 2), indexed into the corpus from a folder of the workspace.
+    const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
+    const dir = path.join(workspace, 'pdf-source');
+    mkdirSync(dir, { recursive: true });
+    const tex = path.join(extension().extensionPath, 'test', 'fixtures', 'ingest', 'onecol.tex');
+    try {
+      for (let i = 0; i < 2; i++) execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+    } catch (err) {
+      if (process.env.CI) throw err;
+      return this.skip(); // pdflatex is not installed
+    }
+    for (const f of readdirSync(dir)) if (!f.endsWith('.pdf')) rmSync(path.join(dir, f));
+    await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
+    await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+    try {
+      await openPdfSources(dir);
+    } finally {
+      await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+    }
+  });
+
+  async function openPdfSources(dir: string): Promise<void> {
+    // Observation 45 is on page 3: its source's Open source in the tab opens the viewer there.
+    const { turn } = await askInTab('Which observation notes that the benchmark documents the incomprehensibility of the straightforwardness?', 'ask-pdf');
+    const c = api.ask.conversation();
+    const source = turn.citations.map((n) => c.sources[n - 1]).find((s) => s.text.startsWith('Observation 45 '));
+    assert.ok(source, `the PDF's sentence is a source: ${turn.citations.map((n) => c.sources[n - 1].text.slice(0, 40)).join(' | ')}`);
+    assert.equal(source.page, 3);
+    await snapshot('ask-pdf-open', 30_000, [{ click: `#cl-ask-source-${source.n} [data-ask-action="open"]` }]);
+    const shown = await waitFor('the PDF viewer on page 3', () => (api.pdfViewer.lastShown?.page === 3 ? api.pdfViewer.lastShown : undefined), 60_000);
+    assert.equal(shown.found, true, shown.message);
+    assert.ok(shown.highlights >= 2, `the sentence's two lines are highlighted: ${shown.highlights}`);
+    assert.equal(shown.message, 'Page 3 of 4. The sentence is highlighted.');
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('corpusLens.pdf'), `the viewer is the active tab: ${tab?.label}`);
+    assert.equal(tab.label, 'onecol.pdf (p. 3)');
+    const screen = (await snapshot('pdf-source-sentence')).join('\n');
+    assert.ok(screen.includes('Page 3 of 4. The sentence is highlighted.'), 'the viewer says so on screen');
+
+    // The figure's card (its caption matches the question) opens page 2 with the stored box outlined.
+    await vscode.commands.executeCommand('corpusLens.ask');
+    const { turn: t2 } = await askInTab('Which caption describes the rectangle shown above?', 'ask-pdf-figure');
+    const figure = t2.elements?.findIndex((e) => e.label === 'Figure 1' && e.page === 2) ?? -1;
+    assert.ok(figure >= 0, `Figure 1 is a card: ${JSON.stringify(t2.elements?.map((e) => [e.label, e.page]))}`);
+    const turnIndex = api.ask.conversation().turns.length - 1;
+    await snapshot('ask-pdf-figure-open', 30_000, [{ click: `.cl-ask-turn[data-turn="${turnIndex}"] .cl-ask-element:nth-child(${figure + 1}) [data-ask-action="open-element"]` }]);
+    const box = await waitFor('the PDF viewer on page 2', () => (api.pdfViewer.lastShown?.page === 2 ? api.pdfViewer.lastShown : undefined), 60_000);
+    assert.deepEqual([box.found, box.highlights, box.message], [true, 1, 'Page 2 of 4. Figure 1 is outlined.']);
+    await snapshot('pdf-source-figure');
+
+    // The file gone: a message, no viewer change, nothing thrown.
+    rmSync(path.join(dir, 'onecol.pdf'));
+    const before = api.pdfViewer.lastShown;
+    await snapshot('ask-pdf-missing', 30_000, [{ click: `#cl-ask-source-${source.n} [data-ask-action="open"]` }]);
+    let said = '';
+    for (let i = 0; i < 20 && !said.includes('cannot be read'); i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      said = (await snapshot('pdf-source-missing')).join('\n');
+    }
+    assert.match(said, /onecol\.pdf cannot be read \(.*\)\. Re-index its folder if it moved\./, 'a message says why');
+    assert.equal(api.pdfViewer.lastShown, before, 'the viewer shows what it showed');
+  }
 
   it('without a corpus says so instead of failing, and leaves the conversation alone', async () => {
     const before = vscode.workspace.getConfiguration('corpusLens').inspect<string>('corpus.path')?.globalValue;

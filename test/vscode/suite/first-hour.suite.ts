@@ -216,7 +216,7 @@ describe('The first hour (issue 12)', function () {
     }
   });
 
-  it('opens an indexed PDF in VS Code\'s viewer for it, and says the sentence\'s page', async function () {
+  it('opens an indexed PDF in the Corpus Lens viewer at the sentence\'s page, the sentence highlighted', async function () {
     const dir = path.join(workspace, 'pdf-paper');
     mkdirSync(dir, { recursive: true });
     const tex = path.join(dir, 'moraines.tex');
@@ -242,11 +242,13 @@ describe('The first hour (issue 12)', function () {
     assert.ok(hit, `the PDF paper is among the results: ${state.hits.map((h) => h.paper.title).join('; ')}`);
     const panel = a.panel as unknown as { onMessage(m: unknown): Promise<void> };
     await panel.onMessage({ type: 'openSource', hitId: hit.id });
-    const tab = await waitFor('the PDF tab', () => {
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input as { uri?: vscode.Uri } | undefined;
-      return input?.uri?.fsPath.endsWith('moraines.pdf') ? input.uri : undefined;
-    });
-    assert.equal(tab.fsPath, path.join(dir, 'moraines.pdf'));
+    // Corpus Lens's PDF viewer, at the sentence's page (2: after \newpage), the sentence highlighted.
+    const shown = await waitFor('the PDF viewer', () => (a.pdfViewer.lastShown?.page === 2 ? a.pdfViewer.lastShown : undefined), 30_000);
+    assert.equal(shown.found, true, shown.message);
+    assert.ok(shown.highlights >= 1, shown.message);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('corpusLens.pdf'), 'the viewer is the active tab');
+    assert.equal(tab.label, 'moraines.pdf (p. 2)');
     const session = path.dirname(path.dirname(a.logUri.fsPath));
     await waitFor('the page in the log', () => filesUnder(session).some((f) => /Corpus Lens/.test(f) && /moraines\.pdf \(page 2\)/.test(readFileSync(f, 'utf8'))), 5_000);
   });
