@@ -194,3 +194,23 @@ test('a schema v7 corpus gains the PDF line range columns on open (its rows keep
   await store.deletePapers(['v8']);
   assert.deepEqual((await statsDrift()).differ, 0);
 });
+
+test('a schema v8 corpus gets the v9 match_sentences on open: a filtered match searches with ef_search ≥ 400', async () => {
+  const def = async () =>
+    String((await store.driver.query(`SELECT pg_get_functiondef('match_sentences'::regproc) AS d`)).rows[0].d);
+  assert.match(await def(), /set_config\('hnsw\.ef_search', greatest\(current_setting\('hnsw\.ef_search'\)::int, 400\)/);
+  // The v8 function: the same body without the raise.
+  const v8 = (await def()).replace(/\n\s*IF year_min IS NOT NULL[\s\S]*?END IF;/, '');
+  assert.doesNotMatch(v8, /set_config\('hnsw\.ef_search'/);
+  await store.driver.exec(`${v8}; UPDATE corpus_meta SET value = '8' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  assert.match(await def(), /set_config\('hnsw\.ef_search', greatest/);
+  const v = new Float32Array(64).fill(0.3);
+  await store.writePapers([{ id: 'v9', year: 2024, sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A sentence after the v9 upgrade.', embedding: v }] }]);
+  const hits = await store.matchVector(v, { count: 5, yearMin: 2024 });
+  assert.ok(hits.some((h) => h.paper.id === 'v9'), 'a filtered lookup still finds the paper of that year');
+  assert.ok(hits.every((h) => (h.paper.year ?? 0) >= 2024));
+  await store.deletePapers(['v9']);
+});

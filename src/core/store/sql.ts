@@ -129,7 +129,8 @@ export class SqlCorpusStore implements CorpusStore {
    * rank_papers; v5 a hit's paper carries its citation key; v6 the faster hybrid: section and sentence rows kept
    * whole in the heap, an HNSW index on the section vectors, bounded keyword candidates — the sections are rewritten
    * here, the index built after; v7 the elements table and its lookups, nothing recounted; v8 a PDF sentence's line range, null for the rows already
-   * there: those papers lose their content hash, so that the next index run reads their PDFs again). A database the user may
+   * there: those papers lose their content hash, so that the next index run reads their PDFs again; v9 a filtered
+   * vector match searches with ef_search ≥ 400, the function replaced, nothing rewritten). A database the user may
    * not alter gets a clear error.
    */
   private async upgrade(dimensions: number, from: number): Promise<void> {
