@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { readPaperFile, type ParsedPaper } from '../../src/core/ingest/index.ts';
 import type { ParsedElement } from '../../src/core/ingest/types.ts';
 import { noPdflatex } from '../support/pdflatex.ts';
+import { displayLike } from '../../src/core/ingest/pdf-elements.ts';
+import type { PdfLine } from '../../src/core/ingest/pdf-layout.ts';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'ingest');
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-elements-'));
@@ -135,13 +137,18 @@ test('arXiv HTML: <figure> with its figcaption tag, a MathML equation by its alt
   assert.ok(p.sentences.some((s) => s.text === 'Memory use of dense and sparse attention as the input grows.'));
 });
 
-test('PDF: caption lines and numbered display lines give every labelled element on the page LaTeX put it (.aux)', { skip: noPdflatex }, async () => {
+test('PDF: caption lines and display lines give every element on the page LaTeX put it (.aux), the unnumbered equation too', { skip: noPdflatex }, async () => {
   const tex = await readOne(join(fixtures, 'elements.tex'));
   const pdf = await readOne(compiled!.pdf);
   const els = pdf.elements ?? [];
   // Every \label of the source: its type from the LaTeX reader, its number and page from the .aux.
   const expected: string[] = [];
   for (const e of tex.elements ?? []) {
+    // An unnumbered equation has no label and no .aux entry: it is on the page of the sentence LaTeX set after it.
+    if (!e.labelKey) {
+      const after = tex.sentences[e.afterSentence + 1].text;
+      expected.push(`null p${pdf.sentences.find((s) => s.text === after)!.page}`);
+    }
     for (const key of e.labelKey?.split(',') ?? []) {
       const { number, page } = compiled!.labels.get(key)!;
       const label = e.type === 'equation' ? `Equation (${number})` : `${e.type === 'figure' ? 'Figure' : 'Table'} ${number}`;
@@ -171,7 +178,12 @@ test('PDF: caption lines and numbered display lines give every labelled element 
   const [, ty0, , ty1] = t1.bbox!;
   assert.ok(ty1 - ty0 >= 4 * 10, 'Table 1 box spans its four rows and caption');
   // Sections and positions follow the text around each element.
-  assert.deepEqual(els.map((e) => e.sectionTitle), ['Introduction', 'Method', 'Method', 'Method', 'Results', 'Results', 'Results']);
+  assert.deepEqual(els.map((e) => e.sectionTitle), ['Introduction', 'Method', 'Method', 'Method', 'Method', 'Results', 'Results', 'Results']);
+  // The unnumbered display (equation*): its line is the content, it is no longer glued into the prose around it.
+  const unnumbered = els.filter((e) => e.type === 'equation' && e.label === null);
+  assert.deepEqual(unnumbered.map((e) => e.content), ['c(d) = cos(E(q), E(section(d)))']);
+  assert.ok(!pdf.sentences.some((s) => s.text.includes('cos(E(q)')), 'the display leaked into the prose');
+  assert.ok(pdf.sentences.some((s) => s.text === 'An unnumbered equation gives the section similarity.'));
   for (const e of els) assert.ok(e.afterSentence >= 0 && pdf.sentences[e.afterSentence].page! <= e.page!);
 });
 
@@ -183,4 +195,24 @@ test('PDF: the one- and two-column fixtures give the elements the LaTeX reader f
     assert.deepEqual(fromPdf.map((e) => [e.type, e.label]), fromTex.map((e) => [e.type, e.label]), name);
     for (const e of fromPdf) assert.ok(e.page! >= 1 && e.bbox, `${name} ${e.label}`);
   }
+});
+
+test('PDF display test: a centred, set-off block with a mathematical sign is a display; prose, table rows and unset lines are not', () => {
+  const line = (text: string, x0: number, x1: number, y: number, parts = [text]): PdfLine => ({ page: 1, text, parts, x0, x1, y, size: 10, col: -1 });
+  const column = () => ({ x0: 134, x1: 478 });
+  const above = line('The section weight of three was tuned on the training claims.', 134, 478, 228);
+  const below = line('An unnumbered equation gives the section similarity.', 134, 400, 285);
+  // A stacked fraction: three short centred lines, over 20 pt from the text on either side (2.2 × size on the fixtures).
+  const fraction = [line('E(q) · E(d)', 280, 330, 250), line('s(q, d) = ——', 240, 380, 257), line('∥E(q)∥ ∥E(d)∥', 270, 340, 264)];
+  assert.equal(displayLike(fraction, column, above, below), true);
+  assert.equal(displayLike([line('c(d) = cos(E(q))', 260, 352, 255)], column, above, below), true);
+  // A justified line of prose is centred too, but fills its column; a table row is cells; words alone are not math.
+  assert.equal(displayLike([line('so that x = 2 holds for every sentence of the corpus we read', 134, 478, 255)], column, above, below), false);
+  assert.equal(displayLike([line('BM25 = 0.612', 240, 380, 255, ['BM25', '= 0.612'])], column, above, below), false);
+  assert.equal(displayLike([line('Centred words only', 260, 352, 255)], column, above, below), false);
+  // Off centre, or set like a line break from the text (12 pt), it is not a display.
+  assert.equal(displayLike([line('x = 1', 140, 180, 255)], column, above, below), false);
+  assert.equal(displayLike([line('x = 1', 290, 320, 240)], column, above, below), false);
+  // Four lines are more than a display here.
+  assert.equal(displayLike([...fraction, line('+ 1', 300, 320, 270)], column, above, below), false);
 });

@@ -5,7 +5,7 @@
 import { sentences as splitSentences } from '../text/index.js';
 import { buildPaper, PaperAssembler } from './paper.js';
 import { DEFAULT_PAGE_HEIGHT, median, type PdfLayout, type PdfLine } from './pdf-layout.js';
-import { PdfElements, type LineKind } from './pdf-elements.js';
+import { displayLike, PdfElements, type LineKind } from './pdf-elements.js';
 import type { ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
@@ -228,6 +228,10 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     const rights = xs.filter((_, i) => i % 2 === 1);
     return { left: median(lefts), width: Math.max(...rights) - Math.min(...lefts) };
   };
+  const colExtent = (l: PdfLine) => {
+    const xs = edges.get(`${l.page}:${l.col}`) ?? [l.x0, l.x1];
+    return { x0: Math.min(...xs.filter((_, i) => i % 2 === 0)), x1: Math.max(...xs.filter((_, i) => i % 2 === 1)) };
+  };
   // Lowest body-size line per page and column: smaller text below it is footnotes.
   const lowestBody = new Map<string, number>();
   for (const l of lines) {
@@ -259,7 +263,7 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   let side: PagedBuffer[] = [];
   let caption: { buf: PagedBuffer; last: PdfLine } | null = null;
   let seenHeading = false;
-  const elements = new PdfElements(colBox);
+  const elements = new PdfElements(colBox, colExtent);
   const flushSection = () => {
     const base = asm.sentences.length;
     const starts = emitBuffer(asm, buf);
@@ -354,7 +358,16 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     }
     // Short centred lines (pieces of display math, figure content) are not prose; nor is a line split by wide gaps
     // (table cells: justified prose never leaves one).
-    if ((l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > box.left + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) || l.parts.length > 1) {
+    // Indented from the column's own left edge, not the median of its lines' starts: on a page of mostly display math
+    // the median is itself indented, and a sum's subscript line read as prose.
+    if ((l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > colExtent(l).x0 + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) || l.parts.length > 1) {
+      note(l, 'skipped');
+      elements.equation(l, buf.text.length);
+      continue;
+    }
+    // An unnumbered display equation set like a line of text (centred, set off, with a mathematical sign): not prose.
+    const next = lines[i + 1];
+    if (displayLike([l], colExtent, gapAbove === Infinity ? undefined : lines[i - 1], next && next.page === l.page && next.col === l.col ? next : undefined)) {
       note(l, 'skipped');
       elements.equation(l, buf.text.length);
       continue;

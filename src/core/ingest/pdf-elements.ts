@@ -2,7 +2,10 @@
 // caption line ("Figure 3:", "Fig. 2.", "Table 2.") starts a figure or table; its region is the caption plus the
 // non-prose lines right above it (a figure's labels, a table whose caption is below) or right below it (a table
 // whose caption is above), or, for a figure drawn without text, the blank space between the text above and the
-// caption. A display line ending in "(3)" is Equation (3). Each element keeps its page and that box.
+// caption. A display line ending in "(3)" is Equation (3). An unnumbered display equation is a short block of display
+// lines set off from the text by white space above and below, centred in its column, with a mathematical sign, and
+// touching neither a caption (a figure's or table's own text) nor a numbered equation (an align's \nonumber line, a
+// sum's limits): an equation without a label. Each element keeps its page and that box.
 import type { PaperAssembler } from './paper.js';
 import type { PdfLine } from './pdf-layout.js';
 import type { ElementType } from '../store/types.js';
@@ -15,10 +18,24 @@ const EQUATION_NUMBER = /\(\s*(\d+[a-z]?)\s*\)$/;
 /** A text line's box reaches this far below its baseline and above it (× font size): descenders and ascenders. */
 const DESCENT = 0.25;
 const ASCENT = 0.8;
+/**
+ * An unnumbered display is set off by more white space than a line break: its first line's baseline lies this far
+ * (× font size) below the line before it, and the line after it as far below its last (LaTeX's display skips add
+ * ~1 line to the ~1.2 of a line break; measured 2.2 on the fixtures).
+ */
+const DISPLAY_GAP = 1.6;
+/** ... its lines are centred in their column: their middle within this fraction of the column's width of its middle ... */
+const DISPLAY_CENTRE = 0.08;
+/** ... and narrower than this fraction of it (a justified line of prose is centred too, but fills its column) ... */
+const DISPLAY_MAX_WIDTH = 0.8;
+/** ... it has at most this many lines (a stacked fraction is three) ... */
+const DISPLAY_MAX_LINES = 3;
+/** ... and at least one mathematical sign: relations, operators, big operators, Greek letters. */
+const MATH_SIGN = /[=<>≤≥≈≠≡∼∝∑∏∫∮√±∓×÷·∂∇∞∈∉∋⊂⊆⊃⊇∪∩∧∨¬→←↦⇒⇔∀∃∥]|[\u0370-\u03FF]/u;
 
 interface Pending {
   type: ElementType;
-  label: string;
+  label: string | null;
   /** Index of its first line in `lines`, and of its last (a caption's continuation lines). */
   first: number;
   last: number;
@@ -39,14 +56,41 @@ export function captionLabel(text: string): { type: ElementType; label: string }
   return { type, label: `${type === 'table' ? 'Table' : 'Figure'} ${m[2]}` };
 }
 
+/** The left and right edges of the text of a line's column on its page (its widest lines'). */
+export type ColumnExtent = (l: PdfLine) => { x0: number; x1: number };
+
+/**
+ * Whether lines (in reading order, one page) look like an unnumbered display: a mathematical sign, every line centred
+ * in its column and narrower than it, table cells excepted, and set off by white space from the lines before and
+ * after it in the same column (`before`/`after`: those lines, if any).
+ */
+export function displayLike(run: readonly PdfLine[], column: ColumnExtent, before?: PdfLine, after?: PdfLine): boolean {
+  if (!run.length || run.length > DISPLAY_MAX_LINES || !run.some((l) => MATH_SIGN.test(l.text)) || run.some((l) => l.parts.length > 1)) return false;
+  const centred = run.every((l) => {
+    const { x0, x1 } = column(l);
+    return l.x1 - l.x0 < (x1 - x0) * DISPLAY_MAX_WIDTH && Math.abs((l.x0 + l.x1) / 2 - (x0 + x1) / 2) <= (x1 - x0) * DISPLAY_CENTRE;
+  });
+  const first = run[0];
+  const last = run[run.length - 1];
+  const apart = (near: PdfLine | undefined, gap: number) => !near || near.page !== first.page || near.col !== first.col || gap > first.size * DISPLAY_GAP;
+  return centred && apart(before, first.y - (before?.y ?? 0)) && apart(after, (after?.y ?? 0) - last.y);
+}
+
 export class PdfElements {
   private readonly lines: { line: PdfLine; kind: LineKind }[] = [];
   private pending: Pending[] = [];
+  /** Display lines without an equation number (by index in `lines`): the section's prose offset where each was met. */
+  private readonly displays = new Map<number, number>();
+  /** Index in `lines` of the first line of the section being read (the last flush's end). */
+  private sectionStart = 0;
 
   /**
    * `column(line)`: the left edge and width of the line's column, for the box of a figure without text.
    */
-  constructor(private readonly column: (l: PdfLine) => { left: number; width: number }) {}
+  constructor(
+    private readonly column: (l: PdfLine) => { left: number; width: number },
+    private readonly extent: ColumnExtent,
+  ) {}
 
   /** Every line, in reading order, with what the assembler made of it. */
   note(line: PdfLine, kind: LineKind): void {
@@ -69,8 +113,11 @@ export class PdfElements {
   /** A display line just noted as skipped: Equation (n) when it ends in an equation number. */
   equation(line: PdfLine, bufferOffset: number): void {
     const m = EQUATION_NUMBER.exec(line.text);
-    if (!m) return;
     const i = this.lines.length - 1;
+    if (!m) {
+      this.displays.set(i, bufferOffset);
+      return;
+    }
     const content = line.text.slice(0, m.index).trim() || null;
     this.pending.push({ type: 'equation', label: `Equation (${m[1]})`, first: i, last: i, caption: null, content, bufferOffset });
   }
@@ -81,7 +128,8 @@ export class PdfElements {
    * section's prose.
    */
   flush(asm: PaperAssembler, sentenceBefore: (offset: number) => number): void {
-    for (const p of this.pending) {
+    const all = [...this.pending, ...this.unnumbered()].sort((a, b) => a.first - b.first);
+    for (const p of all) {
       const { box, content } = this.region(p);
       asm.element({
         type: p.type,
@@ -94,6 +142,30 @@ export class PdfElements {
       });
     }
     this.pending = [];
+    this.displays.clear();
+    this.sectionStart = this.lines.length;
+  }
+
+  /** The section's unnumbered display equations (see the header): blocks of display lines that pass every test. */
+  private unnumbered(): Pending[] {
+    const out: Pending[] = [];
+    const { lines } = this;
+    for (let a = this.sectionStart; a < lines.length; a++) {
+      if (lines[a].kind !== 'skipped') continue;
+      let b = a;
+      while (b + 1 < lines.length && lines[b + 1].kind === 'skipped' && lines[b + 1].line.page === lines[a].line.page) b++;
+      const run = lines.slice(a, b + 1).map((x) => x.line);
+      const before = lines[a - 1];
+      const after = lines[b + 1];
+      const start = a;
+      a = b;
+      if (!this.displays.has(start)) continue;
+      if (before?.kind === 'caption' || after?.kind === 'caption' || run.some((l) => EQUATION_NUMBER.test(l.text))) continue;
+      if (!displayLike(run, this.extent, before?.line, after?.line)) continue;
+      const content = run.map((l) => l.text).join('\n');
+      out.push({ type: 'equation', label: null, first: start, last: b, caption: null, content, bufferOffset: this.displays.get(start)! });
+    }
+    return out;
   }
 
   private region(p: Pending): { box: Box; content: string | null } {
