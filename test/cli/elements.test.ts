@@ -45,8 +45,8 @@ test('ingest --json counts the elements next to papers and sentences (keys exten
   assert.deepEqual(Object.keys(summary), ['papers', 'sentences', 'elements', 'skipped', 'failed', 'warnings']);
   assert.deepEqual(summary.failed, []);
   // elements.tex: 2 figures, 2 tables, 3 equations (one unnumbered); the HTML page: a figure, an equation, a table;
-  // the compiled PDF: its 7 labelled ones (the unnumbered display equation has no caption or number to find).
-  assert.equal(summary.elements, noPdflatex ? 10 : 17);
+  // the compiled PDF: its 7 labelled ones and the unnumbered display equation (found by its layout).
+  assert.equal(summary.elements, noPdflatex ? 10 : 18);
   assert.equal(summary.papers, noPdflatex ? 2 : 3);
 });
 
@@ -61,7 +61,8 @@ test('without QUERY: every element, with label, caption, section, and page + box
   ]);
   if (!noPdflatex) {
     const pdf = all.filter((r) => r.element.page !== null);
-    assert.equal(pdf.length, 7);
+    assert.equal(pdf.length, 8);
+    assert.deepEqual(pdf.filter((r) => r.element.label === null).map((r) => [r.element.type, r.element.content]), [['equation', 'c(d) = cos(E(q), E(section(d)))']]);
     assert.ok(pdf.every((r) => r.element.bbox?.length === 4));
   }
   const tables = await elements('--type', 'table');
