@@ -50,7 +50,7 @@ test('npm run package builds a small .vsix that installs into code-server and wo
   console.log(`.vsix: ${(size / 1e6).toFixed(1)} MB, ${files.length} files`);
   assert.ok(size < 20e6, `${size} bytes`);
   for (const f of files) assert.doesNotMatch(f, /^(src|test|bench|scripts|webview)\/|\.map$|\.d\.c?ts$|\/contrib\/|^node_modules\/(?!@electric-sql\/pglite)/, `${f} does not belong in the package`);
-  for (const f of ['dist/extension.js', 'dist/heavy.js', 'dist/store-host.js', 'dist/webview.js', 'media/panel.css']) assert.ok(files.includes(f), `${f} is packaged`);
+  for (const f of ['dist/extension.js', 'dist/heavy.js', 'dist/store-host.js', 'dist/webview.js', 'media/panel.css', 'dist/pdf-view.js', 'dist/pdf.worker.mjs', 'media/pdf-view.css']) assert.ok(files.includes(f), `${f} is packaged`);
 
   const corpus = join(mkdtempSync(join(tmpdir(), 'cl-vsix-corpus-')), 'sample');
   const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);

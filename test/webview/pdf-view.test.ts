@@ -196,6 +196,10 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       assert.equal((shown as { found: boolean }).found, false);
       assert.equal((await marks(p)).length, 0);
       assert.equal(await p.page.textContent('#pdf-status'), 'Page 2 of 4. The sentence was not found in the text of page 2; the page is shown as it is.');
+      await p.page.keyboard.press('PageDown');
+      assert.equal(((await waitShown(p, 1)) as { page: number }).page, 3, 'Page Down turns the page');
+      await p.page.keyboard.press('ArrowLeft');
+      assert.equal(((await waitShown(p, 2)) as { page: number }).page, 2, 'and the left arrow back, while the page fits the width');
       await p.send({ type: 'open', name: 'other.pdf', docId: 'd2', page: 1, target: null });
       await p.page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string; docId?: string }> }).__posted.some((m) => m.type === 'need' && m.docId === 'd2'));
       assert.deepEqual(p.dialogs, []);

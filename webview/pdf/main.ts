@@ -335,8 +335,10 @@ zoomIn.addEventListener('click', () => void currentScale().then((s) => setZoom(M
 zoomOut.addEventListener('click', () => void currentScale().then((s) => setZoom(Math.max(MIN_SCALE, s / ZOOM_STEP))));
 document.addEventListener('keydown', (e) => {
   if (e.target instanceof HTMLInputElement) return;
-  if (e.key === 'PageDown' || (e.key === 'ArrowRight' && !e.altKey)) void show(pageNum + 1, true);
-  else if (e.key === 'PageUp' || (e.key === 'ArrowLeft' && !e.altKey)) void show(pageNum - 1, true);
+  // The arrows turn pages while the page fits the width; zoomed in, they scroll it.
+  const arrows = zoom === 'fit' && !e.altKey;
+  if (e.key === 'PageDown' || (arrows && e.key === 'ArrowRight')) void show(pageNum + 1, true);
+  else if (e.key === 'PageUp' || (arrows && e.key === 'ArrowLeft')) void show(pageNum - 1, true);
   else return;
   e.preventDefault();
 });
