@@ -164,11 +164,15 @@ async function locate(d: PDFDocumentProxy, page: number | null, target: PdfTarge
     return;
   }
   const candidates = page !== null ? [clampPage(page)] : Array.from({ length: Math.min(d.numPages, MAX_SEARCHED_PAGES) }, (_, i) => i + 1);
+  // Each page's text is read once, though it is searched with the page before it and the page after.
+  const texts = new Map<number, ReturnType<typeof pageText>>();
+  const textOf = (p: number) => texts.get(p) ?? (texts.set(p, pageText(d, p)), texts.get(p)!);
   for (const p of candidates) {
     if (mine !== generation) return;
     // The page and the next one as one text: the sentence may continue over the page break.
-    const here = await pageText(d, p);
-    const next = p < d.numPages ? await pageText(d, p + 1) : { items: [], styles: {} };
+    const here = await textOf(p);
+    texts.delete(p - 1);
+    const next = p < d.numPages ? await textOf(p + 1) : { items: [], styles: {} };
     const items = [...here.items.map((item) => ({ item, page: p, styles: here.styles })), ...next.items.map((item) => ({ item, page: p + 1, styles: next.styles }))];
     const runs: Run[] = items.map((x) => ({ str: x.item.str, page: x.page }));
     const hit = findSentence(target.text, runs);
