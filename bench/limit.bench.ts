@@ -5,6 +5,10 @@
 // queries); the process's peak RSS (VmHWM) beside it. A size that fails (PGlite's WASM heap is capped at 2 GiB)
 // prints the error and stops the series. Clustered synthetic 384-d vectors (bench/store.bench.ts's generator).
 // Default 20k (a smoke run); LIMIT_BENCH_N="500000,1000000" for the measurement (each size takes many minutes).
+// LIMIT_BENCH_TYPES="float32,halfvec" (default float32): float32 is the product's HNSW 16/64 on the float32 column;
+// halfvec keeps the float32 column and indexes its halfvec cast (an expression index, HNSW 16/64, queried through the
+// same cast: half the index, hence of the pages a lookup reads). Recall is always against the exact float32 scan. Each size prints one line "peak memory" with the loading
+// process's and the corpus process's (the fresh process serving lookups) peak RSS.
 // The machine is shared: wall times are printed with the process CPU time and the load average.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,12 +23,22 @@ import { Synthetic } from './store.bench.js';
 const D = 384;
 const K = 25;
 const SIZES = (process.env.LIMIT_BENCH_N ?? '20000').split(',').map(Number);
+const TYPES = (process.env.LIMIT_BENCH_TYPES ?? 'float32').split(',') as VectorType[];
+type VectorType = 'float32' | 'halfvec';
+
+/** The product's lookup (match + context + paper) through a halfvec expression index on the float32 column. */
+export function halfvecStatement(count: number, dimensions: number): string {
+  const sql = matchStatement(count);
+  const halved = sql.replace(/s\.embedding <=> \$1/g, `s.embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions})`);
+  if (halved === sql) throw new Error('matchStatement changed shape: update halfvecStatement');
+  return halved;
+}
 
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-async function build(dir: string, n: number): Promise<void> {
+async function build(dir: string, n: number, type: VectorType): Promise<number> {
   const store = await openPGliteStore(dir);
   try {
     await store.init({ model: 'bench-synthetic', dimensions: D });
@@ -38,12 +52,18 @@ async function build(dir: string, n: number): Promise<void> {
     const loadCpu = (cpuMs() - c) / 1000;
     t = performance.now();
     c = cpuMs();
+    // createSearchIndexes creates the sentence index only if none of its name exists.
+    if (type === 'halfvec') {
+      await store.driver.exec(`SET maintenance_work_mem = '256MB';
+        CREATE INDEX sentences_embedding_hnsw ON sentences USING hnsw ((embedding::halfvec(${D})) halfvec_cosine_ops)`);
+    }
     await store.createSearchIndexes();
     console.log(
       `  load ${rows.toLocaleString('en')} rows ${loadS.toFixed(0)} s (CPU ${loadCpu.toFixed(0)} s, vector generation included); ` +
         `index build + recount ${((performance.now() - t) / 1000).toFixed(0)} s (CPU ${((cpuMs() - c) / 1000).toFixed(0)} s); ` +
         `peak RSS of the loading process ${peakRssMb().toFixed(0)} MB; ${load()}`,
     );
+    return peakRssMb();
   } finally {
     await store.close();
   }
@@ -55,14 +75,18 @@ async function sizeOf(dir: string): Promise<string> {
 }
 
 /** Child: open the persisted corpus, time lookups, recall against an exact scan, peak RSS. */
-async function child(dir: string, n: number): Promise<void> {
+async function child(dir: string, n: number, type: VectorType): Promise<void> {
   const queries = new Synthetic(n).queries(101);
   const t0 = performance.now();
   const store = await openPGliteStore(dir);
   await store.meta();
   const openMs = performance.now() - t0;
   const t1 = performance.now();
-  await store.matchVector(queries[0], { count: K });
+  const sql = type === 'halfvec' ? halfvecStatement(K, D) : matchStatement(K);
+  await store.driver.exec('SET hnsw.ef_search = 100'); // as the store's lookups set it
+  // As the store's matchVector sends it (prepared once, the vector as a binary parameter).
+  const lookup = async (q: Float32Array) => (await store.driver.lookup(sql, q, [null, 0], `bench_${type}`)).map(toHit);
+  await lookup(queries[0]);
   const firstMs = performance.now() - t1;
   const ms: number[] = [];
   const cpu: number[] = [];
@@ -70,7 +94,7 @@ async function child(dir: string, n: number): Promise<void> {
   for (const q of queries.slice(1)) {
     const c = cpuMs();
     const t = performance.now();
-    const hits = await store.matchVector(q, { count: K });
+    const hits = await lookup(q);
     ms.push(performance.now() - t);
     cpu.push(cpuMs() - c);
     ids.push(hits.map((h) => h.sentence.id));
@@ -90,42 +114,56 @@ async function child(dir: string, n: number): Promise<void> {
       `(CPU p50 ${fmt(median(cpu))}) [target p50 ≤ 15 ms]; recall@${K} vs exact ${(hit / nq).toFixed(3)} (${nq} queries); ` +
       `peak RSS serving ${servingRss.toFixed(0)} MB, after the exact scans ${peakRssMb().toFixed(0)} MB; ${load()}`,
   );
+  console.log(`PEAK_SERVING ${servingRss.toFixed(0)}`);
 }
 
 export async function run(): Promise<void> {
-  console.log(`\n## embedded corpus limit (PGlite, float32 ${D}-d, k = ${K}): sizes ${SIZES.map((n) => n.toLocaleString('en')).join(', ')}`);
-  for (const n of SIZES) {
-    console.log(`${n.toLocaleString('en')} sentences:`);
+  console.log(
+    `\n## embedded corpus limit (PGlite, ${TYPES.join(' and ')} ${D}-d, k = ${K}): sizes ${SIZES.map((n) => n.toLocaleString('en')).join(', ')}`,
+  );
+  for (const type of TYPES) for (const n of SIZES) if (!(await size(n, type))) break;
+}
+
+/** One size: false when it failed (larger sizes of the type are skipped). */
+async function size(n: number, type: VectorType): Promise<boolean> {
+  console.log(`${n.toLocaleString('en')} sentences, ${type}:`);
     const root = mkdtempSync(join(tmpdir(), 'corpus-lens-limit-bench-'));
     const dir = join(root, 'corpus');
     try {
+      let loading: number;
       try {
-        await build(dir, n);
+        loading = await build(dir, n, type);
       } catch (err) {
         console.log(`  FAILED to load/build: ${err instanceof Error ? err.message : String(err)}; peak RSS ${peakRssMb().toFixed(0)} MB`);
-        return;
+        return false;
       }
       console.log(`  ${await sizeOf(dir)}`);
       try {
         const out = execFileSync(process.execPath, ['--import', 'tsx', __filename], {
-          env: { ...process.env, LIMIT_BENCH_CHILD: dir, LIMIT_BENCH_CHILD_N: String(n) },
+          env: { ...process.env, LIMIT_BENCH_CHILD: dir, LIMIT_BENCH_CHILD_N: String(n), LIMIT_BENCH_CHILD_TYPE: type },
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'pipe'],
         });
-        console.log(out.trimEnd());
+        const serving = /PEAK_SERVING (\d+)/.exec(out)?.[1] ?? '?';
+        console.log(out.replace(/^PEAK_SERVING.*\n?/m, '').trimEnd());
+        // The loading process's peak is the largest this session reached so far (VmHWM only grows).
+        console.log(
+          `  peak memory at ${n.toLocaleString('en')} (${type}): corpus process (opens the corpus, serves lookups) ${serving} MB; ` +
+            `loading process (bulk load + index build) ${loading.toFixed(0)} MB`,
+        );
       } catch (err) {
         const e = err as { stdout?: string; stderr?: string; message: string };
         console.log(`  FAILED to open/serve in a fresh process: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' | ')}`);
-        return;
+        return false;
       }
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
-  }
+  return true;
 }
 
 if (process.env.LIMIT_BENCH_CHILD) {
-  child(process.env.LIMIT_BENCH_CHILD, Number(process.env.LIMIT_BENCH_CHILD_N)).catch((err) => {
+  child(process.env.LIMIT_BENCH_CHILD, Number(process.env.LIMIT_BENCH_CHILD_N), (process.env.LIMIT_BENCH_CHILD_TYPE ?? 'float32') as VectorType).catch((err) => {
     console.error(err);
     process.exitCode = 1;
   });

@@ -152,6 +152,89 @@ export function matchStatement(count: number): string {
   return vectorMatch({ vector: '$1', count: String(k), threshold: '$2::float8', offset: '$3::int', filter: 'true' });
 }
 
+/** The hybrid lookup's SQL expressions: the body of hybrid_sentences, and (unfiltered) the store's prepared statement. */
+interface HybridParams {
+  vector: string;
+  text: string;
+  count: string;
+  offset: string;
+  rrfK: string;
+  candidates: string;
+  sectionWeight: string;
+  perSection: string;
+  /** The filter on sentence and section rows `s` (FILTER, or 'true'). */
+  filter: string;
+  /** bm25_sentences' filter arguments (year_min, year_max, paper_ids). */
+  keywordFilter: string;
+}
+
+function hybridQuery(p: HybridParams): string {
+  return `WITH v AS MATERIALIZED (
+    SELECT s.id FROM sentences s WHERE ${p.filter}
+    ORDER BY s.embedding <=> ${p.vector} LIMIT ${p.candidates}
+  ), sec AS MATERIALIZED (
+    -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
+    -- sentences).
+    SELECT s.paper_id, s.section_index, 1 - (s.embedding <=> ${p.vector}) AS similarity
+    FROM sections s WHERE ${p.sectionWeight} > 0 AND ${p.filter}
+    ORDER BY s.embedding <=> ${p.vector} LIMIT ${SECTION_CANDIDATES}
+  ), cand AS (
+    SELECT id FROM v
+    UNION SELECT s.id FROM sec JOIN sentences s ON s.paper_id = sec.paper_id AND s.section_index = sec.section_index
+  ), vr AS MATERIALIZED (
+    SELECT x.id, row_number() OVER (ORDER BY x.score DESC, x.id) AS rank
+    FROM (
+      -- A section among the nearest has its similarity already; only the others are looked up (coalesce is lazy).
+      SELECT s.id, (1 - (s.embedding <=> ${p.vector}))
+               + ${p.sectionWeight} * coalesce(sc.similarity, (SELECT 1 - (c.embedding <=> ${p.vector}) FROM sections c
+                   WHERE c.paper_id = s.paper_id AND c.section_index = s.section_index), 0) AS score
+      FROM cand JOIN sentences s ON s.id = cand.id
+      LEFT JOIN sec sc ON sc.paper_id = s.paper_id AND sc.section_index = s.section_index
+    ) x
+    ORDER BY rank LIMIT ${p.candidates}
+  ), k AS MATERIALIZED (
+    SELECT b.id, row_number() OVER (ORDER BY b.score DESC, b.id) AS rank
+    FROM bm25_sentences(${p.text}, ${p.candidates}, ${p.keywordFilter}) b
+  ), fused AS (
+    SELECT id, sum(1.0 / (${p.rrfK} + rank))::float8 AS score
+    FROM (SELECT id, rank FROM vr UNION ALL SELECT id, rank FROM k) u
+    GROUP BY id
+  ), capped AS MATERIALIZED (
+    SELECT x.id, x.score, x.similarity FROM (
+      SELECT f.id, f.score, (1 - (s.embedding <=> ${p.vector}))::float8 AS similarity,
+             row_number() OVER (PARTITION BY s.paper_id, s.section_index ORDER BY f.score DESC, f.id) AS nth
+      FROM fused f JOIN sentences s ON s.id = f.id
+    ) x
+    WHERE ${p.perSection} IS NULL OR ${p.perSection} <= 0 OR x.nth <= ${p.perSection}
+    ORDER BY x.score DESC, x.id LIMIT ${p.count}
+  ), hits AS (
+    SELECT id, score, similarity FROM capped
+  )
+  ${contextTail(p.offset)}`;
+}
+
+/**
+ * The unfiltered hybrid lookup as one plain statement — the same SQL as hybrid_sentences — for a named prepared
+ * statement: $1 the query vector, $2 the query text, $3 the offset, $4 rrf_k, $5 the section weight, $6 the per-section
+ * cap; k and the candidate count are part of the text, so that the cached generic plan knows its LIMITs and keeps
+ * the HNSW (or IVFFlat) scans. It skips the PL/pgSQL call and the custom plan of its large statement on every lookup,
+ * as matchStatement does for the vector match.
+ */
+export function hybridStatement(count: number, candidates: number): string {
+  return hybridQuery({
+    vector: '$1',
+    text: '$2::text',
+    count: String(Math.max(0, Math.floor(count))),
+    offset: '$3::int',
+    rrfK: '$4::int',
+    candidates: String(Math.max(0, Math.floor(candidates))),
+    sectionWeight: '$5::float8',
+    perSection: '$6::int',
+    filter: 'true',
+    keywordFilter: 'NULL, NULL, NULL',
+  });
+}
+
 /** What the element functions return: one row per element, its paper, and (linked) the sentence that linked it. */
 const ELEMENT_RETURNS = `RETURNS TABLE (similarity float8, score float8, element jsonb, paper jsonb, via_sentence bigint)`;
 const ELEMENT_FILTER = `(element_type IS NULL OR e.type = element_type) AND (paper_ids IS NULL OR e.paper_id = ANY (paper_ids))`;
@@ -475,48 +558,18 @@ AS $fn$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  WITH v AS MATERIALIZED (
-    SELECT s.id FROM sentences s WHERE ${FILTER}
-    ORDER BY s.embedding <=> query_embedding LIMIT candidate_count
-  ), sec AS MATERIALIZED (
-    -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
-    -- sentences).
-    SELECT s.paper_id, s.section_index, 1 - (s.embedding <=> query_embedding) AS similarity
-    FROM sections s WHERE section_weight > 0 AND ${FILTER}
-    ORDER BY s.embedding <=> query_embedding LIMIT ${SECTION_CANDIDATES}
-  ), cand AS (
-    SELECT id FROM v
-    UNION SELECT s.id FROM sec JOIN sentences s ON s.paper_id = sec.paper_id AND s.section_index = sec.section_index
-  ), vr AS MATERIALIZED (
-    SELECT x.id, row_number() OVER (ORDER BY x.score DESC, x.id) AS rank
-    FROM (
-      -- A section among the nearest has its similarity already; only the others are looked up (coalesce is lazy).
-      SELECT s.id, (1 - (s.embedding <=> query_embedding))
-               + section_weight * coalesce(sc.similarity, (SELECT 1 - (c.embedding <=> query_embedding) FROM sections c
-                   WHERE c.paper_id = s.paper_id AND c.section_index = s.section_index), 0) AS score
-      FROM cand JOIN sentences s ON s.id = cand.id
-      LEFT JOIN sec sc ON sc.paper_id = s.paper_id AND sc.section_index = s.section_index
-    ) x
-    ORDER BY rank LIMIT candidate_count
-  ), k AS MATERIALIZED (
-    SELECT b.id, row_number() OVER (ORDER BY b.score DESC, b.id) AS rank
-    FROM bm25_sentences(query_text, candidate_count, year_min, year_max, paper_ids) b
-  ), fused AS (
-    SELECT id, sum(1.0 / (rrf_k + rank))::float8 AS score
-    FROM (SELECT id, rank FROM vr UNION ALL SELECT id, rank FROM k) u
-    GROUP BY id
-  ), capped AS MATERIALIZED (
-    SELECT x.id, x.score, x.similarity FROM (
-      SELECT f.id, f.score, (1 - (s.embedding <=> query_embedding))::float8 AS similarity,
-             row_number() OVER (PARTITION BY s.paper_id, s.section_index ORDER BY f.score DESC, f.id) AS nth
-      FROM fused f JOIN sentences s ON s.id = f.id
-    ) x
-    WHERE per_section IS NULL OR per_section <= 0 OR x.nth <= per_section
-    ORDER BY x.score DESC, x.id LIMIT match_count
-  ), hits AS (
-    SELECT id, score, similarity FROM capped
-  )
-  ${CONTEXT_TAIL};
+  ${hybridQuery({
+    vector: 'query_embedding',
+    text: 'query_text',
+    count: 'match_count',
+    offset: 'match_offset',
+    rrfK: 'rrf_k',
+    candidates: 'candidate_count',
+    sectionWeight: 'section_weight',
+    perSection: 'per_section',
+    filter: FILTER,
+    keywordFilter: 'year_min, year_max, paper_ids',
+  })};
 END
 $fn$;
 

@@ -1,6 +1,6 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
-import { matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
+import { hybridStatement, matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
@@ -436,11 +436,21 @@ export class SqlCorpusStore implements CorpusStore {
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const t = hybridTuning(o);
-    const rows = await this.driver.lookup(
-      `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      embedding,
-      [text, ...filterArgs(o), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
-    );
+    const [count, offset, yearMin, yearMax, paperIds] = filterArgs(o);
+    // Unfiltered (the related-work and Q&A paths' usual case): hybrid_sentences' SQL as a prepared statement.
+    const rows =
+      yearMin == null && yearMax == null && paperIds == null
+        ? await this.driver.lookup(
+            hybridStatement(count, t.candidates),
+            embedding,
+            [text, offset, t.rrfK, t.sectionWeight, t.perSection],
+            `corpus_lens_hybrid_${count}_${t.candidates}`,
+          )
+        : await this.driver.lookup(
+            `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            embedding,
+            [text, ...filterArgs(o), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
+          );
     return rows.map(toHit);
   }
 
