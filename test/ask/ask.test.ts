@@ -434,4 +434,34 @@ describe('element cards (figures, tables, equations) beside an answer', () => {
       await store.close();
     }
   });
+
+  test('a figure on the page of a cited sentence is shown even when it is also among the direct matches and its caption shares few of the question\'s words', async () => {
+    const store = await openPGliteStore(db);
+    const text = 'Glacier meltwater runoff in Greenland doubled between 1990 and 2020 according to the gauge records.';
+    const caption = 'Schematic of the river gauge station.';
+    const [v, e] = await embedder.embed([text, `Figure 4 ${caption}`]);
+    await store.writePapers([
+      {
+        id: 'pdf:glacier',
+        title: 'Greenland Runoff Records',
+        year: 2021,
+        sentences: [{ sectionTitle: 'Results', sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 5, text, embedding: v }],
+        elements: [{ type: 'figure', label: 'Figure 4', caption, content: null, sectionTitle: 'Results', sectionIndex: 0, afterSentence: 0, page: 5, bbox: [72, 300, 540, 500], elementIndex: 0, embedding: e }],
+      },
+    ]);
+    try {
+      const c = newConversation();
+      const t = await ask(c, 'How much did glacier meltwater runoff in Greenland grow between 1990 and 2020?', { store, embedder });
+      assert.notEqual(t.kind, 'unknown');
+      const cited = t.citations.map((n) => c.sources[n - 1]);
+      const page5 = cited.find((s) => s.paperId === 'pdf:glacier' && s.page === 5);
+      assert.ok(page5, 'the page-5 sentence is cited');
+      const fig = t.elements?.find((x) => x.label === 'Figure 4');
+      assert.ok(fig, `the figure printed beside the cited sentence is shown: ${JSON.stringify(t.elements)}`);
+      assert.equal(fig.source, page5.n, 'and says which cited source brought it');
+    } finally {
+      await store.deletePapers(['pdf:glacier']);
+      await store.close();
+    }
+  });
 });

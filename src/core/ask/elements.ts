@@ -32,7 +32,7 @@ export async function answerElements(
     throw err;
   }
   const kept = found.filter(
-    (h) => h.match === 'linked' || assessSupport(question, [[h.element.label, h.element.caption, h.element.content, h.element.description].filter(Boolean).join(' ')], { threshold: 0 }).score >= DIRECT_ELEMENT_SUPPORT,
+    (h) => h.match === 'linked' || h.viaSentenceId !== undefined || assessSupport(question, [[h.element.label, h.element.caption, h.element.content, h.element.description].filter(Boolean).join(' ')], { threshold: 0 }).score >= DIRECT_ELEMENT_SUPPORT,
   );
   return kept.map((h) => {
     const via = h.viaSentenceId === undefined ? undefined : conversation.sources.find((s) => s.sentenceId === h.viaSentenceId && s.paperId === h.element.paperId);

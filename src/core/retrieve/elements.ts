@@ -33,7 +33,8 @@ export async function searchElements(store: CorpusStore, embedder: Embedder, tex
 
 /**
  * The direct matches and the elements linked to the given sentence hits (best first), each element once: one that
- * is both stays direct. Stores without elements give none.
+ * is both stays direct and carries the sentence that links it (`viaSentenceId`), so a caller that shows linked
+ * elements whatever their text does not lose it for also matching. Stores without elements give none.
  */
 export async function elementsForHits(
   store: CorpusStore,
@@ -44,10 +45,14 @@ export async function elementsForHits(
 ): Promise<ElementHit[]> {
   if (!hasElements(store)) return [];
   const direct = await searchElements(store, embedder, text, o);
-  const seen = new Set(direct.map((d) => d.element.id));
+  const byId = new Map(direct.map((d) => [d.element.id, d]));
   const ids = [...new Set(hits.map((h) => h.sentence.id))];
-  const linked = ids.length
-    ? (await store.linkedElements!(ids, { count: (o.linked ?? 3) + seen.size, type: o.type ?? null, paperIds: o.paperIds })).filter((l) => !seen.has(l.element.id))
-    : [];
+  const all = ids.length ? await store.linkedElements!(ids, { count: (o.linked ?? 3) + byId.size, type: o.type ?? null, paperIds: o.paperIds }) : [];
+  const linked: ElementHit[] = [];
+  for (const l of all) {
+    const d = byId.get(l.element.id);
+    if (!d) linked.push(l);
+    else if (d.viaSentenceId === undefined) d.viaSentenceId = l.viaSentenceId;
+  }
   return [...direct, ...linked.slice(0, o.linked ?? 3)];
 }

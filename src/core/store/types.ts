@@ -156,7 +156,7 @@ export interface ElementHit {
   similarity: number | null;
   /** Ranking score: RRF of vector and keyword ranks (direct); for linked, the rank of the sentence that linked it. */
   score: number;
-  /** Linked elements: the sentence that brought it. */
+  /** The cited sentence on whose page (else in whose section) it is printed: every linked element, and a direct one that is also linked. */
   viaSentenceId?: number;
 }
 
