@@ -306,6 +306,17 @@ export function storeContract(t: ContractTarget): void {
           ['Equation (1)', 'linked', hit.sentence.id, null],
         ]);
         assert.deepEqual(await store.linkedElements!([hit.sentence.id], { count: 5, type: 'figure' }), []);
+
+        // A stored description (LLM enrichment) and its vector: keyword and vector search find the element by it.
+        if (store.describeElements) {
+          const table = listed[1].element;
+          const text = 'A leaderboard of quokkaboard retrievers.';
+          assert.deepEqual(await store.matchElements!(v('quokkaboard'), 'quokkaboard', { count: 3 }).then((h) => h.filter((x) => x.element.description)), []);
+          assert.equal(await store.describeElements([{ id: table.id, description: text, embedding: v(text) }]), 1);
+          const byDescription = await store.matchElements!(v('quokkaboard'), 'quokkaboard', { count: 3 });
+          assert.equal(byDescription[0].element.label, 'Table 1');
+          assert.equal(byDescription[0].element.description, text);
+        }
       } finally {
         await store.deletePapers(['el1']);
       }

@@ -11,7 +11,15 @@ const USAGE = `Usage: corpus-lens elements --db DB [--type figure|table|equation
   fused with keyword search over label, caption, table cells and equation LaTeX.
   --json prints a JSON array of {match, similarity, score, element: {id, paperId, elementIndex, type, label,
   labelKey, caption, content, description, sectionTitle, sectionIndex, afterSentence, page, bbox}, paper}; page and
-  bbox ([x0, y0, x1, y1] in points from the page's top-left) for PDFs, else null. Otherwise one line each.`;
+  bbox ([x0, y0, x1, y1] in points from the page's top-left) for PDFs, else null. Otherwise one line each.
+       corpus-lens elements --db DB --enrich [--force] [--llm-base-url URL] [--llm-model M] [--json]
+  --enrich asks the chat model (--llm-base-url or OPENAI_BASE_URL, key in OPENAI_API_KEY) for a short searchable
+  description of every element without one (--force: of every element) from its label, caption, content and the
+  sentences around it, stores it (plain text, at most 400 characters) and recomputes the element's vector from
+  label + caption + content + description + context, so searches find it by the description too. Ingest never
+  calls a model: run this after it. --json prints {elements, enriched, skipped, failed: [{id, paperId, label,
+  reason}], stopped}; stopped says why the model could not be used (unreachable, key refused, rate-limited): the
+  elements described before stay described, the rest are left as they were, and the exit code is 1.`;
 
 const TYPES: readonly ElementType[] = ['figure', 'table', 'equation'];
 
@@ -42,6 +50,10 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
           embedder: { type: 'string' },
           model: { type: 'string' },
           prefixes: { type: 'string' },
+          enrich: { type: 'boolean' },
+          force: { type: 'boolean' },
+          'llm-base-url': { type: 'string' },
+          'llm-model': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       });
@@ -49,6 +61,8 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
         out(USAGE + '\n');
         return 0;
       }
+      if (values.enrich) return enrich(values, positionals, env, deps);
+      if (values.force) throw new CliError('--force goes with --enrich', 2);
       const type = values.type as ElementType | undefined;
       if (type !== undefined && !TYPES.includes(type)) throw new CliError(`--type must be figure, table or equation (got '${values.type}')`, 2);
       let k: number | undefined;
@@ -97,6 +111,39 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
       }
     },
   };
+}
+
+/** `--enrich`: describe the elements with the chat model (src/core/ingest/enrich.ts), print what was done. */
+async function enrich(
+  values: { db?: string; json?: boolean; force?: boolean; embedder?: string; model?: string; prefixes?: string; 'llm-base-url'?: string; 'llm-model'?: string },
+  positionals: string[],
+  env: NodeJS.ProcessEnv,
+  deps: StoreDeps,
+): Promise<number> {
+  const { out, err } = outputs(deps);
+  if (positionals.length) throw new CliError('--enrich takes no QUERY', 2);
+  const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
+  if (!baseURL) throw new CliError('--enrich needs a chat model: --llm-base-url URL (or OPENAI_BASE_URL)', 2);
+  const { OpenAIChat } = await import('../../core/llm/index.js');
+  const chat = new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined });
+  const store = await openDb(values.db, undefined, env);
+  try {
+    const meta = await store.meta();
+    if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
+    if (!store.listElements || !store.describeElements) throw new CliError('this corpus keeps no figures, tables or equations that can be described (a Corpus Lens corpus does)');
+    const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: meta });
+    const { enrichElements } = await import('../../core/ingest/enrich.js');
+    const s = await enrichElements(store, embedder, chat, { force: values.force });
+    if (values.json) writeJson(out, s);
+    else {
+      out(`${s.enriched} of ${s.elements} elements described; ${s.skipped} already had a description; ${s.failed.length} failed\n`);
+      for (const f of s.failed) out(`  ${f.label ?? '(unnumbered)'} [${f.paperId}]: ${f.reason}\n`);
+    }
+    if (s.stopped) err(`corpus-lens: the model could not be used, ${s.elements - s.enriched - s.skipped - s.failed.length} elements left undescribed: ${redactSecrets(s.stopped)}\n`);
+    return s.stopped ? 1 : 0;
+  } finally {
+    await store.close();
+  }
 }
 
 export const elementsCommand = createElementsCommand();

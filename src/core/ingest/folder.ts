@@ -59,7 +59,10 @@ export async function collectBibIndex(paths: string[]): Promise<{ index: BibInde
  * What an element's vector is built from: its label, caption, content (a table's first cells, an equation's LaTeX),
  * description, and the sentences before and after it in the text (seed 003: "caption + context").
  */
-export function elementEmbeddingText(paper: Pick<ParsedPaper, 'sentences'>, e: ParsedElement): string {
+export function elementEmbeddingText(
+  paper: { sentences: readonly { text: string }[] },
+  e: Pick<ParsedElement, 'label' | 'caption' | 'content' | 'description' | 'afterSentence'>,
+): string {
   const near = [paper.sentences[e.afterSentence]?.text, paper.sentences[e.afterSentence + 1]?.text];
   return [e.label, e.caption, e.content?.slice(0, 600), e.description, ...near].filter(Boolean).join(' ').replace(/\s+/g, ' ').trim();
 }

@@ -36,6 +36,7 @@ export const OPTIONAL_METHODS = [
   'matchElements',
   'linkedElements',
   'listElements',
+  'describeElements',
 ] as const;
 
 type Forwarded = (typeof STORE_METHODS)[number] | (typeof OPTIONAL_METHODS)[number];

@@ -392,6 +392,18 @@ export class SqlCorpusStore implements CorpusStore {
     return rows.map((r) => toElementHit(r, 'linked'));
   }
 
+  async describeElements(rows: readonly { id: number; description: string; embedding: Float32Array }[]): Promise<number> {
+    if (!rows.length) return 0;
+    const meta = await requireMeta(this);
+    for (const r of rows) this.checkVector(r.embedding, meta);
+    const { rowCount } = await this.driver.query(
+      `UPDATE elements e SET description = u.description, embedding = u.embedding::vector
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, description, embedding) WHERE e.id = u.id`,
+      [rows.map((r) => String(r.id)), rows.map((r) => r.description.replace(/\u0000/g, '')), rows.map((r) => vectorText(r.embedding))],
+    );
+    return rowCount;
+  }
+
   async listElements(o: ElementOptions & { after?: number }): Promise<ElementHit[]> {
     if (!(await this.meta())) return [];
     const { rows } = await this.driver.query(`SELECT * FROM list_elements($1, $2, $3, $4)`, [

@@ -300,6 +300,11 @@ export interface CorpusStore {
   linkedElements?(sentenceIds: readonly number[], options: ElementOptions): Promise<ElementHit[]>;
   /** Every element in paper and reading order (`after`: the last id of the previous page of `count`). */
   listElements?(options: ElementOptions & { after?: number }): Promise<ElementHit[]>;
+  /**
+   * Stores elements' descriptions (LLM enrichment, src/core/ingest/enrich.ts) with their recomputed vectors (the
+   * corpus's model and dimension); the keyword lexemes follow (a generated column). Returns the rows updated.
+   */
+  describeElements?(rows: readonly { id: number; description: string; embedding: Float32Array }[]): Promise<number>;
   close(): Promise<void>;
 }
 
