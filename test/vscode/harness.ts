@@ -1,7 +1,7 @@
 // Runs a mocha suite inside the extension host of a real VS Code: code-server 1.100 (from npm) driven by
 // Debian's Chromium through playwright-core. See ../shared/notes/real-vscode-tests.md for why this recipe.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -227,7 +227,9 @@ function serveSnapshots(page: import('playwright-core').Page, requestFile: strin
       if (artifacts) await page.screenshot({ path: join(artifacts, `vscode-${name}.png`) }).catch(() => undefined);
       const texts: string[] = [];
       for (const frame of page.frames()) texts.push(await frame.evaluate(() => document.body?.innerText ?? '').catch(() => ''));
-      writeFileSync(`${requestFile}.reply`, JSON.stringify({ texts, error }));
+      // Written aside and renamed, as the suite writes its request: the suite polls for the reply.
+      writeFileSync(`${requestFile}.reply.tmp`, JSON.stringify({ texts, error }));
+      renameSync(`${requestFile}.reply.tmp`, `${requestFile}.reply`);
       rmSync(requestFile, { force: true });
     } finally {
       busy = false;
