@@ -4,6 +4,8 @@
 // vscode-elements styles its shadow roots with constructable stylesheets (adoptedStyleSheets), which CSP does
 // not gate; lit's <style> fallback picks up the nonce from `window.litNonce`, which main.ts sets from its script's nonce.
 
+import { attr, webviewDocument } from './webview-html.js';
+
 export interface PanelHtmlOptions {
   /** `webview.cspSource`. */
   cspSource: string;
@@ -30,33 +32,15 @@ export function panelCsp(cspSource: string, nonce: string): string {
   ].join('; ') + ';';
 }
 
-function attr(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
-
 export function panelHtml(options: PanelHtmlOptions): string {
   const { cspSource, nonce, scriptUri, styleUri, codiconsUri } = options;
-  if (!/^[A-Za-z0-9+/=_-]+$/.test(nonce)) throw new Error('panelHtml: the nonce must be base64 or hex');
-  const codicons = codiconsUri
-    ? `\n    <link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="${nonce}" href="${attr(codiconsUri)}">`
-    : '';
-  return `<!DOCTYPE html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8">
-    <meta http-equiv="Content-Security-Policy" content="${attr(panelCsp(cspSource, nonce))}">
-    <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    <link rel="stylesheet" nonce="${nonce}" href="${attr(styleUri)}">${codicons}
-    <title>${attr(options.title ?? 'Corpus Lens')}</title>
-  </head>
-  <body>
-    <main id="root" aria-label="Corpus Lens: similar sentences"></main>
-    <script nonce="${nonce}" src="${attr(scriptUri)}"></script>
-  </body>
-</html>
-`;
+  return webviewDocument({
+    csp: panelCsp(cspSource, nonce),
+    nonce,
+    styleUri,
+    scriptUri,
+    title: options.title ?? 'Corpus Lens',
+    head: codiconsUri ? `\n    <link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="${nonce}" href="${attr(codiconsUri)}">` : '',
+    body: '<main id="root" aria-label="Corpus Lens: similar sentences"></main>',
+  });
 }

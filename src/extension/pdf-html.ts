@@ -4,6 +4,8 @@
 // cannot start a Worker from its resource origin (another origin than the document's), so the view fetches that
 // file (connect-src: the resource origin only) and starts it from a blob: URL (worker-src blob: only).
 
+import { attr, webviewDocument } from './webview-html.js';
+
 export interface PdfHtmlOptions {
   /** `webview.cspSource`. */
   cspSource: string;
@@ -27,26 +29,14 @@ export function pdfCsp(cspSource: string, nonce: string): string {
   ].join('; ') + ';';
 }
 
-function attr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 export function pdfHtml(options: PdfHtmlOptions): string {
   const { cspSource, nonce, scriptUri, workerUri, styleUri } = options;
-  if (!/^[A-Za-z0-9+/=_-]+$/.test(nonce)) throw new Error('pdfHtml: the nonce must be base64 or hex');
-  return `<!DOCTYPE html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8">
-    <meta http-equiv="Content-Security-Policy" content="${attr(pdfCsp(cspSource, nonce))}">
-    <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    <link rel="stylesheet" nonce="${nonce}" href="${attr(styleUri)}">
-    <title>Corpus Lens: PDF source</title>
-  </head>
-  <body>
-    <div id="pdf-root" data-worker="${attr(workerUri)}"></div>
-    <script nonce="${nonce}" src="${attr(scriptUri)}"></script>
-  </body>
-</html>
-`;
+  return webviewDocument({
+    csp: pdfCsp(cspSource, nonce),
+    nonce,
+    styleUri,
+    scriptUri,
+    title: 'Corpus Lens: PDF source',
+    body: `<div id="pdf-root" data-worker="${attr(workerUri)}"></div>`,
+  });
 }
