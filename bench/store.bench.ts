@@ -18,6 +18,24 @@ import { fmt, median, peakRssMb, percentile } from './stats.js';
 const D = 384;
 const K = 25;
 const SENTENCES_PER_SECTION = 10;
+
+/**
+ * Sentence g of synthetic paper p: its section and position from g, two random topic words, then its vector (drawn
+ * after the words, from the same random stream, so the generated corpora stay the ones measured before).
+ */
+function syntheticSentence(p: number, g: number, r: { u(): number }, vector: () => Float32Array): PaperInput['sentences'][number] {
+  const text = `paper ${p} sentence ${g} topic words w${Math.floor(r.u() * 5000)} w${Math.floor(r.u() * 5000)}`;
+  return {
+    sectionTitle: `Section ${Math.floor(g / SENTENCES_PER_SECTION)}`,
+    sectionNumber: String(Math.floor(g / SENTENCES_PER_SECTION) + 1),
+    sectionIndex: Math.floor(g / SENTENCES_PER_SECTION),
+    sentenceIndex: g % SENTENCES_PER_SECTION,
+    globalIndex: g,
+    text,
+    embedding: vector(),
+  };
+}
+
 const SECTIONS = 5;
 
 /** Deterministic PRNG (mulberry32) and a normal sample. */
@@ -62,15 +80,7 @@ export class Synthetic implements SyntheticCorpus {
       const centre = this.centres[Math.floor(this.r.u() * this.centres.length)];
       const sentences: PaperInput['sentences'] = [];
       for (let g = 0; g < perPaper && p * perPaper + g < this.n; g++) {
-        sentences.push({
-          sectionTitle: `Section ${Math.floor(g / SENTENCES_PER_SECTION)}`,
-          sectionNumber: String(Math.floor(g / SENTENCES_PER_SECTION) + 1),
-          sectionIndex: Math.floor(g / SENTENCES_PER_SECTION),
-          sentenceIndex: g % SENTENCES_PER_SECTION,
-          globalIndex: g,
-          text: `paper ${p} sentence ${g} topic words w${Math.floor(this.r.u() * 5000)} w${Math.floor(this.r.u() * 5000)}`,
-          embedding: this.vectorNear(centre, 1.0),
-        });
+        sentences.push(syntheticSentence(p, g, this.r, () => this.vectorNear(centre, 1.0)));
       }
       out.push({ id: `paper-${p}`, title: `Paper ${p}`, authors: ['A. Author'], year: 2000 + (p % 25), venue: 'Synth', sentences });
       if (out.length >= batch) {
@@ -140,15 +150,7 @@ export class Topical implements SyntheticCorpus {
       let section = this.paperLatent[p];
       for (let g = 0; g < perPaper && p * perPaper + g < this.n; g++) {
         if (g % SENTENCES_PER_SECTION === 0) section = this.near(this.paperLatent[p], 0.6);
-        sentences.push({
-          sectionTitle: `Section ${Math.floor(g / SENTENCES_PER_SECTION)}`,
-          sectionNumber: String(Math.floor(g / SENTENCES_PER_SECTION) + 1),
-          sectionIndex: Math.floor(g / SENTENCES_PER_SECTION),
-          sentenceIndex: g % SENTENCES_PER_SECTION,
-          globalIndex: g,
-          text: `paper ${p} sentence ${g} topic words w${Math.floor(this.r.u() * 5000)} w${Math.floor(this.r.u() * 5000)}`,
-          embedding: this.embed(this.near(section, 1.0)),
-        });
+        sentences.push(syntheticSentence(p, g, this.r, () => this.embed(this.near(section, 1.0))));
       }
       out.push({ id: `paper-${p}`, title: `Paper ${p}`, authors: ['A. Author'], year: 2000 + (p % 25), venue: 'Synth', sentences });
       if (out.length >= batch) {
