@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { pdfHtml } from '../../src/extension/pdf-html.js';
 import type { PdfHostMessage, PdfViewMessage } from '../../webview/pdf/protocol.js';
-import { ROOT } from './webview-page.js';
+import { recordPageProblems, ROOT } from './webview-page.js';
 
 export interface PdfServer {
   pageOrigin: string;
@@ -68,13 +68,7 @@ export interface PdfPage {
 
 export async function openPdfViewer(browser: Browser, server: PdfServer, size = { width: 900, height: 800 }): Promise<PdfPage> {
   const page = await browser.newPage({ viewport: size });
-  const pageErrors: string[] = [];
-  const dialogs: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const { pageErrors, dialogs } = recordPageProblems(page);
   await page.addInitScript(`(() => {
     const posted = [];
     const violations = [];

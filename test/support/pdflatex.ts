@@ -3,9 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-function hasPdflatex(): boolean {
+/** Whether `command args` runs (the tool is installed). */
+function runs(command: string, args: string[]): boolean {
   try {
-    execFileSync('pdflatex', ['--version'], { stdio: 'ignore' });
+    execFileSync(command, args, { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -14,7 +15,7 @@ function hasPdflatex(): boolean {
 
 /** A node:test `skip` value: false where the PDF tests must run, else the reason. */
 export const noPdflatex: false | string =
-  hasPdflatex() || process.env.CI ? false : 'pdflatex is not installed (apt-get install -y --no-install-recommends texlive-latex-base)';
+  runs('pdflatex', ['--version']) || process.env.CI ? false : 'pdflatex is not installed (apt-get install -y --no-install-recommends texlive-latex-base)';
 
 /** Compiles test/fixtures/ingest/NAME.tex twice (so references and the .aux are complete) into `dir`; the PDF's path. */
 export function compileFixture(name: string, dir: string): string {
@@ -23,15 +24,6 @@ export function compileFixture(name: string, dir: string): string {
   return join(dir, `${name}.pdf`);
 }
 
-function hasPdftotext(): boolean {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The same for tests that also read a PDF with poppler's pdftotext (an independent reading of its lines). */
 export const noPdftotext: false | string =
-  noPdflatex || (hasPdftotext() || process.env.CI ? false : 'pdftotext is not installed (apt-get install -y --no-install-recommends poppler-utils)');
+  noPdflatex || (runs('pdftotext', ['-v']) || process.env.CI ? false : 'pdftotext is not installed (apt-get install -y --no-install-recommends poppler-utils)');

@@ -262,8 +262,8 @@ export interface OpenOptions {
   height?: number;
 }
 
-export async function openPanel(browser: Browser, server: PanelServer, options: OpenOptions = {}): Promise<PanelPage> {
-  const page = await browser.newPage({ viewport: { width: options.width ?? 380, height: options.height ?? 900 } });
+/** Collects the page's uncaught errors and the dialogs it opens (each dismissed), for a test to assert none. */
+export function recordPageProblems(page: Page): { pageErrors: string[]; dialogs: string[] } {
   const pageErrors: string[] = [];
   const dialogs: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -271,6 +271,12 @@ export async function openPanel(browser: Browser, server: PanelServer, options: 
     dialogs.push(d.message());
     void d.dismiss();
   });
+  return { pageErrors, dialogs };
+}
+
+export async function openPanel(browser: Browser, server: PanelServer, options: OpenOptions = {}): Promise<PanelPage> {
+  const page = await browser.newPage({ viewport: { width: options.width ?? 380, height: options.height ?? 900 } });
+  const { pageErrors, dialogs } = recordPageProblems(page);
   const theme = THEMES[options.theme ?? 'dark'];
   // A string, not a function: tsx's transform would add helpers (__name) that do not exist in the page.
   await page.addInitScript(`(() => {

@@ -53,6 +53,11 @@ async function waitForHealth(port: number, child: ChildProcess, timeoutMs: numbe
   throw new Error('code-server did not answer /healthz in time');
 }
 
+/** One CommonJS file the extension host loads (`vscode` left to the host). */
+async function bundleForExtensionHost(entry: string, outfile: string, define?: Record<string, string>): Promise<void> {
+  await esbuild.build({ entryPoints: [entry], define, outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+}
+
 /**
  * Bundles the suite, starts code-server on a copy of the fixture workspace with the given user settings
  * and environment, opens the workbench in Chromium with the extension under development, and returns
@@ -81,32 +86,13 @@ export async function runHostSuite(options: {
 }): Promise<HostRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'cl-host-'));
   const suiteFile = join(scratch, 'suite', 'index.js');
-  await esbuild.build({
-    entryPoints: [join(root, 'test', 'vscode', 'suite', 'index.ts')],
-    define: { SUITE: JSON.stringify(options.suite ?? 'extension.suite') },
-    outfile: suiteFile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    logLevel: 'warning',
-  });
+  await bundleForExtensionHost(join(root, 'test', 'vscode', 'suite', 'index.ts'), suiteFile, { SUITE: JSON.stringify(options.suite ?? 'extension.suite') });
   const extensionsDir = join(scratch, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   // Installed, not a second development path: code-server loads only one extension under development.
   const chatModel = join(extensionsDir, `${CHAT_MODEL_EXTENSION}-0.0.0`);
   if (options.chatModel) {
-    await esbuild.build({
-      entryPoints: [join(root, 'test', 'vscode', 'chat-model', 'extension.ts')],
-      outfile: join(chatModel, 'extension.js'),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      external: ['vscode'],
-      logLevel: 'warning',
-    });
+    await bundleForExtensionHost(join(root, 'test', 'vscode', 'chat-model', 'extension.ts'), join(chatModel, 'extension.js'));
     cpSync(join(root, 'test', 'vscode', 'chat-model', 'package.json'), join(chatModel, 'package.json'));
   }
   const workspace = join(scratch, 'workspace');
