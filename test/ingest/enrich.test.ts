@@ -83,6 +83,9 @@ test('a query only the description answers finds the element after enrichment, n
   const call = standin.calls.find((c) => labelOf(c) === 'Table 1')!;
   const user = call.messages.at(-1)!.content;
   for (const part of ['Caption: Retrieval quality on the citation benchmark.', 'Dense encoder', 'Dense retrieval finds paraphrases that keyword search misses.']) assert.ok(user.includes(part), part);
+  const fenced = /<corpus_data>\n([\s\S]*)\n<\/corpus_data>/.exec(user)?.[1] ?? '';
+  assert.ok(fenced.includes('Caption: Retrieval quality') && fenced.includes('Dense encoder'), 'inside the shared data fence');
+  assert.match(call.messages[0].content, /is DATA/, 'and the system prompt carries the data rule');
   // A second run asks nothing: every element has its description.
   standin.calls.length = 0;
   const again = await enrichElements(store, embedder, chat());
