@@ -89,6 +89,8 @@ export class AskTab {
     root.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && !this.quote.hidden) this.hideQuote();
     });
+    // A popup left behind by scrolling would show a quote beside text it does not belong to.
+    root.addEventListener('scroll', () => this.hideQuote(), { passive: true });
     this.render();
   }
 
@@ -321,8 +323,9 @@ export class AskTab {
     const parent = this.quote.offsetParent as HTMLElement | null;
     const box = parent?.getBoundingClientRect() ?? { left: 0, top: 0 };
     const room = (parent?.clientWidth ?? window.innerWidth) - this.quote.offsetWidth - 4;
-    this.quote.style.left = `${Math.max(4, Math.min(r.left - box.left, room))}px`;
-    this.quote.style.top = `${r.bottom - box.top + 4}px`;
+    // The tab's panel scrolls (panel.css): positions inside it count from its content's top, not its visible top.
+    this.quote.style.left = `${Math.max(4, Math.min(r.left - box.left + (parent?.scrollLeft ?? 0), room))}px`;
+    this.quote.style.top = `${r.bottom - box.top + (parent?.scrollTop ?? 0) + 4}px`;
   }
 
   private onLeave(e: Event): void {

@@ -164,6 +164,14 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       })()`);
       assert.deepEqual(onTop, { tab: 'visible', question: 'visible' });
       await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-short.png') });
+      // In the scrolled panel a citation's quote opens just under the citation, and scrolling puts it away.
+      const cite = p.page.locator('.cl-ask-turn[data-turn="5"] .cl-ask-answer .cl-ask-cite[data-source="1"]');
+      await cite.hover();
+      await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
+      const [c, q] = [await cite.boundingBox(), await p.page.locator('#cl-ask-quote').boundingBox()];
+      assert.ok(c && q && q.y >= c.y + c.height && q.y <= c.y + c.height + 12, `quote at ${q?.y}, citation bottom at ${c ? c.y + c.height : '?'}`);
+      await p.page.mouse.wheel(0, -200);
+      await p.page.waitForSelector('#cl-ask-quote[hidden]', { state: 'attached' });
       await p.page.click('vscode-tab-header >> nth=0');
       await p.page.waitForFunction(() => document.querySelector('.cl-ask')?.hasAttribute('hidden'));
     } finally {
