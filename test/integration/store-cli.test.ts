@@ -59,7 +59,7 @@ test('schema --print prints the one SQL source for the given dimension', async (
   assert.match(r.stdout, /USING hnsw \(embedding vector_cosine_ops\)/);
   assert.match(r.stdout, /CREATE OR REPLACE FUNCTION match_sentences\(\s*query_embedding vector\(1536\)/);
   assert.match(r.stdout, /bm25_sentences/);
-  assert.match(r.stdout, /-- Corpus Lens schema v9/);
+  assert.match(r.stdout, /-- Corpus Lens schema v10/);
   assert.match(r.stdout, /ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_start int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_end int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS page_end int;/);
   assert.equal(r.stdout, schemaSql(1536));
   const bad = await cli(['schema', '--print', '--dimensions', 'x']);

@@ -91,6 +91,39 @@ test('BM25 statistics stay exact through inserts, deletes and text updates', asy
   assert.deepEqual(end, { ...start });
 });
 
+test('keyword ranking with more candidates than it re-scores keeps the section signal', async () => {
+  // 600 candidates (every sentence holds "quokka"), more than the 400 whose sections' lexemes are read. The target
+  // sentence is long (a low BM25 of its own) in the one section about quokka burrows; its twin stands in a filler
+  // section. Exact BM25 + 2 × section BM25 ranks the target within the top 25 and above its twin; a bound that
+  // kept the 400 best sentences by their own score alone would drop it.
+  const v = new Float32Array(64).fill(0.1);
+  const long = 'The quokka rested near a wide river bank after the long dry season ended far in the north of the island.';
+  const sentence = (sectionIndex: number, sentenceIndex: number, text: string) =>
+    ({ sectionIndex, sentenceIndex, globalIndex: sectionIndex * 10 + sentenceIndex, text, embedding: v });
+  const papers = Array.from({ length: 60 }, (_, p) => ({
+    id: `quokka${p}`,
+    sentences: Array.from({ length: 10 }, (_, i) => sentence(0, i, p === 0 && i === 9 ? long : `A quokka appeared in sample ${p * 10 + i}.`)),
+  }));
+  papers.push({
+    id: 'burrows',
+    sentences: [
+      ...Array.from({ length: 9 }, (_, i) => sentence(0, i, `Each quokka burrow holds a quokka, and the burrow ${i} quokka stays in its burrow.`)),
+      sentence(0, 9, long),
+    ],
+  });
+  await store.writePapers(papers);
+  try {
+    const { rows } = await store.driver.query(`SELECT count(*)::int AS n FROM sentences WHERE tsv @@ 'quokka'::tsquery`);
+    assert.ok(Number(rows[0].n) > 400, `more candidates (${rows[0].n}) than are re-scored`);
+    const hits = await keywordSearch(store, 'quokka burrow', { k: 25 });
+    const rank = (paper: string) => hits.findIndex((h) => h.paper.id === paper && h.sentence.text === long);
+    assert.ok(rank('burrows') >= 0, 'the long sentence of the burrow section is among the top 25');
+    assert.ok(rank('quokka0') < 0 || rank('quokka0') > rank('burrows'), 'its twin in a filler section ranks below it');
+  } finally {
+    await store.deletePapers(papers.map((p) => p.id));
+  }
+});
+
 test('a schema v1 corpus is upgraded in place on open: lexemes stored, BM25 statistics computed', async () => {
   await store.driver.exec(`DROP FUNCTION bm25_sentences; DROP TABLE term_stats; DROP TABLE fts_totals;
     DROP TRIGGER sentences_stats_insert ON sentences; DROP TRIGGER sentences_stats_delete ON sentences;

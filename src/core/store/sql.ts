@@ -130,7 +130,8 @@ export class SqlCorpusStore implements CorpusStore {
    * whole in the heap, an HNSW index on the section vectors, bounded keyword candidates — the sections are rewritten
    * here, the index built after; v7 the elements table and its lookups, nothing recounted; v8 a PDF sentence's line range, null for the rows already
    * there: those papers lose their content hash, so that the next index run reads their PDFs again; v9 a filtered
-   * vector match searches with ef_search ≥ 400, the function replaced, nothing rewritten). A database the user may
+   * vector match searches with ef_search ≥ 400, the function replaced, nothing rewritten; v10 the keyword ranking
+   * reads the sections of its 400 best candidates only, the function replaced). A database the user may
    * not alter gets a clear error.
    */
   private async upgrade(dimensions: number, from: number): Promise<void> {
