@@ -124,6 +124,27 @@ test('keyword ranking with more candidates than it re-scores keeps the section s
   }
 });
 
+test('ef_search grows with the corpus: 100 up to 250k sentences, 400 at 1M (filtered 800), at most 1,000', async () => {
+  const ef = async (documents: number) => {
+    await store.driver.query('UPDATE fts_totals SET documents = $1', [documents]);
+    const { rows } = await store.driver.query('SELECT lookup_ef_search(false) AS plain, lookup_ef_search(true) AS filtered');
+    return [rows[0].plain, rows[0].filtered];
+  };
+  const { rows } = await store.driver.query('SELECT documents FROM fts_totals');
+  try {
+    assert.deepEqual(await ef(14), [100, 400]);
+    assert.deepEqual(await ef(250_000), [100, 400]);
+    assert.deepEqual(await ef(1_000_000), [400, 800]);
+    assert.deepEqual(await ef(5_000_000), [1000, 1000]);
+  } finally {
+    await store.driver.query('UPDATE fts_totals SET documents = $1', [rows[0].documents]);
+  }
+  // This store's own connection (its prepared lookups) takes the size rule at its first lookup.
+  await store.matchVector(new Float32Array(64).fill(0.1), { count: 1 });
+  const { rows: now } = await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`);
+  assert.equal(now[0].ef, '100');
+});
+
 test('a schema v1 corpus is upgraded in place on open: lexemes stored, BM25 statistics computed', async () => {
   await store.driver.exec(`DROP FUNCTION bm25_sentences; DROP TABLE term_stats; DROP TABLE fts_totals;
     DROP TRIGGER sentences_stats_insert ON sentences; DROP TRIGGER sentences_stats_delete ON sentences;
@@ -228,12 +249,12 @@ test('a schema v7 corpus gains the PDF line range columns on open (its rows keep
   assert.deepEqual((await statsDrift()).differ, 0);
 });
 
-test('a schema v8 corpus gets the v9 match_sentences on open: a filtered match searches with ef_search ≥ 400', async () => {
+test('a schema v8 corpus gets the current match_sentences on open: a filtered match searches with ef_search ≥ 400', async () => {
   const def = async () =>
     String((await store.driver.query(`SELECT pg_get_functiondef('match_sentences'::regproc) AS d`)).rows[0].d);
-  assert.match(await def(), /set_config\('hnsw\.ef_search', greatest\(current_setting\('hnsw\.ef_search'\)::int, 400\)/);
+  assert.match(await def(), /set_config\('hnsw\.ef_search', greatest\(current_setting\('hnsw\.ef_search'\)::int,\s+lookup_ef_search\(year_min IS NOT NULL/);
   // The v8 function: the same body without the raise.
-  const v8 = (await def()).replace(/\n\s*IF year_min IS NOT NULL[\s\S]*?END IF;/, '');
+  const v8 = (await def()).replace(/\n\s*PERFORM set_config\('hnsw\.ef_search'[\s\S]*?true\);/, '');
   assert.doesNotMatch(v8, /set_config\('hnsw\.ef_search'/);
   await store.driver.exec(`${v8}; UPDATE corpus_meta SET value = '8' WHERE key = 'schema_version'`);
   await store.close();

@@ -6,7 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { openPostgresStore } from '../../src/core/store/postgres.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql.js';
-import { storeContract } from '../support/db-contract.js';
+import { DIM, MODEL, storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
 import { countTrips } from '../support/db-trips.js';
 import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
@@ -58,6 +58,31 @@ describe('store contract on a real PostgreSQL 15 + pgvector server', { skip }, (
       } finally {
         await s.close();
       }
+    }
+  });
+
+  test('a corpus of a million sentences searches its HNSW graph wider: ef_search 400 (filtered 800) on every connection', async () => {
+    const dbUrl = await server.createDatabase('ef1m');
+    const writer = await openPostgresStore(dbUrl);
+    try {
+      await writer.init({ model: MODEL, dimensions: DIM });
+      // The size the statistics triggers would have counted after a million-sentence load.
+      await writer.driver.query('UPDATE fts_totals SET documents = 1000000');
+    } finally {
+      await writer.close();
+    }
+    const s = await openPostgresStore(dbUrl);
+    try {
+      const rows = await Promise.all(
+        Array.from({ length: 3 }, () => s.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef, pg_sleep(0.1)`)),
+      );
+      for (const r of rows) assert.equal(r.rows[0].ef, '400');
+      const { rows: fn } = await s.driver.query('SELECT lookup_ef_search(false) AS plain, lookup_ef_search(true) AS filtered');
+      assert.deepEqual([fn[0].plain, fn[0].filtered], [400, 800]);
+      // The lookups still answer (an empty corpus: no hits, no error) with those settings.
+      assert.deepEqual(await s.matchVector(new Float32Array(DIM).fill(0.1), { count: 5, yearMin: 2020 }), []);
+    } finally {
+      await s.close();
     }
   });
 

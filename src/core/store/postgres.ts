@@ -7,6 +7,7 @@ import type { Pool, PoolClient } from 'pg';
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from './pg-copy.js';
 import { firstLine, vectorText } from './rows.js';
 import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx } from './sql.js';
+import { SESSION_EF_SEARCH } from './schema.js';
 import { StoreError } from './types.js';
 
 import { redactUrl } from '../redact.js';
@@ -26,13 +27,11 @@ export interface PoolOptions {
 export const POOL_DEFAULTS = { max: 10, idleTimeoutMs: 30_000, connectTimeoutMs: 10_000 } as const;
 
 /**
- * Session settings for every pooled connection: filtered HNSW scans return k rows (pgvector ≥ 0.8) and ef_search at
- * least the measured 100 (schema.ts FN_SETTINGS); the unfiltered prepared match runs outside the functions' SETs.
- * A higher ef_search the server's administrator set (ALTER DATABASE/ROLE … SET hnsw.ef_search) is kept: at a
- * million sentences recall@25 needs more than 100 (README, `npm run bench -- scale`).
+ * Session settings for every pooled connection: filtered HNSW scans return k rows (pgvector ≥ 0.8) and ef_search
+ * by the corpus's size (schema.ts SESSION_EF_SEARCH; the unfiltered prepared lookups run outside the functions'
+ * own settings), never below a higher value the server's administrator set.
  */
-const SESSION_SQL = `SET hnsw.iterative_scan = relaxed_order;
-  SELECT set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search', true)::int, 100)::text, false)`;
+const SESSION_SQL = `SET hnsw.iterative_scan = relaxed_order; ${SESSION_EF_SEARCH}`;
 
 /** Connects to `url` (postgres://user:pass@host:port/db) and returns the store; one clear line on failure. */
 export async function openPostgresStore(url: string, options: PoolOptions = {}): Promise<SqlCorpusStore> {

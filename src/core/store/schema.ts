@@ -128,14 +128,32 @@ SET hnsw.iterative_scan = relaxed_order
 SET hnsw.ef_search = 100`;
 
 /**
- * ef_search of a filtered vector match (schema v9; the function's SET LOCAL ends with the call): the first HNSW
- * candidates a filter thins out must be good ones. \`npm run bench -- scale\`, topic-structured vectors, held-out
- * queries (2026-11-23, 2-core machine at load 12–16): at 200k a year filter (1 paper in 5) recall@25 0.941 → 0.979,
- * p50 25 → 13 ms, 50 given papers 0.911 → 1.000, 125 → 6 ms (the planner then reads those papers' rows by index);
- * at 1M the year filter 0.79 → 0.89 at the same p50. Unfiltered lookups keep 100 (most of them go through the
- * prepared statement, which does not call this function).
+ * ef_search by corpus size (schema v10, SQL lookup_ef_search): 100 up to 250k sentences, then growing with the
+ * corpus (n / 2,500: 400 at 1M), at most pgvector's 1,000; a filtered match twice that and at least 400 (schema v9:
+ * the first HNSW candidates a filter thins out must be good ones). Measured with \`npm run bench -- scale\`
+ * (topic-structured vectors; tuned on one query set, reported on another; m 16 / ef_construction 64):
+ * - unfiltered recall@25: 200k ef 100 0.951 held-out; 1M ef 100 0.817, 250 0.907, 400 0.953, 600 0.972 (tuning),
+ *   p50 4.9 / 8.7 / 13.6 / 19.0 ms (2026-11-23, load 3–6 on 2 cores; the target is 0.95 at p50 ≤ 15 ms);
+ * - a year filter (1 paper in 5): 200k ef 400 0.979; 1M ef 400 0.899, ef 800 0.955 tuning, 0.939 held-out (p50 32 ms);
+ * - 50 given papers: 1.000 at 400 (the planner reads those papers' rows).
+ * 500k (ef 200) is interpolated, not measured.
  */
+const EF_SEARCH_PER = 2500;
 const FILTERED_EF_SEARCH = 400;
+
+/**
+ * A connection's own hnsw.ef_search (the prepared lookups run outside the functions): this corpus's
+ * lookup_ef_search, or 100 where the corpus has none (not created yet, or not readable), and never below what the
+ * server's administrator set (ALTER DATABASE/ROLE … SET hnsw.ef_search).
+ */
+export const SESSION_EF_SEARCH = `DO $do$ DECLARE ef int := 100; BEGIN
+  BEGIN EXECUTE 'SELECT lookup_ef_search(false)' INTO ef; EXCEPTION WHEN OTHERS THEN NULL; END;
+  PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search', true)::int, ef)::text, false);
+END $do$`;
+
+/** A lookup function's first statement: ef_search for this corpus and this call (ends with the call). */
+const RAISE_EF_SEARCH = `PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search')::int,
+    lookup_ef_search(year_min IS NOT NULL OR year_max IS NOT NULL OR paper_ids IS NOT NULL))::text, true);`;
 
 /** The vector match with context: the body of match_sentences, and (unfiltered) the store's prepared statement. */
 function vectorMatch(p: { vector: string; count: string; threshold: string; offset: string; filter: string }): string {
@@ -347,6 +365,15 @@ CREATE TABLE IF NOT EXISTS fts_totals (
   section_lexemes bigint NOT NULL DEFAULT 0
 );
 
+-- The HNSW search breadth (hnsw.ef_search) this corpus needs for recall@25 ≥ 0.95 (schema.ts EF_SEARCH_PER).
+CREATE OR REPLACE FUNCTION lookup_ef_search(filtered boolean DEFAULT false) RETURNS int
+LANGUAGE sql STABLE
+AS $fn$
+  SELECT least(1000, greatest(CASE WHEN filtered THEN ${FILTERED_EF_SEARCH} ELSE 100 END,
+    (CASE WHEN filtered THEN 2 ELSE 1 END) * ceil(coalesce(max(documents), 0) / ${EF_SEARCH_PER}.0)::int))
+  FROM fts_totals
+$fn$;
+
 CREATE OR REPLACE FUNCTION term_stats_apply(sign int, rows_tsv tsvector[]) RETURNS void
 LANGUAGE sql AS $fn$
   INSERT INTO term_stats AS t (term, df)
@@ -530,9 +557,7 @@ ${FN_SETTINGS}
 AS $fn$
 #variable_conflict use_column
 BEGIN
-  IF year_min IS NOT NULL OR year_max IS NOT NULL OR paper_ids IS NOT NULL THEN
-    PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search')::int, ${FILTERED_EF_SEARCH})::text, true);
-  END IF;
+  ${RAISE_EF_SEARCH}
   RETURN QUERY
   ${vectorMatch({ vector: 'query_embedding', count: 'match_count', threshold: 'match_threshold', offset: 'match_offset', filter: FILTER })};
 END
@@ -580,6 +605,7 @@ ${FN_SETTINGS}
 AS $fn$
 #variable_conflict use_column
 BEGIN
+  ${RAISE_EF_SEARCH}
   RETURN QUERY
   ${hybridQuery({
     vector: 'query_embedding',
@@ -821,6 +847,7 @@ export const CORPUS_TABLES = ['corpus_meta', 'papers', 'sentences', 'sections', 
  * come from them (test/integration/store-roles.test.ts fails on a function in neither).
  */
 export const READ_FUNCTIONS = [
+  'lookup_ef_search',
   'match_sentences',
   'keyword_sentences',
   'hybrid_sentences',

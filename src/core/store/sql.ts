@@ -1,6 +1,6 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
-import { hybridStatement, matchStatement, SCHEMA_VERSION, schemaSql } from './schema.js';
+import { hybridStatement, matchStatement, SCHEMA_VERSION, schemaSql, SESSION_EF_SEARCH } from './schema.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
@@ -194,7 +194,7 @@ export class SqlCorpusStore implements CorpusStore {
     if (this.iterativeScanSet) return;
     this.iterativeScanSet = true;
     try {
-      await this.driver.exec('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100');
+      await this.driver.exec(`SET hnsw.iterative_scan = relaxed_order; ${SESSION_EF_SEARCH}`);
     } catch {
       // Older pgvector: no iterative scans; filtered queries may return fewer rows.
     }
