@@ -1,5 +1,5 @@
 // `npm run bench -- limit`: how large an embedded (PGlite) corpus can grow and still open and answer a lookup
-// (match + context + paper, k = 25, ef_search 100) at p50 ≤ 15 ms. For each size: a fresh PGlite corpus, bulk load
+// (match + context + paper, k = 25, ef_search as the store sets it for that size) at p50 ≤ 15 ms. For each size: a fresh PGlite corpus, bulk load
 // (binary COPY, indexes deferred), HNSW + GIN build, statistics recount; then a FRESH process opens the persisted
 // corpus, as the corpus process would, and times 100 lookups; recall@25 of those lookups against an exact scan (20
 // queries); the process's peak RSS (VmHWM) beside it. A size that fails (PGlite's WASM heap is capped at 2 GiB)
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit } from '../src/core/store/rows.js';
-import { matchStatement } from '../src/core/store/schema.js';
+import { matchStatement, SESSION_EF_SEARCH } from '../src/core/store/schema.js';
 import { fmt, load, median, peakRssMb, percentile } from './stats.js';
 import { Synthetic } from './store.bench.js';
 
@@ -83,7 +83,8 @@ async function child(dir: string, n: number, type: VectorType): Promise<void> {
   const openMs = performance.now() - t0;
   const t1 = performance.now();
   const sql = type === 'halfvec' ? halfvecStatement(K, D) : matchStatement(K);
-  await store.driver.exec('SET hnsw.ef_search = 100'); // as the store's lookups set it
+  await store.driver.exec(SESSION_EF_SEARCH); // as the store's lookups set it: by the corpus's size
+  const ef = (await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef;
   // As the store's matchVector sends it (prepared once, the vector as a binary parameter).
   const lookup = async (q: Float32Array) => (await store.driver.lookup(sql, q, [null, 0], `bench_${type}`)).map(toHit);
   await lookup(queries[0]);
@@ -112,7 +113,7 @@ async function child(dir: string, n: number, type: VectorType): Promise<void> {
   console.log(
     `  fresh process: open ${fmt(openMs)}, first lookup ${fmt(firstMs)}, then p50 ${fmt(median(ms))} p95 ${fmt(percentile(ms, 95))} ` +
       `(CPU p50 ${fmt(median(cpu))}) [target p50 ≤ 15 ms]; recall@${K} vs exact ${(hit / nq).toFixed(3)} (${nq} queries); ` +
-      `peak RSS serving ${servingRss.toFixed(0)} MB, after the exact scans ${peakRssMb().toFixed(0)} MB; ${load()}`,
+      `ef_search ${ef}; peak RSS serving ${servingRss.toFixed(0)} MB, after the exact scans ${peakRssMb().toFixed(0)} MB; ${load()}`,
   );
   console.log(`PEAK_SERVING ${servingRss.toFixed(0)}`);
 }
