@@ -16,9 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit } from '../src/core/store/rows.js';
-import { matchStatement } from '../src/core/store/schema.js';
+import { hnswIndexSql, matchStatement, vectorIndex } from '../src/core/store/schema.js';
 import { corpus } from './hybrid.bench.js';
-import { halfvecStatement } from './limit.bench.js';
 import { fmt, load, median, peakRssMb } from './stats.js';
 
 const D = 384;
@@ -43,14 +42,16 @@ const secs = (x: { s: number; cpu: number }) => `${x.s.toFixed(1)} s (CPU ${x.cp
 
 interface Option {
   label: string;
-  /** The index method and its parameters, after `ON sentences USING`. */
-  index: string;
+  /** The index method and its parameters, after `ON sentences USING`, or the whole CREATE INDEX statement. */
+  index: string | { sql: string };
   /** The lookup statement (default: the product's, matchStatement). */
   sql?: string;
   /** Session settings for its lookups, each measured in turn (label, SQL). */
   sweep?: [string, string][];
 }
 
+const FLOAT32 = vectorIndex(D, 'float32');
+const HALF = vectorIndex(D, 'half');
 const hnsw = (m: number, ef: number): Option => ({
   label: `HNSW m ${m}, ef_construction ${ef}${m === 16 && ef === 64 ? ' (pgvector default; before)' : ''}`,
   index: `hnsw (embedding vector_cosine_ops) WITH (m = ${m}, ef_construction = ${ef})`,
@@ -65,9 +66,9 @@ const ivfflatLists = (rows: number, perList = 1000) => Math.max(80, Math.round(r
 const OPTIONS: Option[] = [
   hnsw(16, 64),
   {
-    label: 'HNSW m 16, ef_construction 64 on halfvec',
-    index: `hnsw ((embedding::halfvec(${D})) halfvec_cosine_ops)`,
-    sql: halfvecStatement(K, D),
+    label: 'HNSW m 16, ef_construction 64 on halfvec (the store\'s half index precision)',
+    index: { sql: hnswIndexSql(HALF, 'sentences_embedding_hnsw', 'sentences') },
+    sql: matchStatement(K, HALF),
   },
   ...[...new Set([ivfflatLists(N), Math.round(N / 500), Math.round(Math.sqrt(N))])].map((l) => ivfflat(l, [2, 4, 6, 8, 10, 15])),
   ...(process.env.BUILD_BENCH_ALL ? [hnsw(16, 32), hnsw(12, 40), hnsw(8, 32)] : []),
@@ -109,7 +110,7 @@ export async function run(): Promise<void> {
       const exactMs: number[] = [];
       for (const q of c.queries) {
         const t = performance.now();
-        exact.push((await d.lookup(matchStatement(K), q.vector, [null, 0])).map((r) => toHit(r).sentence.id));
+        exact.push((await d.lookup(matchStatement(K, FLOAT32), q.vector, [null, 0])).map((r) => toHit(r).sentence.id));
         exactMs.push(performance.now() - t);
       }
       await d.exec('SET enable_indexscan = on; SET hnsw.ef_search = 100');
@@ -122,7 +123,8 @@ export async function run(): Promise<void> {
 
       for (const o of OPTIONS) {
         await d.exec('DROP INDEX IF EXISTS sentences_embedding_hnsw');
-        const build = await timed(() => d.exec(`SET maintenance_work_mem = '256MB'; CREATE INDEX sentences_embedding_hnsw ON sentences USING ${o.index}`));
+        const create = typeof o.index === 'string' ? `CREATE INDEX sentences_embedding_hnsw ON sentences USING ${o.index}` : o.index.sql;
+        const build = await timed(() => d.exec(`SET maintenance_work_mem = '256MB'; ${create}`));
         const section = o.sweep ? sectionsIvf : sectionsHnsw;
         const total = { s: fixed.s + section.s + build.s, cpu: fixed.cpu + section.cpu + build.cpu };
         console.log(`${o.label}: build ${secs(build)}; ingest incl. all index builds ${rate(total)} [≥ 2,000]`);
@@ -132,7 +134,7 @@ export async function run(): Promise<void> {
           let hit = 0;
           for (const [i, q] of c.queries.entries()) {
             const t = performance.now();
-            const rows = await d.lookup(o.sql ?? matchStatement(K), q.vector, [null, 0]);
+            const rows = await d.lookup(o.sql ?? matchStatement(K, FLOAT32), q.vector, [null, 0]);
             ms.push(performance.now() - t);
             const truth = new Set(exact[i]);
             hit += rows.filter((r) => truth.has(toHit(r).sentence.id)).length / Math.max(1, truth.size);

@@ -6,8 +6,8 @@
 // prints the error and stops the series. Clustered synthetic 384-d vectors (bench/store.bench.ts's generator).
 // Default 20k (a smoke run); LIMIT_BENCH_N="500000,1000000" for the measurement (each size takes many minutes).
 // LIMIT_BENCH_TYPES="float32,halfvec" (default float32): float32 is the product's HNSW 16/64 on the float32 column;
-// halfvec keeps the float32 column and indexes its halfvec cast (an expression index, HNSW 16/64, queried through the
-// same cast: half the index, hence of the pages a lookup reads). Recall is always against the exact float32 scan. Each size prints one line "peak memory" with the loading
+// halfvec is a corpus created with the store's half index precision: the float32 column, an HNSW 16/64 index of its
+// halfvec cast, the store's lookup through the same cast (half the index, hence of the pages a lookup reads). Recall is always against the exact float32 scan. Each size prints one line "peak memory" with the loading
 // process's and the corpus process's (the fresh process serving lookups) peak RSS.
 // The machine is shared: wall times are printed with the process CPU time and the load average.
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit } from '../src/core/store/rows.js';
-import { matchStatement, SESSION_EF_SEARCH } from '../src/core/store/schema.js';
+import { matchStatement, SESSION_EF_SEARCH, vectorIndex } from '../src/core/store/schema.js';
 import { fmt, load, median, peakRssMb, percentile } from './stats.js';
 import { Synthetic } from './store.bench.js';
 
@@ -26,13 +26,7 @@ const SIZES = (process.env.LIMIT_BENCH_N ?? '20000').split(',').map(Number);
 const TYPES = (process.env.LIMIT_BENCH_TYPES ?? 'float32').split(',') as VectorType[];
 type VectorType = 'float32' | 'halfvec';
 
-/** The product's lookup (match + context + paper) through a halfvec expression index on the float32 column. */
-export function halfvecStatement(count: number, dimensions: number): string {
-  const sql = matchStatement(count);
-  const halved = sql.replace(/s\.embedding <=> \$1/g, `s.embedding::halfvec(${dimensions}) <=> $1::halfvec(${dimensions})`);
-  if (halved === sql) throw new Error('matchStatement changed shape: update halfvecStatement');
-  return halved;
-}
+const precisionOf = (type: VectorType) => (type === 'halfvec' ? 'half' : 'float32');
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -41,7 +35,7 @@ const cpuMs = () => {
 async function build(dir: string, n: number, type: VectorType): Promise<number> {
   const store = await openPGliteStore(dir);
   try {
-    await store.init({ model: 'bench-synthetic', dimensions: D });
+    await store.init({ model: 'bench-synthetic', dimensions: D, indexPrecision: precisionOf(type) });
     await store.dropSearchIndexes();
     const data = new Synthetic(n);
     let t = performance.now();
@@ -52,11 +46,6 @@ async function build(dir: string, n: number, type: VectorType): Promise<number> 
     const loadCpu = (cpuMs() - c) / 1000;
     t = performance.now();
     c = cpuMs();
-    // createSearchIndexes creates the sentence index only if none of its name exists.
-    if (type === 'halfvec') {
-      await store.driver.exec(`SET maintenance_work_mem = '256MB';
-        CREATE INDEX sentences_embedding_hnsw ON sentences USING hnsw ((embedding::halfvec(${D})) halfvec_cosine_ops)`);
-    }
     await store.createSearchIndexes();
     console.log(
       `  load ${rows.toLocaleString('en')} rows ${loadS.toFixed(0)} s (CPU ${loadCpu.toFixed(0)} s, vector generation included); ` +
@@ -82,7 +71,7 @@ async function child(dir: string, n: number, type: VectorType): Promise<void> {
   await store.meta();
   const openMs = performance.now() - t0;
   const t1 = performance.now();
-  const sql = type === 'halfvec' ? halfvecStatement(K, D) : matchStatement(K);
+  const sql = matchStatement(K, vectorIndex(D, precisionOf(type)));
   await store.driver.exec(SESSION_EF_SEARCH); // as the store's lookups set it: by the corpus's size
   const ef = (await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef;
   // As the store's matchVector sends it (prepared once, the vector as a binary parameter).
@@ -105,7 +94,7 @@ async function child(dir: string, n: number, type: VectorType): Promise<void> {
   let hit = 0;
   const nq = 20;
   for (let i = 0; i < nq; i++) {
-    const rows = await store.driver.lookup(matchStatement(K), queries[i + 1], [null, 0]);
+    const rows = await store.driver.lookup(matchStatement(K, vectorIndex(D, 'float32')), queries[i + 1], [null, 0]);
     const truth = new Set(rows.map((r) => toHit(r).sentence.id));
     hit += ids[i].filter((id) => truth.has(id)).length / Math.max(1, truth.size);
   }

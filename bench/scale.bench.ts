@@ -6,8 +6,10 @@
 //
 // Settings are chosen on one query set (tuning: ef_search for the unfiltered match; for the filtered ones
 // ef_search and pgvector's iterative scan mode) and reported on another (held-out), so the recall printed is not
-// the one tuned for. float32 vs halfvec: a second HNSW index over `embedding::halfvec(384)` (same column, same
-// m/ef_construction), its build time, size, latency and recall against the same exact answers.
+// the one tuned for. float32 vs halfvec: the corpus is created float32 (a new PostgreSQL corpus defaults to half), then
+// the store's half index (schema.ts hnswIndexSql, over `embedding::halfvec(384)`, same m/ef_construction) is built
+// beside it and queried through the store's half lookup (matchStatement): build time, size, latency and recall
+// against the same exact answers.
 //
 // Default 100k sentences × 384-d; BENCH_SCALE=large: 1M (the issue's size; ~30 min on 2 cores, the HNSW builds
 // dominate); SCALE_BENCH_N overrides. SCALE_BENCH_DATA=isotropic runs the earlier generator (Synthetic: full-rank
@@ -19,7 +21,7 @@ import { join } from 'node:path';
 import type { Client } from 'pg';
 import { vectorText } from '../src/core/store/rows.js';
 import { openPostgresStore } from '../src/core/store/postgres.js';
-import { matchStatement } from '../src/core/store/schema.js';
+import { hnswIndexSql, matchStatement, vectorIndex } from '../src/core/store/schema.js';
 import type { SqlCorpusStore } from '../src/core/store/sql.js';
 import type { LookupOptions } from '../src/core/store/types.js';
 import { realPgSkip, startRealPg } from '../test/support/pg-real.js';
@@ -244,7 +246,7 @@ export async function run(): Promise<void> {
     );
     console.log(`server: ${shown.rows.map((r) => `${r.name} ${r.setting}${r.unit ? ` ×${r.unit}` : ''}`).join(', ')}; HNSW m ${M}, ef_construction ${EFC}`);
     store = await openPostgresStore(url, { connectTimeoutMs: 60_000 });
-    await store.init({ model: 'bench-synthetic', dimensions: D });
+    await store.init({ model: 'bench-synthetic', dimensions: D, indexPrecision: 'float32' });
     const data: SyntheticCorpus = isotropic ? new Synthetic(N) : new Topical(N);
     const { rows, loadMs, genMs } = await bulkLoad(store, data);
     console.log(`load (the product's writePapers, indexes deferred): ${rows.toLocaleString('en')} rows in ${secs(loadMs)} (vector generation ${secs(genMs)} excluded; ${load()})`);
@@ -325,7 +327,7 @@ export async function run(): Promise<void> {
     });
     console.log('float32 (vector) index:');
     const efs = [40, 64, 100, 160, 250, 400, 600];
-    summary.push(`float32 ${await tune('unfiltered', efs.map((ef) => unfiltered(ef, matchStatement(K), 'm32')), sets)}`);
+    summary.push(`float32 ${await tune('unfiltered', efs.map((ef) => unfiltered(ef, matchStatement(K, vectorIndex(D, 'float32')), 'm32')), sets)}`);
 
     // Filtered: the product's match_sentences with its settings altered per variant (iterative scan mode, ef_search,
     // max_scan_tuples). A filtered call raises ef_search to at least 400 itself (schema v9), so lower ones are not
@@ -363,14 +365,14 @@ export async function run(): Promise<void> {
     }
 
     if (process.env.SCALE_BENCH_HALFVEC !== '0') {
-      // halfvec: one stored column, an expression index over its 16-bit cast, queries cast to match.
+      // halfvec: one stored column, the store's expression index over its 16-bit cast, its lookup cast to match.
+      const half = vectorIndex(D, 'half');
       const th = performance.now();
       const hcpu0 = clusterCpuSeconds(server.dataDir);
       const { byIndex: hb } = await indexTimes(
         await client(),
         server.dataDir,
-        c.query(`CREATE INDEX sentences_embedding_half ON sentences USING hnsw ((embedding::halfvec(${D})) halfvec_cosine_ops)
-          WITH (m = ${M}, ef_construction = ${EFC})`),
+        c.query(hnswIndexSql(half, 'sentences_embedding_half', 'sentences', ` WITH (m = ${M}, ef_construction = ${EFC})`)),
       );
       const halfMs = performance.now() - th;
       const halfCpu = clusterCpuSeconds(server.dataDir) - hcpu0;
@@ -382,7 +384,7 @@ export async function run(): Promise<void> {
           `halfvec ${(hnswCpu / halfCpu).toFixed(2)}× as fast by CPU), size ${gb(halfBytes)} (float32 ${gb(hnswBytes)} → ${(hnswBytes / halfBytes).toFixed(2)}× smaller) (${load()})`,
       );
       await c.query(`SELECT pg_prewarm('sentences_embedding_half')`);
-      const halfSql = matchStatement(K).replaceAll('s.embedding <=> $1', `s.embedding::halfvec(${D}) <=> $1::halfvec(${D})`);
+      const halfSql = matchStatement(K, half);
       console.log('halfvec index:');
       summary.push(`halfvec ${await tune('unfiltered', efs.map((ef) => unfiltered(ef, halfSql, 'm16')), sets)}`);
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit, vectorText } from '../src/core/store/rows.js';
-import { matchStatement } from '../src/core/store/schema.js';
+import { hnswIndexSql, indexedDistance, matchStatement, vectorIndex } from '../src/core/store/schema.js';
 import type { SqlCorpusStore } from '../src/core/store/sql.js';
 import type { PaperInput } from '../src/core/store/types.js';
 import { fmt, median, peakRssMb, percentile } from './stats.js';
@@ -292,7 +292,7 @@ async function benchScale(n: number): Promise<void> {
     const exact = { ms: [] as number[], ids: [] as number[][] };
     for (const [i, q] of queries.entries()) {
       const t = performance.now();
-      const rows = await store.driver.lookup(matchStatement(K), q, [null, 0]);
+      const rows = await store.driver.lookup(matchStatement(K, vectorIndex(D, 'float32')), q, [null, 0]);
       if (i >= 3) exact.ms.push(performance.now() - t);
       exact.ids.push(rows.map((r) => toHit(r).sentence.id));
     }
@@ -364,15 +364,15 @@ async function benchScale(n: number): Promise<void> {
       console.log(`sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)} (halfvec measured at ≤ 10k only: its expression-index build is ~10× slower here)`);
     } else {
     const th = performance.now();
-    await store.driver.exec(`SET maintenance_work_mem = '256MB';
-      CREATE INDEX sentences_embedding_hnsw_half ON sentences USING hnsw ((embedding::halfvec(${D})) halfvec_cosine_ops)`);
+    const halfIndex = vectorIndex(D, 'half');
+    await store.driver.exec(`SET maintenance_work_mem = '256MB'; ${hnswIndexSql(halfIndex, 'sentences_embedding_hnsw_half', 'sentences')}`);
     const halfBuild = (performance.now() - th) / 1000;
     const halfBytes = await size('sentences_embedding_hnsw_half');
     await store.driver.exec('SET hnsw.ef_search = 100');
     const half = { ms: [] as number[], ids: [] as number[][] };
     for (const q of queries) {
       const t = performance.now();
-      const r = await store.driver.lookup(`SELECT id FROM sentences ORDER BY embedding::halfvec(${D}) <=> $1::halfvec(${D}) LIMIT ${K}`, q, []);
+      const r = await store.driver.lookup(`SELECT s.id FROM sentences s ORDER BY ${indexedDistance(halfIndex, 's.embedding', '$1::vector')} LIMIT ${K}`, q, []);
       half.ms.push(performance.now() - t);
       half.ids.push(r.map((x) => Number(x.id)));
     }

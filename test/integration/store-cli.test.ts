@@ -59,12 +59,31 @@ test('schema --print prints the one SQL source for the given dimension', async (
   assert.match(r.stdout, /USING hnsw \(embedding vector_cosine_ops\)/);
   assert.match(r.stdout, /CREATE OR REPLACE FUNCTION match_sentences\(\s*query_embedding vector\(1536\)/);
   assert.match(r.stdout, /bm25_sentences/);
-  assert.match(r.stdout, /-- Corpus Lens schema v10/);
+  assert.match(r.stdout, /-- Corpus Lens schema v11, embeddings of 1536 dimensions \(pgvector\), float32 HNSW indexes/);
   assert.match(r.stdout, /ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_start int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_end int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS page_end int;/);
   assert.equal(r.stdout, schemaSql(1536));
   const bad = await cli(['schema', '--print', '--dimensions', 'x']);
   assert.equal(bad.code, 1);
   assert.equal(bad.stderr, "corpus-lens: --dimensions must be an integer in 1..16000 (got 'x')\n");
+});
+
+test('schema --print --precision: half indexes the halfvec cast; above 2,000 dimensions half is the default; above 4,000 a clear error', async () => {
+  const half = await cli(['schema', '--print', '--dimensions', '64', '--precision', 'half']);
+  assert.equal(half.code, 0, half.stderr);
+  assert.equal(half.stdout, schemaSql(64, 'half'));
+  assert.match(half.stdout, /USING hnsw \(\(embedding::halfvec\(64\)\) halfvec_cosine_ops\)/);
+  assert.match(half.stdout, /ORDER BY \(s\.embedding\)::halfvec\(64\) <=> \(query_embedding\)::halfvec\(64\)/);
+  const wide = await cli(['schema', '--print', '--dimensions', '3072']);
+  assert.equal(wide.code, 0, wide.stderr);
+  assert.match(wide.stdout, /embedding vector\(3072\)/);
+  assert.match(wide.stdout, /USING hnsw \(\(embedding::halfvec\(3072\)\) halfvec_cosine_ops\)/);
+  const bad = await cli(['schema', '--print', '--precision', 'int8']);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, "corpus-lens: --precision must be float32 or half (got 'int8')\n");
+  const tooWide = await cli(['schema', '--print', '--dimensions', '4096']);
+  assert.equal(tooWide.code, 1);
+  assert.match(tooWide.stderr, /4096-d embeddings cannot be indexed: pgvector's HNSW index takes at most 2000 dimensions in float32 and 4000 in half precision/);
+  assert.equal(tooWide.stdout, '');
 });
 
 test('schema --print --roles --supabase: the schema unchanged first, then roles, then row-level security', async () => {

@@ -88,8 +88,9 @@ describe('reader and writer roles on a real PostgreSQL 15 server', { skip }, () 
     await owner.init({ model: MODEL, dimensions: DIM });
     assert.equal(await loadFixture(owner), 14);
     await owner.close();
-    // The migration as the owner would run it: the schema again (idempotent) and the roles, twice (idempotent).
-    await server.sql(schemaSql(DIM) + rolesSql() + rolesSql(), 'lab');
+    // The migration as the owner would run it: the schema again (idempotent; at the corpus's precision, half as a new
+    // PostgreSQL corpus's default) and the roles, twice (idempotent).
+    await server.sql(schemaSql(DIM, 'half') + rolesSql() + rolesSql(), 'lab');
     await server.sql(`CREATE ROLE alice LOGIN IN ROLE corpus_lens_reader; CREATE ROLE bob LOGIN IN ROLE corpus_lens_writer`);
     reader = await openPostgresStore(url.replace('postgres@', 'alice@'));
     writer = await openPostgresStore(url.replace('postgres@', 'bob@'));

@@ -5,14 +5,65 @@
 // metadata. Rows come back as (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb,
 // paper jsonb) with camelCase keys, so every backend maps them the same way.
 
-import { HYBRID_DEFAULTS, PAPER_DEFAULTS } from './types.js';
+import { HYBRID_DEFAULTS, PAPER_DEFAULTS, StoreError, type IndexPrecision } from './types.js';
 
-export const SCHEMA_VERSION = '10';
+export type { IndexPrecision };
+
+export const SCHEMA_VERSION = '11';
 export const DEFAULT_DIMENSIONS = 384;
 
-function checkDimensions(d: number): number {
-  if (!Number.isInteger(d) || d < 1 || d > 16000) throw new Error(`invalid embedding dimension ${d} (1..16000)`);
-  return d;
+/*
+ * Index precision (corpus_meta.index_precision; absent: float32): `float32` indexes the `vector` column itself;
+ * `half` indexes its `halfvec` cast (an expression index; the column stays float32). At 1M × 384-d on PostgreSQL
+ * the half index is 1.75× smaller (1.17 vs 2.05 GB) at the same recall and no slower (README, `npm run bench --
+ * scale`); in PGlite's WASM it builds and searches slower.
+ */
+export const INDEX_PRECISIONS: readonly IndexPrecision[] = ['float32', 'half'];
+/** pgvector's HNSW limits: a `vector` index up to 2,000 dimensions, a `halfvec` one up to 4,000. */
+export const MAX_INDEX_DIMENSIONS: Readonly<Record<IndexPrecision, number>> = { float32: 2000, half: 4000 };
+
+/** A corpus's vector shape: what every index and every lookup through one is generated for. */
+export interface VectorIndex {
+  readonly dimensions: number;
+  readonly precision: IndexPrecision;
+}
+
+/**
+ * The vector shape for `dimensions` at `precision` (default: float32 where pgvector can index it, else half), or a
+ * StoreError naming the limit — thrown before any SQL runs.
+ */
+export function vectorIndex(dimensions: number, precision?: IndexPrecision): VectorIndex {
+  const d = dimensions;
+  if (!Number.isInteger(d) || d < 1) throw new StoreError(`invalid embedding dimension ${d}`);
+  const p = precision ?? (d > MAX_INDEX_DIMENSIONS.float32 ? 'half' : 'float32');
+  if (!INDEX_PRECISIONS.includes(p)) throw new StoreError(`unknown index precision '${String(p)}' (float32 or half)`);
+  if (d > MAX_INDEX_DIMENSIONS[p]) {
+    throw new StoreError(
+      `${d}-d embeddings cannot be indexed: pgvector's HNSW index takes at most ${MAX_INDEX_DIMENSIONS.float32} dimensions ` +
+        `in float32 and ${MAX_INDEX_DIMENSIONS.half} in half precision` + (p === 'float32' ? ' (use half)' : ''),
+    );
+  }
+  return { dimensions: d, precision: p };
+}
+
+/** What an index over `expr` holds (half: the halfvec cast), so what a lookup must compare for the index to serve it. */
+function indexed(v: VectorIndex, expr: string): string {
+  return v.precision === 'half' ? `(${expr})::halfvec(${v.dimensions})` : expr;
+}
+
+/**
+ * The cosine distance an HNSW index over `column` serves: an ORDER BY must be exactly this expression (the index's
+ * own) or the planner cannot use the index. Distances shown to the user are computed from the float32 column instead
+ * (`column <=> query`), exact whatever the index's precision, for the few rows returned.
+ */
+export function indexedDistance(v: VectorIndex, column: string, query: string): string {
+  return `${indexed(v, column)} <=> ${indexed(v, query)}`;
+}
+
+/** The HNSW index `name` over `table`.embedding at the corpus's precision; `params` e.g. " WITH (m = 16, …)". */
+export function hnswIndexSql(v: VectorIndex, name: string, table: string, params = ''): string {
+  const key = v.precision === 'half' ? `((embedding::halfvec(${v.dimensions})) halfvec_cosine_ops)` : '(embedding vector_cosine_ops)';
+  return `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ${key}${params}`;
 }
 
 /**
@@ -155,15 +206,49 @@ END $do$`;
 const RAISE_EF_SEARCH = `PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search')::int,
     lookup_ef_search(year_min IS NOT NULL OR year_max IS NOT NULL OR paper_ids IS NOT NULL))::text, true);`;
 
+/**
+ * A paper filter whose papers hold at most this many sentences is answered by an exact scan of their rows (schema
+ * v11), so its recall is 1.000 by construction instead of depending on the planner trading the HNSW scan for those
+ * rows (README: on an m 12/40 index at 1M it switched only at ef_search 800). Measured (20k topic-structured 384-d
+ * sentences, 50 a paper, top-25 ids, 2 cores at load 2, 2026-11-23): the exact scan costs 0.7–1.7 µs a row — 2,000
+ * rows 2.3 ms in PGlite, 1.3 ms on PostgreSQL 15 — against 2–8 ms for the filtered HNSW lookup at ef_search 400 and
+ * 1.5–3 ms for an unfiltered one at 100; 5,000 rows took 21 and 6 ms, past both. So up to 2,000 rows (~8 papers
+ * of 250 sentences) the exact answer is also the faster one.
+ */
+export const EXACT_SCAN_ROWS = 2000;
+
+/** PL/pgSQL declaration: whether this call's paper filter is small enough for the exact scan (counts ≤ limit + 1 rows). */
+const EXACT_SCAN_DECLARE = `exact_scan boolean := paper_ids IS NOT NULL AND (SELECT count(*) FROM (
+    SELECT 1 FROM sentences s WHERE s.paper_id = ANY (paper_ids) LIMIT ${EXACT_SCAN_ROWS + 1}) x) <= ${EXACT_SCAN_ROWS};`;
+
+/**
+ * CTE `name`: the `count` rows of `table` (alias s) nearest to `vector` that pass `filter`, as `columns` plus their
+ * float32 `distance`, through the HNSW index. With `exact` (a boolean SQL expression) the rows come instead, when it
+ * is true, from an exact scan: a materialised CTE of every row passing the filter, which no index can order, so the
+ * answer is the exact top `count` whatever the planner estimates. The branch not taken is a one-time false filter.
+ */
+function nearest(
+  v: VectorIndex,
+  p: { name: string; table: string; columns: string; vector: string; count: string; filter: string; exact?: string },
+): string {
+  const rows = `SELECT ${p.columns}, s.embedding <=> ${p.vector} AS distance FROM ${p.table} s`;
+  const byIndex = (filter: string) =>
+    `${rows} WHERE ${filter} ORDER BY ${indexedDistance(v, 's.embedding', p.vector)} LIMIT ${p.count}`;
+  if (!p.exact) return `${p.name} AS MATERIALIZED (${byIndex(p.filter)})`;
+  return `${p.name}_all AS MATERIALIZED (${rows} WHERE ${p.exact} AND ${p.filter}),
+  ${p.name} AS MATERIALIZED (
+    (${byIndex(`NOT ${p.exact} AND ${p.filter}`)})
+    UNION ALL
+    (SELECT * FROM ${p.name}_all ORDER BY distance LIMIT ${p.count})
+  )`;
+}
+
 /** The vector match with context: the body of match_sentences, and (unfiltered) the store's prepared statement. */
-function vectorMatch(p: { vector: string; count: string; threshold: string; offset: string; filter: string }): string {
-  return `WITH top AS MATERIALIZED (
-    SELECT s.id, s.embedding <=> ${p.vector} AS distance
-    FROM sentences s
-    WHERE ${p.filter}
-    ORDER BY s.embedding <=> ${p.vector}
-    LIMIT ${p.count}
-  ), hits AS (
+function vectorMatch(
+  v: VectorIndex,
+  p: { vector: string; count: string; threshold: string; offset: string; filter: string; exact?: string },
+): string {
+  return `WITH ${nearest(v, { name: 'top', table: 'sentences', columns: 's.id', ...p })}, hits AS (
     SELECT id, 1 - distance AS score, 1 - distance AS similarity FROM top
     WHERE ${p.threshold} IS NULL OR 1 - distance >= ${p.threshold}
   )
@@ -176,10 +261,11 @@ function vectorMatch(p: { vector: string; count: string; threshold: string; offs
  * the cached generic plan knows its LIMIT and keeps the HNSW scan. It skips the PL/pgSQL call and its re-planning
  * (force_custom_plan) on every lookup: in PGlite at 20k × 384-d, 13.3 → 6.0 ms p50 with context (top-25 ids alone:
  * 2.8 ms), measured interleaved on a busy machine (2026-11-22). Filtered lookups keep the function's custom plans.
+ * $1 is cast to vector so that its type is the column's whatever the index's precision.
  */
-export function matchStatement(count: number): string {
+export function matchStatement(count: number, v: VectorIndex): string {
   const k = Math.max(0, Math.floor(count));
-  return vectorMatch({ vector: '$1', count: String(k), threshold: '$2::float8', offset: '$3::int', filter: 'true' });
+  return vectorMatch(v, { vector: '$1::vector', count: String(k), threshold: '$2::float8', offset: '$3::int', filter: 'true' });
 }
 
 /** The hybrid lookup's SQL expressions: the body of hybrid_sentences, and (unfiltered) the store's prepared statement. */
@@ -196,23 +282,26 @@ interface HybridParams {
   filter: string;
   /** bm25_sentences' filter arguments (year_min, year_max, paper_ids). */
   keywordFilter: string;
+  /** Whether the vector candidates come from an exact scan (see nearest). */
+  exact?: string;
 }
 
-function hybridQuery(p: HybridParams): string {
-  return `WITH v AS MATERIALIZED (
-    SELECT s.id, s.paper_id, s.section_index, 1 - (s.embedding <=> ${p.vector}) AS similarity
-    FROM sentences s WHERE ${p.filter}
-    ORDER BY s.embedding <=> ${p.vector} LIMIT ${p.candidates}
-  ), sec AS MATERIALIZED (
-    -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
-    -- sentences).
-    SELECT s.paper_id, s.section_index, 1 - (s.embedding <=> ${p.vector}) AS similarity
-    FROM sections s WHERE ${p.sectionWeight} > 0 AND ${p.filter}
-    ORDER BY s.embedding <=> ${p.vector} LIMIT ${SECTION_CANDIDATES}
-  ), cand AS (
+function hybridQuery(v: VectorIndex, p: HybridParams): string {
+  const near = { table: 'sentences', vector: p.vector, exact: p.exact };
+  return `WITH ${nearest(v, { ...near, name: 'v', columns: 's.id, s.paper_id, s.section_index', count: p.candidates, filter: p.filter })},
+  -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
+  -- sentences).
+  ${nearest(v, {
+    ...near,
+    name: 'sec',
+    table: 'sections',
+    columns: 's.paper_id, s.section_index',
+    count: String(SECTION_CANDIDATES),
+    filter: `${p.sectionWeight} > 0 AND ${p.filter}`,
+  })}, cand AS (
     -- Each candidate's similarity comes from the row its scan read, not from a second lookup by id (500 of them in
     -- PGlite: ~1.5 ms). A sentence found both ways gives the same row twice, which UNION keeps once.
-    SELECT * FROM v
+    SELECT id, paper_id, section_index, 1 - distance AS similarity FROM v
     UNION SELECT s.id, s.paper_id, s.section_index, 1 - (s.embedding <=> ${p.vector})
     FROM sec JOIN sentences s ON s.paper_id = sec.paper_id AND s.section_index = sec.section_index
   ), vr AS MATERIALIZED (
@@ -220,7 +309,7 @@ function hybridQuery(p: HybridParams): string {
     FROM (
       -- A section among the nearest has its similarity already; only the others are looked up (coalesce is lazy).
       SELECT c.id, c.similarity
-               + ${p.sectionWeight} * coalesce(sc.similarity, (SELECT 1 - (x.embedding <=> ${p.vector}) FROM sections x
+               + ${p.sectionWeight} * coalesce(1 - sc.distance, (SELECT 1 - (x.embedding <=> ${p.vector}) FROM sections x
                    WHERE x.paper_id = c.paper_id AND x.section_index = c.section_index), 0) AS score
       FROM cand c
       LEFT JOIN sec sc ON sc.paper_id = c.paper_id AND sc.section_index = c.section_index
@@ -254,9 +343,9 @@ function hybridQuery(p: HybridParams): string {
  * the HNSW (or IVFFlat) scans. It skips the PL/pgSQL call and the custom plan of its large statement on every lookup,
  * as matchStatement does for the vector match.
  */
-export function hybridStatement(count: number, candidates: number): string {
-  return hybridQuery({
-    vector: '$1',
+export function hybridStatement(count: number, candidates: number, v: VectorIndex): string {
+  return hybridQuery(v, {
+    vector: '$1::vector',
     text: '$2::text',
     count: String(Math.max(0, Math.floor(count))),
     offset: '$3::int',
@@ -281,16 +370,34 @@ const PAPER_JSON = `jsonb_build_object('id', pa.id, 'title', pa.title, 'authors'
 
 const RETURNS = `RETURNS TABLE (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb, paper jsonb)`;
 
-/** The schema, indexes and functions for embeddings of `dimensions` floats. Idempotent (IF NOT EXISTS / OR REPLACE). */
-export function schemaSql(dimensions: number = DEFAULT_DIMENSIONS): string {
-  const D = checkDimensions(dimensions);
-  return `-- Corpus Lens schema v${SCHEMA_VERSION}, embeddings of ${D} dimensions (pgvector).
+/**
+ * The schema, indexes and functions for embeddings of `dimensions` floats, indexed at `precision` (see
+ * {@link vectorIndex}: default float32 up to 2,000 dimensions, half above). Idempotent (IF NOT EXISTS / OR REPLACE).
+ */
+export function schemaSql(dimensions: number = DEFAULT_DIMENSIONS, precision?: IndexPrecision): string {
+  const v = vectorIndex(dimensions, precision);
+  const D = v.dimensions;
+  return `-- Corpus Lens schema v${SCHEMA_VERSION}, embeddings of ${D} dimensions (pgvector), ${v.precision} HNSW indexes.
 CREATE EXTENSION IF NOT EXISTS vector;
 
 CREATE TABLE IF NOT EXISTS corpus_meta (
   key text PRIMARY KEY,
   value text NOT NULL
 );
+-- The index precision is the corpus's for good (an index of the other kind would not serve these functions' lookups):
+-- refuse to replace the functions of a corpus, or of a migration, with those of the other precision. Corpora from
+-- before schema v11 have no key: float32.
+DO $do$
+DECLARE
+  recorded text := (SELECT coalesce(max(value) FILTER (WHERE key = 'index_precision'),
+                                    CASE WHEN bool_or(key = 'dimensions') THEN 'float32' END) FROM corpus_meta);
+BEGIN
+  IF recorded <> '${v.precision}' THEN
+    RAISE EXCEPTION 'this corpus''s vector indexes are %, not ${v.precision}: print its schema with --precision %', recorded, recorded;
+  END IF;
+END
+$do$;
+INSERT INTO corpus_meta (key, value) VALUES ('index_precision', '${v.precision}') ON CONFLICT (key) DO NOTHING;
 
 CREATE TABLE IF NOT EXISTS papers (
   id text PRIMARY KEY,
@@ -346,7 +453,7 @@ ALTER TABLE sentences SET (toast_tuple_target = 8160);
 CREATE UNIQUE INDEX IF NOT EXISTS sentences_position ON sentences (paper_id, section_index, sentence_index);
 -- Re-importing the same rows adds nothing.
 CREATE UNIQUE INDEX IF NOT EXISTS sentences_global ON sentences (paper_id, global_index);
-CREATE INDEX IF NOT EXISTS sentences_embedding_hnsw ON sentences USING hnsw (embedding vector_cosine_ops);
+${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences')};
 DROP INDEX IF EXISTS sentences_text_fts;
 CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
 CREATE INDEX IF NOT EXISTS papers_year ON papers (year);
@@ -400,7 +507,7 @@ CREATE TABLE IF NOT EXISTS sections (
 );
 ALTER TABLE sections SET (toast_tuple_target = 8160);
 -- The hybrid's nearest sections. A bulk load drops it and builds it after the sections are counted.
-CREATE INDEX IF NOT EXISTS sections_embedding_hnsw ON sections USING hnsw (embedding vector_cosine_ops);
+${hnswIndexSql(v, 'sections_embedding_hnsw', 'sections')};
 -- Concatenates the sentences' lexemes (positions shifted, as tsvector || tsvector does) without re-parsing text.
 CREATE OR REPLACE AGGREGATE tsvector_cat(tsvector) (SFUNC = tsvector_concat, STYPE = tsvector, INITCOND = '');
 
@@ -556,10 +663,19 @@ LANGUAGE plpgsql STABLE
 ${FN_SETTINGS}
 AS $fn$
 #variable_conflict use_column
+DECLARE
+  ${EXACT_SCAN_DECLARE}
 BEGIN
   ${RAISE_EF_SEARCH}
   RETURN QUERY
-  ${vectorMatch({ vector: 'query_embedding', count: 'match_count', threshold: 'match_threshold', offset: 'match_offset', filter: FILTER })};
+  ${vectorMatch(v, {
+    vector: 'query_embedding',
+    count: 'match_count',
+    threshold: 'match_threshold',
+    offset: 'match_offset',
+    filter: FILTER,
+    exact: 'exact_scan',
+  })};
 END
 $fn$;
 
@@ -604,10 +720,12 @@ LANGUAGE plpgsql STABLE
 ${FN_SETTINGS}
 AS $fn$
 #variable_conflict use_column
+DECLARE
+  ${EXACT_SCAN_DECLARE}
 BEGIN
   ${RAISE_EF_SEARCH}
   RETURN QUERY
-  ${hybridQuery({
+  ${hybridQuery(v, {
     vector: 'query_embedding',
     text: 'query_text',
     count: 'match_count',
@@ -618,6 +736,7 @@ BEGIN
     perSection: 'per_section',
     filter: FILTER,
     keywordFilter: 'year_min, year_max, paper_ids',
+    exact: 'exact_scan',
   })};
 END
 $fn$;
@@ -743,7 +862,7 @@ CREATE TABLE IF NOT EXISTS elements (
     || coalesce(content, '') || ' ' || coalesce(description, ''))) STORED
 );
 CREATE UNIQUE INDEX IF NOT EXISTS elements_position ON elements (paper_id, element_index);
-CREATE INDEX IF NOT EXISTS elements_embedding_hnsw ON elements USING hnsw (embedding vector_cosine_ops);
+${hnswIndexSql(v, 'elements_embedding_hnsw', 'elements')};
 CREATE INDEX IF NOT EXISTS elements_tsv ON elements USING gin (tsv);
 
 -- Elements best first for a query: reciprocal-rank fusion of the candidate_count nearest by vector and the
@@ -770,7 +889,7 @@ BEGIN
     SELECT x.id, row_number() OVER (ORDER BY x.distance, x.id) AS rank FROM (
       SELECT e.id, e.embedding <=> query_embedding AS distance FROM elements e
       WHERE query_embedding IS NOT NULL AND ${ELEMENT_FILTER}
-      ORDER BY e.embedding <=> query_embedding LIMIT candidate_count
+      ORDER BY ${indexedDistance(v, 'e.embedding', 'query_embedding')} LIMIT candidate_count
     ) x
   ), k AS MATERIALIZED (
     SELECT x.id, row_number() OVER (ORDER BY x.r DESC, x.id) AS rank FROM (

@@ -38,6 +38,12 @@ export interface Hit {
   paper: PaperRef;
 }
 
+/**
+ * How a corpus's HNSW indexes hold its vectors, chosen when it is created: `float32` indexes the `vector` column,
+ * `half` its `halfvec` cast (schema.ts).
+ */
+export type IndexPrecision = 'float32' | 'half';
+
 /** What a corpus records about itself (table corpus_meta). */
 export interface CorpusMeta {
   schemaVersion: string;
@@ -50,6 +56,24 @@ export interface CorpusMeta {
    * `ctx(all,2)` = blended with the rest of their section. Absent when the corpus did not record it.
    */
   vectorContext?: string;
+  /**
+   * How the corpus's HNSW indexes hold its vectors (corpus_meta.index_precision; schema.ts IndexPrecision): `half`
+   * indexes the float32 column's halfvec cast. Absent on backends that do not report it; a corpus without the key is
+   * float32.
+   */
+  indexPrecision?: IndexPrecision;
+}
+
+/** What `init` creates a new corpus with; an existing corpus keeps what it recorded. */
+export interface InitOptions {
+  model: string;
+  dimensions: number;
+  vectorContext?: string;
+  /**
+   * The new corpus's index precision (default: half on a PostgreSQL server, float32 in the embedded PGlite, half above
+   * 2,000 dimensions everywhere since pgvector cannot index more in float32). Ignored for an existing corpus.
+   */
+  indexPrecision?: IndexPrecision;
 }
 
 export interface SentenceInput {
@@ -241,7 +265,7 @@ export interface CorpusStore {
    * Creates the schema for `dimensions` and records `model` when the corpus is new; otherwise checks that they
    * equal the recorded ones and throws a {@link CorpusMismatchError} naming both when they differ.
    */
-  init(options: { model: string; dimensions: number; vectorContext?: string }): Promise<CorpusMeta>;
+  init(options: InitOptions): Promise<CorpusMeta>;
   /**
    * Adds papers and their sentences. Each paper is atomic: SQL backends write groups of papers (≤ 2,000
    * sentences) per transaction and retry a failed group one paper per transaction, naming the failing paper.
