@@ -12,21 +12,16 @@ import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import { vectorText } from '../../src/core/store/rows.js';
 import type { PaperInput } from '../../src/core/store/types.js';
 import { DIM, q } from '../support/db-contract.js';
+import { mulberry32 } from '../../src/core/random.js';
 import { loadFixture } from '../support/db-fixture.js';
 import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
 
 const skip = realPgSkip();
 
-/** Deterministic unit vectors (mulberry32 → Box–Muller-free uniform, normalised). */
+/** Deterministic unit vectors (components uniform in ±0.5 from a seeded mulberry32, normalised). */
 function vectors(seed: number, count: number, dims: number): Float32Array[] {
-  let a = seed >>> 0;
-  const u = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const next = mulberry32(seed);
+  const u = () => next() - 0.5;
   return Array.from({ length: count }, () => {
     const v = Float32Array.from({ length: dims }, u);
     const n = Math.hypot(...v);
