@@ -171,8 +171,9 @@ function termFrequencies(alias: string): string {
  * PL/pgSQL (not inlinable SQL): the plan is cached per session instead of inlining and re-planning the body at
  * every call (measured: inlining cost more than the lookup itself in PGlite). Custom plans always, so the planner
  * knows LIMIT k and picks the HNSW scan. Iterative scans keep filtered lookups at k rows (pgvector ≥ 0.8);
- * ef_search 100 is the measured recall/latency choice (bench/store.bench.ts). Set per function, so they hold for
- * PostgREST/Supabase calls too, where a session SET does not persist.
+ * ef_search starts at 100 (the floor measured at up to 250k sentences; the vector lookups raise it by corpus size,
+ * RAISE_EF_SEARCH). Set per function, so they hold for PostgREST/Supabase calls too, where a session SET does not
+ * persist.
  */
 const FN_SETTINGS = `SET plan_cache_mode = force_custom_plan
 SET hnsw.iterative_scan = relaxed_order
