@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit } from '../src/core/store/rows.js';
-import { matchStatement, SESSION_EF_SEARCH, vectorIndex } from '../src/core/store/schema.js';
+import { matchStatement, vectorIndex } from '../src/core/store/schema.js';
 import { fmt, load, median, peakRssMb, percentile } from './stats.js';
 import { Synthetic } from './store.bench.js';
 
@@ -64,20 +64,18 @@ async function sizeOf(dir: string): Promise<string> {
 }
 
 /** Child: open the persisted corpus, time lookups, recall against an exact scan, peak RSS. */
-async function child(dir: string, n: number, type: VectorType): Promise<void> {
+async function child(dir: string, n: number): Promise<void> {
   const queries = new Synthetic(n).queries(101);
   const t0 = performance.now();
   const store = await openPGliteStore(dir);
   await store.meta();
   const openMs = performance.now() - t0;
   const t1 = performance.now();
-  const sql = matchStatement(K, vectorIndex(D, precisionOf(type)));
-  await store.driver.exec(SESSION_EF_SEARCH); // as the store's lookups set it: by the corpus's size
-  const ef = (await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef;
-  // As the store's matchVector sends it (prepared once, the vector as a binary parameter).
-  const lookup = async (q: Float32Array) => (await store.driver.lookup(sql, q, [null, 0], `bench_${type}`)).map(toHit);
+  // The product's lookup: the corpus's recorded index precision, ef_search by its size (set at the first lookup).
+  const lookup = (q: Float32Array) => store.matchVector(q, { count: K });
   await lookup(queries[0]);
   const firstMs = performance.now() - t1;
+  const ef = (await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef;
   const ms: number[] = [];
   const cpu: number[] = [];
   const ids: number[][] = [];
@@ -130,7 +128,7 @@ async function size(n: number, type: VectorType): Promise<boolean> {
       console.log(`  ${await sizeOf(dir)}`);
       try {
         const out = execFileSync(process.execPath, ['--import', 'tsx', __filename], {
-          env: { ...process.env, LIMIT_BENCH_CHILD: dir, LIMIT_BENCH_CHILD_N: String(n), LIMIT_BENCH_CHILD_TYPE: type },
+          env: { ...process.env, LIMIT_BENCH_CHILD: dir, LIMIT_BENCH_CHILD_N: String(n) },
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -153,7 +151,7 @@ async function size(n: number, type: VectorType): Promise<boolean> {
 }
 
 if (process.env.LIMIT_BENCH_CHILD) {
-  child(process.env.LIMIT_BENCH_CHILD, Number(process.env.LIMIT_BENCH_CHILD_N), (process.env.LIMIT_BENCH_CHILD_TYPE ?? 'float32') as VectorType).catch((err) => {
+  child(process.env.LIMIT_BENCH_CHILD, Number(process.env.LIMIT_BENCH_CHILD_N)).catch((err) => {
     console.error(err);
     process.exitCode = 1;
   });

@@ -168,6 +168,21 @@ function termFrequencies(alias: string): string {
 }
 
 /**
+ * ef_search by corpus size (schema v10, SQL lookup_ef_search): 100 up to 250k sentences, then growing with the
+ * corpus (n / 2,500: 400 at 1M), at most pgvector's 1,000; a filtered match twice that and at least 400 (schema v9:
+ * the first HNSW candidates a filter thins out must be good ones). Measured with \`npm run bench -- scale\`
+ * (topic-structured vectors; tuned on one query set, reported on another; m 16 / ef_construction 64):
+ * - unfiltered recall@25: 200k ef 100 0.951 held-out; 1M ef 100 0.817, 250 0.907, 400 0.953, 600 0.972 (tuning),
+ *   p50 4.9 / 8.7 / 13.6 / 19.0 ms (2026-11-23, load 3–6 on 2 cores; the target is 0.95 at p50 ≤ 15 ms);
+ * - a year filter (1 paper in 5): 200k ef 400 0.979; 1M ef 400 0.899, ef 800 0.955 tuning, 0.939 held-out (p50 32 ms);
+ * - 50 given papers: 1.000 at 400 (the planner reads those papers' rows).
+ * - 500k (ef 200), PGlite: 0.952 at p50 19.7 ms (load ~3).
+ */
+const EF_SEARCH_MIN = 100;
+const EF_SEARCH_PER = 2500;
+const FILTERED_EF_SEARCH = 400;
+
+/**
  * PL/pgSQL (not inlinable SQL): the plan is cached per session instead of inlining and re-planning the body at
  * every call (measured: inlining cost more than the lookup itself in PGlite). Custom plans always, so the planner
  * knows LIMIT k and picks the HNSW scan. Iterative scans keep filtered lookups at k rows (pgvector ≥ 0.8);
@@ -177,28 +192,14 @@ function termFrequencies(alias: string): string {
  */
 const FN_SETTINGS = `SET plan_cache_mode = force_custom_plan
 SET hnsw.iterative_scan = relaxed_order
-SET hnsw.ef_search = 100`;
-
-/**
- * ef_search by corpus size (schema v10, SQL lookup_ef_search): 100 up to 250k sentences, then growing with the
- * corpus (n / 2,500: 400 at 1M), at most pgvector's 1,000; a filtered match twice that and at least 400 (schema v9:
- * the first HNSW candidates a filter thins out must be good ones). Measured with \`npm run bench -- scale\`
- * (topic-structured vectors; tuned on one query set, reported on another; m 16 / ef_construction 64):
- * - unfiltered recall@25: 200k ef 100 0.951 held-out; 1M ef 100 0.817, 250 0.907, 400 0.953, 600 0.972 (tuning),
- *   p50 4.9 / 8.7 / 13.6 / 19.0 ms (2026-11-23, load 3–6 on 2 cores; the target is 0.95 at p50 ≤ 15 ms);
- * - a year filter (1 paper in 5): 200k ef 400 0.979; 1M ef 400 0.899, ef 800 0.955 tuning, 0.939 held-out (p50 32 ms);
- * - 50 given papers: 1.000 at 400 (the planner reads those papers' rows).
- * 500k (ef 200) is interpolated, not measured.
- */
-const EF_SEARCH_PER = 2500;
-const FILTERED_EF_SEARCH = 400;
+SET hnsw.ef_search = ${EF_SEARCH_MIN}`;
 
 /**
  * A connection's own hnsw.ef_search (the prepared lookups run outside the functions): this corpus's
  * lookup_ef_search, or 100 where the corpus has none (not created yet, or not readable), and never below what the
  * server's administrator set (ALTER DATABASE/ROLE … SET hnsw.ef_search).
  */
-export const SESSION_EF_SEARCH = `DO $do$ DECLARE ef int := 100; BEGIN
+export const SESSION_EF_SEARCH = `DO $do$ DECLARE ef int := ${EF_SEARCH_MIN}; BEGIN
   BEGIN EXECUTE 'SELECT lookup_ef_search(false)' INTO ef; EXCEPTION WHEN OTHERS THEN NULL; END;
   PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search', true)::int, ef)::text, false);
 END $do$`;
@@ -477,7 +478,7 @@ CREATE TABLE IF NOT EXISTS fts_totals (
 CREATE OR REPLACE FUNCTION lookup_ef_search(filtered boolean DEFAULT false) RETURNS int
 LANGUAGE sql STABLE
 AS $fn$
-  SELECT least(1000, greatest(CASE WHEN filtered THEN ${FILTERED_EF_SEARCH} ELSE 100 END,
+  SELECT least(1000, greatest(CASE WHEN filtered THEN ${FILTERED_EF_SEARCH} ELSE ${EF_SEARCH_MIN} END,
     (CASE WHEN filtered THEN 2 ELSE 1 END) * ceil(coalesce(max(documents), 0) / ${EF_SEARCH_PER}.0)::int))
   FROM fts_totals
 $fn$;

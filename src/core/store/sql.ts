@@ -1,6 +1,6 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
-import { hnswIndexSql, hybridStatement, matchStatement, SCHEMA_VERSION, schemaSql, SESSION_EF_SEARCH, vectorIndex, type VectorIndex } from './schema.js';
+import { hnswIndexSql, hybridStatement, matchStatement, MAX_INDEX_DIMENSIONS, SCHEMA_VERSION, schemaSql, SESSION_EF_SEARCH, vectorIndex, type VectorIndex } from './schema.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
@@ -51,7 +51,7 @@ function vectorsOf(meta: CorpusMeta): VectorIndex {
  * slower), half everywhere above 2,000 dimensions, where pgvector cannot build a float32 HNSW index.
  */
 export function defaultIndexPrecision(kind: StoreKind, dimensions: number): IndexPrecision {
-  return kind === 'pglite' && dimensions <= 2000 ? 'float32' : 'half';
+  return kind === 'pglite' && dimensions <= MAX_INDEX_DIMENSIONS.float32 ? 'float32' : 'half';
 }
 
 /** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
