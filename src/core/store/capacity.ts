@@ -11,6 +11,20 @@
  */
 export const EMBEDDED_SENTENCE_LIMIT = 500_000;
 
+/**
+ * Bytes pgvector's HNSW build holds in memory per sentence (m = 16, 384-d): the vector and ~560 bytes of neighbour
+ * lists. Measured in PGlite from the build's "graph no longer fits into maintenance_work_mem after N tuples" notice
+ * (16 MB: 7,978 float32 and 12,576 half elements); test/integration/build-memory.test.ts measures them again.
+ */
+export const HNSW_ELEMENT_BYTES = { float32: 2_103, half: 1_334 } as const;
+
+/**
+ * maintenance_work_mem of an embedded index build: the float32 graph of ~638k sentences (the limit's 500k is 1,003
+ * MB) or the half one of ~1M, under PGlite's 2 GiB WASM heap beside its 128 MB of shared buffers. At 256 MB a 500k
+ * build spilled after ~127k sentences and took 3,065 s instead of ~400 s.
+ */
+export const PGLITE_BUILD_MEMORY_MB = 1_280;
+
 /** The share of the limit a load may reach without a warning (room for the estimate being low). */
 export const EMBEDDED_SAFE_SHARE = 0.8;
 

@@ -1,5 +1,6 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
+import { PGLITE_BUILD_MEMORY_MB } from './capacity.js';
 import { hnswIndexSql, hybridStatement, matchStatement, MAX_INDEX_DIMENSIONS, SCHEMA_VERSION, schemaSql, SESSION_EF_SEARCH, vectorIndex, type VectorIndex } from './schema.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
@@ -86,12 +87,18 @@ export interface SqlTx {
 }
 
 /**
- * Index builds get at least 256 MB (PostgreSQL's 64 MB default makes pgvector's HNSW build spill early), but never
- * less than the server's own setting: a lab's administrator who sized maintenance_work_mem for a million-sentence
- * build keeps it (settings in kB).
+ * The memory an index build asks for (the statement setting maintenance_work_mem). pgvector builds the HNSW graph in
+ * it and, once the graph no longer fits, goes on on disk many times slower. PostgreSQL: at least 256 MB (its 64 MB
+ * default spills early) but never less than the server's own setting; a parallel build reserves all of it up front,
+ * so more is the administrator's to give. PGlite: enough for the graph of the embedded corpus's measured limit
+ * (capacity.ts, PGLITE_BUILD_MEMORY_MB); its builds are serial and allocate the graph as it grows, so a small corpus
+ * uses no more. Settings in kB.
  */
-const BUILD_MEMORY = `SELECT set_config('maintenance_work_mem',
-  greatest((SELECT setting::bigint FROM pg_settings WHERE name = 'maintenance_work_mem'), 262144)::text || 'kB', false)`;
+export function buildMemorySql(kind: StoreKind): string {
+  const floorKb = kind === 'pglite' ? PGLITE_BUILD_MEMORY_MB * 1024 : 262144;
+  return `SELECT set_config('maintenance_work_mem',
+  greatest((SELECT setting::bigint FROM pg_settings WHERE name = 'maintenance_work_mem'), ${floorKb})::text || 'kB', false)`;
+}
 
 /** Where a bulk load's rows land first, by binary COPY on both drivers (see SqlTx.stage). */
 const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
@@ -157,11 +164,11 @@ export class SqlCorpusStore implements CorpusStore {
     try {
       const v = vectorIndex(dimensions, precision);
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
-      await this.driver.exec(`${BUILD_MEMORY}; ${schemaSql(dimensions, precision)}; RESET maintenance_work_mem`);
+      await this.driver.exec(`${buildMemorySql(this.kind)}; ${schemaSql(dimensions, precision)}; RESET maintenance_work_mem`);
       // Before v6 every section is rewritten: build its index once after, not row by row.
       if (from < 6) {
         await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
-        ${BUILD_MEMORY}; ${sectionsHnswSql(v)}; RESET maintenance_work_mem`);
+        ${buildMemorySql(this.kind)}; ${sectionsHnswSql(v)}; RESET maintenance_work_mem`);
       }
       // Before v8 no sentence has lines: forgetting the content hash of the papers read from PDFs (those with pages)
       // makes the next index run read them again, with lines, instead of skipping them as unchanged.
@@ -282,13 +289,13 @@ export class SqlCorpusStore implements CorpusStore {
     }
     this.indexesDropped = false;
     const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
-    await this.driver.exec(`${BUILD_MEMORY};
+    await this.driver.exec(`${buildMemorySql(this.kind)};
       ${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences', w)};
       CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
       RESET maintenance_work_mem`);
     if (this.statsDeferred) await this.refreshStats();
     // After the recount, which rewrites every section.
-    await this.driver.exec(`${BUILD_MEMORY}; ${sectionsHnswSql(v)}; RESET maintenance_work_mem`);
+    await this.driver.exec(`${buildMemorySql(this.kind)}; ${sectionsHnswSql(v)}; RESET maintenance_work_mem`);
   }
 
   /** Recounts the BM25 statistics and section vectors a bulk load deferred (in this session or a killed one). */
