@@ -64,16 +64,33 @@ function freePort(): Promise<number> {
 const asRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL binary as the cluster owner (the `postgres` user when we are root). */
-function runPg(bin: string, args: string[]): void {
-  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args]] : [join(PG_BIN, bin), args];
+function runPg(bin: string, args: string[], shmMb?: number): void {
+  let [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args]] : [join(PG_BIN, bin), args];
+  if (shmMb) {
+    // The server's own /dev/shm, as a container gives it: a private mount namespace that the daemonised postmaster
+    // keeps; stop() signals it by its PID, which needs no namespace.
+    argv = ['-m', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs -o size=${shmMb}m tmpfs /dev/shm && exec "$@"`, 'sh', cmd, ...argv];
+    cmd = 'unshare';
+  }
   execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 }
 
 /**
- * Starts a fresh cluster; always pair with stop() (an exit handler also stops it). `settings` are extra server
- * settings (`-c name=value`), e.g. the scale bench's lab-sized shared_buffers.
+ * Why a server with a small /dev/shm cannot be started here (false: it can): that takes root, to mount a tmpfs in a
+ * private mount namespace. Under CI=true it must.
  */
-export async function startRealPg(settings: Record<string, string> = {}): Promise<RealPg> {
+export function smallShmSkip(): string | false {
+  if (process.env.CI === 'true') return false;
+  if (!asRoot) return 'a server with its own small /dev/shm needs root (unshare -m and a tmpfs mount)';
+  return spawnSync('unshare', ['-m', 'true']).status === 0 ? false : 'unshare -m is not permitted here';
+}
+
+/**
+ * Starts a fresh cluster; always pair with stop() (an exit handler also stops it). `settings` are extra server
+ * settings (`-c name=value`), e.g. the scale bench's lab-sized shared_buffers; `shmMb` gives the server a /dev/shm
+ * of that size, as Docker's default 64 MB (needs root: smallShmSkip).
+ */
+export async function startRealPg(settings: Record<string, string> = {}, options: { shmMb?: number } = {}): Promise<RealPg> {
   const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-pg-'));
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   const data = join(dir, 'data');
@@ -112,7 +129,7 @@ export async function startRealPg(settings: Record<string, string> = {}): Promis
         .join('')}`;
       try {
         started = true;
-        runPg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', opts, 'start']);
+        runPg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', opts, 'start'], options.shmMb);
         break;
       } catch (err) {
         started = false;

@@ -33,6 +33,16 @@ import {
 
 export type Row = Record<string, unknown>;
 
+/**
+ * The server could not give a parallel index build its shared memory: pgvector reserves maintenance_work_mem in one
+ * dynamic shared memory segment, which a Docker container's default 64 MB /dev/shm cannot hold (disk_full or
+ * out_of_memory, "could not resize shared memory segment").
+ */
+function isSharedMemoryShortage(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return (e?.code === '53100' || e?.code === '53200') && /shared memory segment/i.test(e.message ?? '');
+}
+
 /** SQLSTATE 42501: the role lacks a privilege or ownership (a reader or writer role on a shared corpus). */
 function isInsufficientPrivilege(err: unknown): boolean {
   return (err as { code?: string }).code === '42501';
@@ -164,11 +174,11 @@ export class SqlCorpusStore implements CorpusStore {
     try {
       const v = vectorIndex(dimensions, precision);
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
-      await this.driver.exec(`${buildMemorySql(this.kind)}; ${schemaSql(dimensions, precision)}; RESET maintenance_work_mem`);
+      await this.buildIndexes(schemaSql(dimensions, precision));
       // Before v6 every section is rewritten: build its index once after, not row by row.
       if (from < 6) {
-        await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats();
-        ${buildMemorySql(this.kind)}; ${sectionsHnswSql(v)}; RESET maintenance_work_mem`);
+        await this.driver.exec(`DROP INDEX IF EXISTS ${SECTIONS_HNSW}; SELECT refresh_search_stats()`);
+        await this.buildIndexes(sectionsHnswSql(v));
       }
       // Before v8 no sentence has lines: forgetting the content hash of the papers read from PDFs (those with pages)
       // makes the next index run read them again, with lines, instead of skipping them as unchanged.
@@ -289,13 +299,26 @@ export class SqlCorpusStore implements CorpusStore {
     }
     this.indexesDropped = false;
     const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
-    await this.driver.exec(`${buildMemorySql(this.kind)};
-      ${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences', w)};
-      CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv);
-      RESET maintenance_work_mem`);
+    await this.buildIndexes(`${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences', w)};
+      CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv)`);
     if (this.statsDeferred) await this.refreshStats();
     // After the recount, which rewrites every section.
-    await this.driver.exec(`${buildMemorySql(this.kind)}; ${sectionsHnswSql(v)}; RESET maintenance_work_mem`);
+    await this.buildIndexes(sectionsHnswSql(v));
+  }
+
+  /**
+   * Runs index builds (`sql`: statements) with the build memory. A server that cannot give a parallel build its shared
+   * memory (see isSharedMemoryShortage; nothing was built, the statements are one implicit transaction) builds them
+   * again serially, in its own memory: slower on many cores, but the corpus gets its indexes.
+   */
+  private async buildIndexes(sql: string): Promise<void> {
+    const statements = `${buildMemorySql(this.kind)}; ${sql}; RESET maintenance_work_mem`;
+    try {
+      await this.driver.exec(statements);
+    } catch (err) {
+      if (!isSharedMemoryShortage(err)) throw err;
+      await this.driver.exec(`SET max_parallel_maintenance_workers = 0; ${statements}; RESET max_parallel_maintenance_workers`);
+    }
   }
 
   /** Recounts the BM25 statistics and section vectors a bulk load deferred (in this session or a killed one). */
