@@ -1,14 +1,18 @@
 import { parseArgs } from 'node:util';
 import { CliError, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb } from './import.js';
+import { precisionFlag } from './schema.js';
 import { groupProblems } from '../../core/ingest/report.js';
 
-const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--prefixes P] [--json] PATH…
+const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--prefixes P] [--precision float32|half] [--json] PATH…
        corpus-lens ingest --db DB --zotero DIR [--collection NAME] [--json]
   PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them.
   --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be
   running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key;
   --collection NAME: only that collection (and its subcollections).
+  --precision: how a NEW corpus's HNSW indexes hold the vectors (the vectors stay float32): half takes about half
+  the index memory; default float32 embedded, half on PostgreSQL (and above 2,000 dimensions). An existing corpus
+  keeps its own: a different --precision is refused before anything is read.
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
   --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.
@@ -30,6 +34,7 @@ export const ingestCommand: Command = {
         embedder: { type: 'string' },
         prefixes: { type: 'string' },
         model: { type: 'string' },
+        precision: { type: 'string' },
         json: { type: 'boolean' },
         progress: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -43,6 +48,7 @@ export const ingestCommand: Command = {
     if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR');
     if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR');
     // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
+    const indexPrecision = precisionFlag(values.precision);
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
     const creating = await newCorpusFolder(values.db);
     const store = await openDb(values.db, undefined, process.env, undefined, { create: true });
@@ -51,6 +57,10 @@ export const ingestCommand: Command = {
     if (creating && !values.progress) process.stderr.write(`corpus-lens: creating a new corpus at ${creating}\n`);
     try {
       if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
+      const existing = (await store.meta())?.indexPrecision;
+      if (indexPrecision && existing && existing !== indexPrecision) {
+        throw new CliError(`this corpus's indexes are ${existing}; --precision ${indexPrecision} applies to a new corpus only`);
+      }
       const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: await store.meta() });
       const { ingest, ingestUnits, collectFiles } = await import('../../core/ingest/pipeline.js');
       // An embedded corpus has a measured size limit: say so before the load passes its safe share. A line on
@@ -68,6 +78,7 @@ export const ingestCommand: Command = {
       try {
         const options = {
           embedder,
+          indexPrecision,
           glob: values.glob,
           signal: controller.signal,
           onProgress: (p: { filesDone: number; filesTotal: number; sentencesPerSecond: number }) => {

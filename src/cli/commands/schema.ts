@@ -41,10 +41,7 @@ export const schemaCommand: Command = {
         throw new CliError(`--dimensions must be an integer in 1..16000 (got '${values.dimensions}')`);
       }
     }
-    const precision = values.precision as IndexPrecision | undefined;
-    if (precision !== undefined && !INDEX_PRECISIONS.includes(precision)) {
-      throw new CliError(`--precision must be float32 or half (got '${values.precision}')`);
-    }
+    const precision = precisionFlag(values.precision);
     let schema: string;
     try {
       schema = schemaSql(d, precision);
@@ -56,3 +53,11 @@ export const schemaCommand: Command = {
     return 0;
   },
 };
+
+/** The --precision flag (schema, ingest): float32, half or absent. */
+export function precisionFlag(value: string | undefined): IndexPrecision | undefined {
+  if (value !== undefined && !INDEX_PRECISIONS.includes(value as IndexPrecision)) {
+    throw new CliError(`--precision must be float32 or half (got '${value}')`);
+  }
+  return value as IndexPrecision | undefined;
+}

@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve } from 'node:path';
 import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
-import { deferIndexesFrom, type CorpusStore, type PaperInput } from '../store/types.js';
+import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput } from './folder.js';
 import { selectPaperFiles } from './latex.js';
@@ -46,6 +46,8 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** Sentences buffered before a write (default 2,000). */
   writeBatch?: number;
+  /** How a corpus this run creates holds its vectors in the indexes (the store's default where absent). */
+  indexPrecision?: IndexPrecision;
 }
 
 /** One source to read: a file, or an item of a library. */
@@ -93,7 +95,7 @@ function fileUnit(file: string, bib: BibIndex, bibProblems: { errors: ReadError[
 export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit[], options: IngestOptions): Promise<IngestSummary> {
   const { embedder, signal } = options;
   const summary: IngestSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [] };
-  await store.init({ model: embedder.model, dimensions: embedder.dimensions });
+  await store.init({ model: embedder.model, dimensions: embedder.dimensions, indexPrecision: options.indexPrecision });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const knownHashes = new Set([...known.values()].map((s) => `${s.sourcePath}\u0000${s.contentHash}`));
   const started = Date.now();
