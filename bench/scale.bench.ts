@@ -347,6 +347,9 @@ export async function run(): Promise<void> {
         fn(400, 'relaxed_order', 100000),
         fn(400, 'strict_order'),
         fn(800, 'relaxed_order'),
+        // pgvector's largest ef_search, which lookup_ef_search gives a filtered lookup from 1.25M sentences.
+        fn(1000, 'relaxed_order'),
+        fn(1000, 'relaxed_order', 100000),
       ].map(
         (v): Variant => ({
           ...v,

@@ -47,8 +47,8 @@ export const ingestCommand: Command = {
     if (values.zotero !== undefined && positionals.length) throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice');
     if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR');
     if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR');
-    // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const indexPrecision = precisionFlag(values.precision);
+    // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
     const creating = await newCorpusFolder(values.db);
     const store = await openDb(values.db, undefined, process.env, undefined, { create: true });

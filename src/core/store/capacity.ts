@@ -6,8 +6,10 @@
 /**
  * The largest embedded corpus (sentences, 384-d float32 vectors) measured to open in a fresh process and answer a
  * lookup with context at p50 ≤ 15 ms: 500k clustered synthetic sentences (2026-11-22, 2 cores; match + context p50
- * 9.2 ms, HNSW build 386 s, data dir 2.95 GB; ../shared/notes/pglite.md). PGlite's WASM heap is capped at 2 GiB
- * and its index builds are single-threaded; larger sizes: `LIMIT_BENCH_N=… npm run bench -- limit`.
+ * 9.2 ms at ef_search 100, HNSW build 386 s, data dir 2.95 GB; ../shared/notes/pglite.md). At the size rule's
+ * ef_search 200 (2026-11-25): p50 14.4–15.6 ms, recall@25 0.91–0.92, build + recount 515–562 s in memory (README).
+ * PGlite's WASM heap is capped at 2 GiB and its index builds are single-threaded; larger sizes:
+ * `LIMIT_BENCH_N=… npm run bench -- limit`.
  */
 export const EMBEDDED_SENTENCE_LIMIT = 500_000;
 
@@ -21,7 +23,7 @@ export const HNSW_ELEMENT_BYTES = { float32: 2_103, half: 1_334 } as const;
 /**
  * maintenance_work_mem of an embedded index build: the float32 graph of ~638k sentences (the limit's 500k is 1,003
  * MB) or the half one of ~1M, under PGlite's 2 GiB WASM heap beside its 128 MB of shared buffers. At 256 MB a 500k
- * build spilled after ~127k sentences and took 3,065 s instead of ~400 s.
+ * build spilled after ~127k sentences and took 3,065 s; with this, 515–562 s (loading process peak ~1.4 GB).
  */
 export const PGLITE_BUILD_MEMORY_MB = 1_280;
 
