@@ -3,7 +3,7 @@
 // one shared memory segment there, and fails with "could not resize shared memory segment … No space left on
 // device": a bulk load, which drops the indexes first, then left the corpus without them. The store builds serially
 // instead. The server is a real PostgreSQL 15 + pgvector given its own 64 MB /dev/shm (a private mount namespace:
-// needs root; skipped with the reason elsewhere, except CI=true).
+// needs root; skipped with the reason without it, see smallShmSkip).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';

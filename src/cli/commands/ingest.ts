@@ -12,7 +12,7 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
   --collection NAME: only that collection (and its subcollections).
   --precision: how a NEW corpus's HNSW indexes hold the vectors (the vectors stay float32): half takes about half
   the index memory; default float32 embedded, half on PostgreSQL (and above 2,000 dimensions). An existing corpus
-  keeps its own: a different --precision is refused before anything is read.
+  keeps its own: a different --precision is refused before anything is written.
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
   --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.
@@ -57,11 +57,11 @@ export const ingestCommand: Command = {
     if (creating && !values.progress) process.stderr.write(`corpus-lens: creating a new corpus at ${creating}\n`);
     try {
       if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
-      const existing = (await store.meta())?.indexPrecision;
-      if (indexPrecision && existing && existing !== indexPrecision) {
-        throw new CliError(`this corpus's indexes are ${existing}; --precision ${indexPrecision} applies to a new corpus only`);
+      const corpus = await store.meta();
+      if (indexPrecision && corpus?.indexPrecision && corpus.indexPrecision !== indexPrecision) {
+        throw new CliError(`this corpus's indexes are ${corpus.indexPrecision}; --precision ${indexPrecision} applies to a new corpus only`);
       }
-      const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: await store.meta() });
+      const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus });
       const { ingest, ingestUnits, collectFiles } = await import('../../core/ingest/pipeline.js');
       // An embedded corpus has a measured size limit: say so before the load passes its safe share. A line on
       // stderr only (stdout and --json stay as they are; with --progress stderr carries JSON lines only).
