@@ -33,3 +33,36 @@ export function peakRssMb(): number {
     return NaN;
   }
 }
+
+/** One lookup's answer, best first: its hits' ids and their cosine similarities to the query. */
+export interface Ranked {
+  ids: number[];
+  sims: number[];
+}
+
+/** ann-benchmarks' distance tolerance for its k-nn recall (plotting/metrics.py, knn_threshold). */
+export const KNN_EPSILON = 1e-3;
+
+/**
+ * recall@k of approximate answers against exact ones, measured two ways. strict: the share of the exact top-k ids
+ * returned. knn: ann-benchmarks' k-nn recall, the share of the k returned hits whose distance to the query is at
+ * most the exact k-th's plus 1e-3: a hit tied with the k-th (a duplicate sentence, or one of many near-equidistant
+ * neighbours) is as good an answer as the one it displaced, which strict counts as a miss. Over queries: the mean
+ * of the per-query shares, each out of the exact answer's length (a filter may leave fewer than k).
+ */
+export function recallAtK(got: readonly Ranked[], want: readonly Ranked[], k: number): { strict: number; knn: number } {
+  let strict = 0;
+  let knn = 0;
+  let n = 0;
+  for (const [i, w] of want.entries()) {
+    const size = Math.min(k, w.ids.length);
+    if (!size) continue;
+    const exact = new Set(w.ids.slice(0, size));
+    const g = got[i] ?? { ids: [], sims: [] };
+    const kth = w.sims[size - 1];
+    strict += g.ids.slice(0, k).filter((id) => exact.has(id)).length / size;
+    knn += Math.min(size, g.sims.slice(0, k).filter((s) => s >= kth - KNN_EPSILON).length) / size;
+    n++;
+  }
+  return n ? { strict: strict / n, knn: knn / n } : { strict: NaN, knn: NaN };
+}
