@@ -124,7 +124,7 @@ test('keyword ranking with more candidates than it re-scores keeps the section s
   }
 });
 
-test('ef_search grows with the corpus: 100 up to 250k sentences, 400 at 1M (filtered 800), at most 1,000', async () => {
+test('ef_search grows with the corpus: 100 up to 100k sentences, 200 above, 400 at 1M (filtered 800), at most 1,000', async () => {
   const ef = async (documents: number) => {
     await store.driver.query('UPDATE fts_totals SET documents = $1', [documents]);
     const { rows } = await store.driver.query('SELECT lookup_ef_search(false) AS plain, lookup_ef_search(true) AS filtered');
@@ -133,7 +133,10 @@ test('ef_search grows with the corpus: 100 up to 250k sentences, 400 at 1M (filt
   const { rows } = await store.driver.query('SELECT documents FROM fts_totals');
   try {
     assert.deepEqual(await ef(14), [100, 400]);
-    assert.deepEqual(await ef(250_000), [100, 400]);
+    assert.deepEqual(await ef(100_000), [100, 400]);
+    assert.deepEqual(await ef(100_001), [200, 400]);
+    assert.deepEqual(await ef(400_000), [200, 400]);
+    assert.deepEqual(await ef(600_000), [240, 480]);
     assert.deepEqual(await ef(1_000_000), [400, 800]);
     assert.deepEqual(await ef(5_000_000), [1000, 1000]);
   } finally {
@@ -247,6 +250,29 @@ test('a schema v7 corpus gains the PDF line range columns on open (its rows keep
   assert.deepEqual(await store.sentencePages([Number(rows[0].id)]), [{ id: Number(rows[0].id), page: 5, lineStart: 7, lineEnd: 9, pageEnd: 5 }]);
   await store.deletePapers(['v8']);
   assert.deepEqual((await statsDrift()).differ, 0);
+});
+
+test('a schema v11 corpus gets the v12 size rule on open: ef_search 200 above 100k sentences', async () => {
+  const efAt = async (documents: number) => {
+    const { rows } = await store.driver.query('SELECT documents FROM fts_totals');
+    await store.driver.query('UPDATE fts_totals SET documents = $1', [documents]);
+    try {
+      return (await store.driver.query('SELECT lookup_ef_search(false) AS ef')).rows[0].ef;
+    } finally {
+      await store.driver.query('UPDATE fts_totals SET documents = $1', [rows[0].documents]);
+    }
+  };
+  // The v11 function: 100 up to 250k sentences, then n / 2,500.
+  await store.driver.exec(`CREATE OR REPLACE FUNCTION lookup_ef_search(filtered boolean DEFAULT false) RETURNS int
+    LANGUAGE sql STABLE AS $fn$
+      SELECT least(1000, greatest(CASE WHEN filtered THEN 400 ELSE 100 END,
+        (CASE WHEN filtered THEN 2 ELSE 1 END) * ceil(coalesce(max(documents), 0) / 2500.0)::int)) FROM fts_totals
+    $fn$; UPDATE corpus_meta SET value = '11' WHERE key = 'schema_version'`);
+  assert.equal(await efAt(300_000), 120);
+  await store.close();
+  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  assert.equal(await efAt(300_000), 200);
 });
 
 test('a schema v8 corpus gets the current match_sentences on open: a filtered match searches with ef_search ≥ 400', async () => {

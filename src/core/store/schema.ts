@@ -9,7 +9,7 @@ import { HYBRID_DEFAULTS, PAPER_DEFAULTS, StoreError, type IndexPrecision } from
 
 export type { IndexPrecision };
 
-export const SCHEMA_VERSION = '11';
+export const SCHEMA_VERSION = '12';
 export const DEFAULT_DIMENSIONS = 384;
 
 /*
@@ -168,17 +168,25 @@ function termFrequencies(alias: string): string {
 }
 
 /**
- * ef_search by corpus size (schema v10, SQL lookup_ef_search): 100 up to 250k sentences, then growing with the
- * corpus (n / 2,500: 400 at 1M), at most pgvector's 1,000; a filtered match twice that and at least 400 (schema v9:
- * the first HNSW candidates a filter thins out must be good ones). Measured with \`npm run bench -- scale\`
- * (topic-structured vectors; tuned on one query set, reported on another; m 16 / ef_construction 64):
+ * ef_search by corpus size (SQL lookup_ef_search): 100 up to 100k sentences, 200 above (schema v12), and from 500k
+ * growing with the corpus (n / 2,500: 400 at 1M, schema v10), at most pgvector's 1,000; a filtered match twice that
+ * and at least 400 (schema v9: the first HNSW candidates a filter thins out must be good ones). Measured with
+ * \`npm run bench -- scale\` (topic-structured vectors; tuned on one query set, reported on another; m 16 /
+ * ef_construction 64):
  * - unfiltered recall@25: 200k ef 100 0.951 held-out; 1M ef 100 0.817, 250 0.907, 400 0.953, 600 0.972 (tuning),
  *   p50 4.9 / 8.7 / 13.6 / 19.0 ms (2026-11-23, load 3–6 on 2 cores; the target is 0.95 at p50 ≤ 15 ms);
  * - a year filter (1 paper in 5): 200k ef 400 0.979; 1M ef 400 0.899, ef 800 0.955 tuning, 0.939 held-out (p50 32 ms);
  * - 50 given papers: 1.000 at 400 (the planner reads those papers' rows).
- * - 500k (ef 200), PGlite: 0.952 at p50 19.7 ms (load ~3).
+ * The floor of 200 above 100k, from \`npm run bench -- limit\` (PGlite; clustered vectors, N/200 centres of 200
+ * near-equidistant sentences, harder for HNSW than the topic-structured ones; 60 queries, 2026-11-25, strict
+ * recall@25): 100k ef 100 0.973 (store bench); 200k ef 100 0.943, 150 0.960, 200 0.976 (p50 5.5 ms); 300k ef 120 (the
+ * v10 rule) 0.901, 200 0.967 (p50 7.0 ms); 400k ef 160 0.946, 200 0.946 (p50 11.4 ms). On real sentences
+ * (\`npm run bench -- recall\`, Citation-Integrity, 15k) ef 100 already gives k-nn recall 0.99.
  */
 const EF_SEARCH_MIN = 100;
+/** Above this many sentences the unfiltered floor is EF_SEARCH_LARGE (schema v12). */
+const EF_SEARCH_LARGE_FROM = 100_000;
+const EF_SEARCH_LARGE = 200;
 const EF_SEARCH_PER = 2500;
 const FILTERED_EF_SEARCH = 400;
 
@@ -186,7 +194,7 @@ const FILTERED_EF_SEARCH = 400;
  * PL/pgSQL (not inlinable SQL): the plan is cached per session instead of inlining and re-planning the body at
  * every call (measured: inlining cost more than the lookup itself in PGlite). Custom plans always, so the planner
  * knows LIMIT k and picks the HNSW scan. Iterative scans keep filtered lookups at k rows (pgvector ≥ 0.8);
- * ef_search starts at 100 (the floor measured at up to 250k sentences; the vector lookups raise it by corpus size,
+ * ef_search starts at 100 (the floor measured up to 100k sentences; the vector lookups raise it by corpus size,
  * RAISE_EF_SEARCH). Set per function, so they hold for PostgREST/Supabase calls too, where a session SET does not
  * persist.
  */
@@ -478,7 +486,9 @@ CREATE TABLE IF NOT EXISTS fts_totals (
 CREATE OR REPLACE FUNCTION lookup_ef_search(filtered boolean DEFAULT false) RETURNS int
 LANGUAGE sql STABLE
 AS $fn$
-  SELECT least(1000, greatest(CASE WHEN filtered THEN ${FILTERED_EF_SEARCH} ELSE ${EF_SEARCH_MIN} END,
+  SELECT least(1000, greatest(
+    CASE WHEN filtered THEN ${FILTERED_EF_SEARCH} WHEN coalesce(max(documents), 0) > ${EF_SEARCH_LARGE_FROM} THEN ${EF_SEARCH_LARGE}
+      ELSE ${EF_SEARCH_MIN} END,
     (CASE WHEN filtered THEN 2 ELSE 1 END) * ceil(coalesce(max(documents), 0) / ${EF_SEARCH_PER}.0)::int))
   FROM fts_totals
 $fn$;

@@ -167,7 +167,8 @@ export class SqlCorpusStore implements CorpusStore {
    * there: those papers lose their content hash, so that the next index run reads their PDFs again; v9 a filtered
    * vector match searches with ef_search ≥ 400, the function replaced, nothing rewritten; v10 the keyword ranking
    * reads the sections of its 400 best candidates only, the function replaced; v11 the index precision, recorded as
-   * float32 for the corpora before it and kept, and the exact scan of a small paper filter, functions replaced). A
+   * float32 for the corpora before it and kept, and the exact scan of a small paper filter, functions replaced; v12
+   * ef_search at least 200 above 100k sentences, lookup_ef_search replaced). A
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
