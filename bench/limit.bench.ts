@@ -1,8 +1,9 @@
 // `npm run bench -- limit`: how large an embedded (PGlite) corpus can grow and still open and answer a lookup
 // (match + context + paper, k = 25, ef_search as the store sets it for that size) at p50 ≤ 15 ms. For each size: a fresh PGlite corpus, bulk load
 // (binary COPY, indexes deferred), HNSW + GIN build (printing whether pgvector had to go on on disk), statistics recount; then a FRESH process opens the persisted
-// corpus, as the corpus process would, and times 100 lookups; recall@25 of those lookups against an exact scan (20
-// queries; strict, and ann-benchmarks' k-nn recall, where a hit tied with the exact 25th counts: stats.ts recallAtK); the process's peak RSS (VmHWM) beside it. A size that fails (PGlite's WASM heap is capped at 2 GiB)
+// corpus, as the corpus process would, and times 100 lookups (then again, the index's pages read); recall@25 of
+// those lookups against an exact scan (20 queries; strict, and ann-benchmarks' k-nn recall, where a hit tied with
+// the exact 25th counts: stats.ts recallAtK); the process's peak RSS (VmHWM) beside it. A size that fails (PGlite's WASM heap is capped at 2 GiB)
 // prints the error and stops the series. Clustered synthetic 384-d vectors (bench/store.bench.ts's generator).
 // Default 20k (a smoke run); LIMIT_BENCH_N="500000,1000000" for the measurement (each size takes many minutes).
 // LIMIT_BENCH_TYPES="float32,halfvec" (default float32): float32 is the product's HNSW 16/64 on the float32 column;

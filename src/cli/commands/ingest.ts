@@ -12,8 +12,8 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
   --collection NAME: only that collection (and its subcollections).
   --precision: how a NEW corpus's HNSW indexes hold the vectors (the vectors stay float32): half takes about half
   the index memory, but an embedded corpus builds ~5× slower with it; default float32 embedded, half on PostgreSQL
-  (and above 2,000 dimensions). An existing corpus
-  keeps its own: a different --precision is refused before anything is written.
+  (and above 2,000 dimensions). An existing corpus keeps its own: a different --precision is refused before
+  anything is written.
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
   --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.

@@ -12,7 +12,7 @@
  * 500k: p50 14.4–15.6 ms, recall 0.91–0.92 at 200; 0.936 at 400 (p50 23 ms).
  * A half-precision corpus (`ingest --precision half`) holds 300k too: recall 0.967, p50 13.4 ms once the index's pages
  * are read (16.2 ms over the first 100 lookups), but its build takes 1,371 s (PGlite converts halves in software).
- * Lookups stay under 15 ms to 500k; recall is what fails first, and how far it falls differs much from one HNSW
+ * Lookups stay within about 15 ms to 500k; recall is what fails first, and how far it falls differs much from one HNSW
  * build of the same data to the next.
  */
 export const EMBEDDED_SENTENCE_LIMIT = 300_000;

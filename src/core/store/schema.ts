@@ -180,7 +180,7 @@ function termFrequencies(alias: string): string {
  * The floor of 200 above 100k, from \`npm run bench -- limit\` (PGlite; clustered vectors, N/200 centres of 200
  * near-equidistant sentences, harder for HNSW than the topic-structured ones; 60 queries, 2026-11-25, strict
  * recall@25): 100k ef 100 0.973 (store bench); 200k ef 100 0.943, 150 0.960, 200 0.976 (p50 5.5 ms); 300k ef 120 (the
- * v10 rule) 0.901, 200 0.967 (p50 7.0 ms); 400k ef 160 0.946, 200 0.946 (p50 11.4 ms). On real sentences
+ * v10 rule) 0.901, 200 0.967 (p50 7.0 ms); 400k ef 200 0.946 (p50 11.4 ms) in one build, 0.885 in another. On real sentences
  * (\`npm run bench -- recall\`, Citation-Integrity, 15k) ef 100 already gives k-nn recall 0.99.
  */
 const EF_SEARCH_MIN = 100;
