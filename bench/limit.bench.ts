@@ -19,9 +19,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import type { SqlCorpusStore } from '../src/core/store/sql.js';
-import { toHit } from '../src/core/store/rows.js';
-import { matchStatement, vectorIndex } from '../src/core/store/schema.js';
-import { fmt, load, median, peakRssMb, percentile, recallAtK, KNN_EPSILON, type Ranked } from './stats.js';
+import { exactLookup, fmt, load, median, peakRssMb, percentile, rankedOf, recallAtK, KNN_EPSILON, type Ranked } from './stats.js';
 import { Synthetic } from './store.bench.js';
 
 const D = 384;
@@ -110,7 +108,7 @@ async function child(dir: string, n: number): Promise<void> {
       const hits = await lookup(q);
       ms.push(performance.now() - t);
       cpu.push(cpuMs() - c);
-      answers.push({ ids: hits.map((h) => h.sentence.id), sims: hits.map((h) => h.similarity) });
+      answers.push(rankedOf(hits));
     }
     return { ms, cpu, answers };
   };
@@ -126,10 +124,7 @@ async function child(dir: string, n: number): Promise<void> {
   }
   await store.driver.exec('SET enable_indexscan = off');
   const truth: Ranked[] = [];
-  for (let i = 0; i < RECALL_QUERIES; i++) {
-    const hits = (await store.driver.lookup(matchStatement(K, vectorIndex(D, 'float32')), queries[i + 1], [null, 0])).map(toHit);
-    truth.push({ ids: hits.map((h) => h.sentence.id), sims: hits.map((h) => h.similarity) });
-  }
+  for (let i = 0; i < RECALL_QUERIES; i++) truth.push(await exactLookup(store, queries[i + 1], K));
   await store.close();
   const recall = (answers: Ranked[]) => {
     const r = recallAtK(answers.slice(0, truth.length), truth, K);

@@ -6,12 +6,10 @@
 // strict and ann-benchmarks' k-nn (ties with the exact 25th count; stats.ts recallAtK), p50 of the lookups.
 // Nothing here is tuned: the two sets are reported apart so that a choice made on one can be checked on the other.
 // Skips without ../shared/eval.
-import { matchStatement, vectorIndex } from '../src/core/store/schema.js';
-import { toHit } from '../src/core/store/rows.js';
 import type { SqlCorpusStore } from '../src/core/store/sql.js';
 import { loadRetrievalData, type Claim } from '../test/support/retrieval-eval.js';
 import { importEvalCorpus } from './retrieval.bench.js';
-import { fmt, load, median, recallAtK, type Ranked } from './stats.js';
+import { exactLookup, fmt, load, median, rankedOf, recallAtK, type Ranked } from './stats.js';
 
 const K = 25;
 const EFS = (process.env.RECALL_BENCH_EFS ?? '40,100,200,400').split(',').map(Number);
@@ -34,10 +32,7 @@ export async function run(): Promise<void> {
       for (const c of claims) vectors.set(c, (await corpus.embedder.embed([c.query], { role: 'query' }))[0]);
     }
     const all = sets.flatMap(([, claims]) => claims);
-    const lookup = async (c: Claim): Promise<Ranked> => {
-      const hits = await store.matchVector(vectors.get(c)!, { count: K });
-      return { ids: hits.map((h) => h.sentence.id), sims: hits.map((h) => h.similarity) };
-    };
+    const lookup = async (c: Claim): Promise<Ranked> => rankedOf(await store.matchVector(vectors.get(c)!, { count: K }));
     await lookup(all[0]);
     const sizeRule = (await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef;
     console.log(
@@ -61,9 +56,8 @@ export async function run(): Promise<void> {
     const exactMs: number[] = [];
     for (const c of all) {
       const t = performance.now();
-      const hits = (await store.driver.lookup(matchStatement(K, vectorIndex(384, 'float32')), vectors.get(c)!, [null, 0])).map(toHit);
+      exact.set(c, await exactLookup(store, vectors.get(c)!, K));
       exactMs.push(performance.now() - t);
-      exact.set(c, { ids: hits.map((h) => h.sentence.id), sims: hits.map((h) => h.similarity) });
     }
     await store.driver.exec('RESET enable_indexscan');
     console.log(`  exact scan (baseline): p50 ${fmt(median(exactMs))}`);

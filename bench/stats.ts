@@ -1,6 +1,10 @@
 /** Median, percentiles and formatting shared by the benchmarks. */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { toHit } from '../src/core/store/rows.js';
+import { matchStatement, vectorIndex } from '../src/core/store/schema.js';
+import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import type { Hit } from '../src/core/store/types.js';
 
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -38,6 +42,19 @@ export function peakRssMb(): number {
 export interface Ranked {
   ids: number[];
   sims: number[];
+}
+
+/** A lookup's hits as an answer to score. */
+export function rankedOf(hits: readonly Hit[]): Ranked {
+  return { ids: hits.map((h) => h.sentence.id), sims: hits.map((h) => h.similarity) };
+}
+
+/**
+ * The exact top k of a query by the float32 column, through the store's own match statement. The caller's session
+ * must have enable_indexscan off, so that no HNSW scan answers it.
+ */
+export async function exactLookup(store: SqlCorpusStore, q: Float32Array, k: number): Promise<Ranked> {
+  return rankedOf((await store.driver.lookup(matchStatement(k, vectorIndex(q.length, 'float32')), q, [null, 0])).map(toHit));
 }
 
 /** ann-benchmarks' distance tolerance for its k-nn recall (plotting/metrics.py, knn_threshold). */
