@@ -244,10 +244,13 @@ test('3072-d embeddings in PGlite: the corpus is half (float32 cannot be indexed
   }
 });
 
-test('a new PGlite corpus is float32', async () => {
+test('a new PGlite corpus is float32; asking an existing corpus for another precision is refused, and it keeps its own', async () => {
   const store = await openPGliteStore('memory://');
   try {
     assert.equal((await store.init({ model: 'm', dimensions: 384 })).indexPrecision, 'float32');
+    await assert.rejects(store.init({ model: 'm', dimensions: 384, indexPrecision: 'half' }), /indexes are float32; half precision applies to a new corpus only/);
+    assert.equal((await store.init({ model: 'm', dimensions: 384, indexPrecision: 'float32' })).indexPrecision, 'float32');
+    assert.equal((await store.meta())?.indexPrecision, 'float32');
   } finally {
     await store.close();
   }

@@ -201,6 +201,12 @@ export class SqlCorpusStore implements CorpusStore {
     const existing = await this.meta();
     if (existing) {
       checkCompatible(existing, options);
+      // Asked for a precision the corpus does not have: refused, not silently kept (its indexes are built).
+      if (options.indexPrecision && existing.indexPrecision && options.indexPrecision !== existing.indexPrecision) {
+        throw new StoreError(
+          `this corpus's indexes are ${existing.indexPrecision}; ${options.indexPrecision} precision applies to a new corpus only`,
+        );
+      }
       return existing;
     }
     const precision = options.indexPrecision ?? (await this.migratedPrecision()) ?? defaultIndexPrecision(this.kind, options.dimensions);
