@@ -10,7 +10,8 @@
 // Wall-clock times on a shared machine include waiting for a core, so the CPU time each lookup used is printed too
 // (the node process's for PGlite, the server backends' /proc/PID/schedstat for PostgreSQL): what one free core
 // would take. Default 20k sentences, 100 queries (a few minutes); BENCH_SCALE=large: 100k (the issue's target size);
-// HYBRID_BENCH_N overrides the size.
+// HYBRID_BENCH_N overrides the size; HYBRID_BENCH_BACKENDS=pg (or pglite) runs one backend (a 1M corpus is past the
+// embedded limit). The server gets the scale bench's lab settings (shared_buffers a quarter of RAM, …).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +24,14 @@ import { mulberry32 } from '../src/core/random.js';
 import { realPgSkip, startRealPg } from '../test/support/pg-real.js';
 import { hybridV5Sql } from './hybrid-v5.sql.js';
 import { fmt, median, percentile } from './stats.js';
+import { labSettings } from './scale.bench.js';
 import { Synthetic } from './store.bench.js';
 
 const D = 384;
 const K = 25;
 const N = Number(process.env.HYBRID_BENCH_N ?? (process.env.BENCH_SCALE === 'large' ? 100_000 : 20_000));
 const QUERIES = Number(process.env.HYBRID_BENCH_QUERIES ?? 100);
+const BACKENDS = (process.env.HYBRID_BENCH_BACKENDS ?? 'pglite,pg').split(',');
 const VOCABULARY = 40_000;
 const TOPIC_WORDS = 400;
 const PER_SECTION = 10;
@@ -205,11 +208,8 @@ async function measure(name: string, store: SqlCorpusStore, c: Corpus, cpu?: () 
   );
 }
 
-export async function run(): Promise<void> {
-  console.log(`\n## hybrid search: ${N.toLocaleString('en')} sentences × ${D}-d, k = ${K}, ${QUERIES} queries`);
-  let t0 = performance.now();
-  const c = corpus(N, QUERIES);
-  console.log(`corpus generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+/** Loads the corpus into a persisted PGlite corpus, reopens it as the corpus process would and measures it. */
+async function measurePGlite(c: Corpus): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'corpus-lens-hybrid-bench-'));
   try {
     const lite = await openPGliteStore(join(root, 'corpus'));
@@ -219,7 +219,6 @@ export async function run(): Promise<void> {
       await lite.close();
     }
     // Reopened, as the corpus process opens a user's corpus (buffer cache sized to it).
-    t0 = performance.now();
     const reopened = await openPGliteStore(join(root, 'corpus'));
     try {
       await reopened.meta();
@@ -230,12 +229,21 @@ export async function run(): Promise<void> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+export async function run(): Promise<void> {
+  console.log(`\n## hybrid search: ${N.toLocaleString('en')} sentences × ${D}-d, k = ${K}, ${QUERIES} queries`);
+  const t0 = performance.now();
+  const c = corpus(N, QUERIES);
+  console.log(`corpus generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (BACKENDS.includes('pglite')) await measurePGlite(c);
+  if (!BACKENDS.includes('pg')) return;
   const skip = realPgSkip();
   if (skip) {
     console.log(`real PostgreSQL skipped: ${skip}`);
     return;
   }
-  const server = await startRealPg();
+  const server = await startRealPg(labSettings());
   try {
     const pg = await openPostgresStore(await server.createDatabase('hybrid'), { connectTimeoutMs: 60_000 });
     try {

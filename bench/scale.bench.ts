@@ -46,7 +46,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  * view of the page cache), maintenance_work_mem 4 GB (the 1M float32 graph is ~2 GB: a build that spills slows
  * sharply), a parallel maintenance worker per core.
  */
-function labSettings(): Record<string, string> {
+export function labSettings(): Record<string, string> {
   const ramMb = totalmem() / 2 ** 20;
   return {
     shared_buffers: `${Math.min(8192, Math.round(ramMb / 4))}MB`,
