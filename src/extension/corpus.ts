@@ -126,10 +126,16 @@ export class CorpusService implements vscode.Disposable {
    */
   async openStore(target: string, options: OpenStoreOptions, onExit?: (err: StoreError) => void): Promise<CorpusStore> {
     const { openStore, openRemoteStore, targetKind } = heavy();
-    if (targetKind(target) !== 'pglite') return openStore(target, options);
+    if (targetKind(target) !== 'pglite') return openStore(target, { onNotice: (m) => this.notice(m), ...options });
     // The previous corpus process of this window may still be closing (drop() before indexing, a reopen after a
     // crash): wait for its lock (store/lock.ts) a little rather than report the corpus in use.
     return openRemoteStore(target, { lockWaitMs: 10_000, ...options }, { script: path.join(__dirname, 'store-host.js'), onExit });
+  }
+
+  /** What a server corpus did differently from what was asked (a serial index build): the user can act on it. */
+  private notice(message: string): void {
+    this.log.warn(message);
+    void vscode.window.showWarningMessage(`Corpus Lens: ${message}`);
   }
 
   /** A connection whose corpus process died is dropped: the panel shows the error, the next lookup reopens it. */

@@ -2,17 +2,21 @@
 // --shm-size). pgvector's parallel HNSW build reserves maintenance_work_mem (the store asks for at least 256 MB) in
 // one shared memory segment there, and fails with "could not resize shared memory segment … No space left on
 // device": a bulk load, which drops the indexes first, then left the corpus without them. The store builds serially
-// instead. The server is a real PostgreSQL 15 + pgvector given its own 64 MB /dev/shm (a private mount namespace:
+// instead, and says so once (`corpus-lens ingest`: a warning in its summary). The server is a real PostgreSQL 15 + pgvector given its own 64 MB /dev/shm (a private mount namespace:
 // needs root; skipped with the reason without it, see smallShmSkip).
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore } from '../../src/core/store/postgres.js';
-import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import { SERIAL_BUILD_NOTICE, type SqlCorpusStore } from '../../src/core/store/sql.js';
 import type { PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL, q } from '../support/db-contract.js';
 import { hashEmbed } from '../support/db-embedder.js';
 import { realPgSkip, smallShmSkip, startRealPg, type RealPg } from '../support/pg-real.js';
+import { runCli } from '../support/cli.ts';
 
 const PAPERS = 60;
 const PER_PAPER = 20;
@@ -33,13 +37,14 @@ describe('a server whose /dev/shm is too small for a parallel index build (Docke
   let server: RealPg;
   let url: string;
   let store: SqlCorpusStore;
+  const notices: string[] = [];
 
   before(async () => {
     // min_parallel_table_scan_size 0: the planner gives the build parallel workers at this test's size, as it does
     // from 8 MB of sentences (~5k) with the default.
     server = await startRealPg({ min_parallel_table_scan_size: '0' }, { shmMb: 64 });
     url = await server.createDatabase('shm');
-    store = await openPostgresStore(url);
+    store = await openPostgresStore(url, {}, { onNotice: (m) => notices.push(m) });
     await store.init({ model: MODEL, dimensions: DIM });
   });
 
@@ -70,5 +75,30 @@ describe('a server whose /dev/shm is too small for a parallel index build (Docke
     const target = papers[17].sentences[3].text;
     const hits = await store.matchVector(q(target).vector, { count: 5 });
     assert.equal(hits[0]?.sentence.text, target);
+    assert.deepEqual(notices, [SERIAL_BUILD_NOTICE], 'the serial build is reported, once for the three indexes');
+  });
+
+  test('corpus-lens ingest --json lists the serial build among its warnings, and the corpus answers', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-shm-'));
+    try {
+      // 100 papers × 25 sentences: past the 2,000 sentences from which ingest defers the indexes to the end.
+      const folder = join(dir, 'papers');
+      mkdirSync(folder);
+      for (let i = 0; i < 100; i++) {
+        const body = Array.from({ length: 25 }, (_, g) => `Paper ${i} reports finding ${g} on estuary${(i * 25 + g) % 89} sediment.`).join(' ');
+        writeFileSync(join(folder, `p${i}.md`), `---\ntitle: "Estuary ${i}"\n---\n\n## Results\n\n${body}\n`);
+      }
+      const db = await server.createDatabase('shm_cli');
+      const r = await runCli(['ingest', '--db', db, '--json', folder]);
+      assert.equal(r.code, 0, r.stderr);
+      const summary = JSON.parse(r.stdout);
+      assert.equal(summary.sentences, 2500);
+      assert.deepEqual(summary.warnings, [{ file: db, reason: SERIAL_BUILD_NOTICE }]);
+      const q = await runCli(['query', '--db', db, '--k', '1', 'Paper 42 reports finding 7 on estuary78 sediment.']);
+      assert.equal(q.code, 0, q.stderr);
+      assert.equal(JSON.parse(q.stdout)[0].sentence.text, 'Paper 42 reports finding 7 on estuary78 sediment.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -83,7 +83,7 @@ export async function openDb(
   schema: string | undefined,
   env: NodeJS.ProcessEnv,
   model?: string,
-  { create = false }: { create?: boolean } = {},
+  { create = false, onNotice = warnOnStderr }: { create?: boolean; onNotice?: (message: string) => void } = {},
 ): Promise<CorpusStore> {
   if (!db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)');
   if (schema !== undefined && schema !== 'corpusLens' && schema !== 'corpusStudio') {
@@ -95,8 +95,14 @@ export async function openDb(
     supabaseKey: env.SUPABASE_KEY,
     corpusModel: model,
     create,
+    onNotice,
   };
   return openStore(db, options);
+}
+
+/** What the store did differently from what was asked (a serial index build): a warning line on stderr. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`corpus-lens: warning: ${message}\n`);
 }
 
 const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|openai] [--model M] [--prefixes P]

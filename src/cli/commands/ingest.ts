@@ -3,6 +3,7 @@ import { CliError, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb } from './import.js';
 import { precisionFlag } from './schema.js';
 import { groupProblems } from '../../core/ingest/report.js';
+import { redactUrl } from '../../core/redact.js';
 
 const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--prefixes P] [--precision float32|half] [--json] PATH…
        corpus-lens ingest --db DB --zotero DIR [--collection NAME] [--json]
@@ -18,7 +19,8 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
   --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.
   An embedded corpus (a folder) that this run would take past 80 % of its measured size limit gets a warning line on
-  stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit.`;
+  stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit. A PostgreSQL server whose
+  /dev/shm cannot hold a parallel index build gets its indexes built serially, with a warning (file: the --db).`;
 
 /** `corpus-lens ingest`: builds or updates a corpus from paper files, with a progress bar on stderr. */
 export const ingestCommand: Command = {
@@ -52,7 +54,9 @@ export const ingestCommand: Command = {
     // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
     const creating = await newCorpusFolder(values.db);
-    const store = await openDb(values.db, undefined, process.env, undefined, { create: true });
+    // The store's notices (a serial index build) join the summary's warnings: with --progress stderr carries JSON only.
+    const notices: string[] = [];
+    const store = await openDb(values.db, undefined, process.env, undefined, { create: true, onNotice: (m) => notices.push(m) });
     // A new corpus is worth a line: a mistyped --db otherwise goes unnoticed until a query finds nothing.
     // (Not with --progress: stderr then carries JSON lines only.)
     if (creating && !values.progress) process.stderr.write(`corpus-lens: creating a new corpus at ${creating}\n`);
@@ -88,6 +92,7 @@ export const ingestCommand: Command = {
           },
         };
         const summary = zotero ? await ingestUnits(store, zotero, options) : await ingest(store, positionals, options);
+        summary.warnings.push(...notices.map((reason) => ({ file: redactUrl(values.db!), reason })));
         bar?.stop();
         if (values.json) printJson(summary);
         else {

@@ -18,6 +18,8 @@ export interface OpenStoreOptions {
   lockWaitMs?: number;
   /** Embedded corpus: what this process is, for the message another opener sees. */
   owner?: string;
+  /** PostgreSQL corpus: hears what the store did differently from what was asked (a serial index build). */
+  onNotice?: (message: string) => void;
 }
 
 export type TargetKind = 'pglite' | 'postgres' | 'supabase';
@@ -48,7 +50,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
   }
   if (kind === 'postgres') {
     const { openPostgresStore } = await import('./postgres.js');
-    const store = await openPostgresStore(target);
+    const store = await openPostgresStore(target, {}, { onNotice: options.onNotice });
     if (schema === 'corpusStudio') {
       const { corpusStudioSql } = await import('./corpus-studio.js');
       return corpusStudioSql(store.driver, { model: options.corpusModel });

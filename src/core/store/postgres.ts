@@ -6,7 +6,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from './pg-copy.js';
 import { firstLine, vectorText } from './rows.js';
-import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx } from './sql.js';
+import { SqlCorpusStore, type Row, type SqlDriver, type SqlStoreOptions, type SqlTx } from './sql.js';
 import { SESSION_EF_SEARCH } from './schema.js';
 import { StoreError } from './types.js';
 
@@ -34,7 +34,7 @@ export const POOL_DEFAULTS = { max: 10, idleTimeoutMs: 30_000, connectTimeoutMs:
 const SESSION_SQL = `SET hnsw.iterative_scan = relaxed_order; ${SESSION_EF_SEARCH}`;
 
 /** Connects to `url` (postgres://user:pass@host:port/db) and returns the store; one clear line on failure. */
-export async function openPostgresStore(url: string, options: PoolOptions = {}): Promise<SqlCorpusStore> {
+export async function openPostgresStore(url: string, options: PoolOptions = {}, storeOptions: SqlStoreOptions = {}): Promise<SqlCorpusStore> {
   const pg = (await import('pg')).default;
   const o = { ...POOL_DEFAULTS, ...options };
   const pool = new pg.Pool({
@@ -57,7 +57,7 @@ export async function openPostgresStore(url: string, options: PoolOptions = {}):
     await pool.end().catch(() => undefined);
     throw err;
   }
-  return new SqlCorpusStore(driver);
+  return new SqlCorpusStore(driver, storeOptions);
 }
 
 /** The error of a failed connect: authentication, an exhausted pool, or an unreachable server — one line each. */

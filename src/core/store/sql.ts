@@ -116,6 +116,16 @@ const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
   global_index int, page int, text text, embedding vector, line_start int, line_end int, page_end int
 ) ON COMMIT DELETE ROWS`;
 
+export interface SqlStoreOptions {
+  /** Hears what the store did differently from what was asked, for the user (a serial index build). */
+  onNotice?: (message: string) => void;
+}
+
+/** What the user is told when a parallel index build had to run serially (see isSharedMemoryShortage). */
+export const SERIAL_BUILD_NOTICE =
+  "the server's shared memory (/dev/shm) could not hold a parallel index build, so the indexes were built serially " +
+  '(slower on many cores): give the server a larger /dev/shm (docker run --shm-size=…, compose shm_size)';
+
 export class SqlCorpusStore implements CorpusStore {
   readonly schema = 'corpusLens' as const;
   readonly readOnly = false;
@@ -123,10 +133,15 @@ export class SqlCorpusStore implements CorpusStore {
   private iterativeScanSet = false;
   /** dropSearchIndexes deferred the statistics in this session (its setting is per session, as this flag). */
   private statsDeferred = false;
+  /** A serial index build was reported (options.onNotice). */
+  private serialBuildNoticed = false;
   /** dropSearchIndexes dropped the indexes in this session. */
   private indexesDropped = false;
 
-  constructor(readonly driver: SqlDriver) {}
+  constructor(
+    readonly driver: SqlDriver,
+    private readonly options: SqlStoreOptions = {},
+  ) {}
 
   get kind(): StoreKind {
     return this.driver.kind;
@@ -210,8 +225,10 @@ export class SqlCorpusStore implements CorpusStore {
       return existing;
     }
     const precision = options.indexPrecision ?? (await this.migratedPrecision()) ?? defaultIndexPrecision(this.kind, options.dimensions);
-    // Generated (and the dimension checked against the index's limit) before anything is written.
-    await this.driver.exec(schemaSql(options.dimensions, precision));
+    // Generated (and the dimension checked against the index's limit) before anything is written. The indexes of
+    // empty tables need no parallel workers: a server that offers them anyway (a low min_parallel_table_scan_size)
+    // would reserve the server's maintenance_work_mem as shared memory for each, which a Docker /dev/shm may lack.
+    await this.driver.exec(`SET LOCAL max_parallel_maintenance_workers = 0; ${schemaSql(options.dimensions, precision)}`);
     await this.driver.query(
       `INSERT INTO corpus_meta (key, value) VALUES ('schema_version', $1), ('embedding_model', $2), ('dimensions', $3),
          ('created_at', $4) ON CONFLICT (key) DO NOTHING`,
@@ -316,7 +333,7 @@ export class SqlCorpusStore implements CorpusStore {
   /**
    * Runs index builds (`sql`: statements) with the build memory. A server that cannot give a parallel build its shared
    * memory (see isSharedMemoryShortage; nothing was built, the statements are one implicit transaction) builds them
-   * again serially, in its own memory: slower on many cores, but the corpus gets its indexes.
+   * again serially, in its own memory: slower on many cores, but the corpus gets its indexes, and the user is told.
    */
   private async buildIndexes(sql: string): Promise<void> {
     const statements = `${buildMemorySql(this.kind)}; ${sql}; RESET maintenance_work_mem`;
@@ -325,6 +342,9 @@ export class SqlCorpusStore implements CorpusStore {
     } catch (err) {
       if (!isSharedMemoryShortage(err)) throw err;
       await this.driver.exec(`SET max_parallel_maintenance_workers = 0; ${statements}; RESET max_parallel_maintenance_workers`);
+      // Once per store: a load builds two or three indexes, and the server's /dev/shm is the same for each.
+      if (!this.serialBuildNoticed) this.options.onNotice?.(SERIAL_BUILD_NOTICE);
+      this.serialBuildNoticed = true;
     }
   }
 
