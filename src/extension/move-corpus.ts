@@ -72,6 +72,10 @@ export async function moveCorpusToPostgres(secrets: Secrets, corpus: CorpusServi
       `(${summary.papers.skipped} were already there; counts and checksum verified); the embedded folder is kept`;
     log.info(line);
     void vscode.window.showInformationMessage(`Corpus Lens: ${line}. Lookups now use the server.`);
+    for (const w of summary.warnings ?? []) {
+      log.warn(w);
+      void vscode.window.showWarningMessage(`Corpus Lens: ${w}`);
+    }
   } catch (err) {
     log.warn(`moving the corpus failed: ${errorText(err)}`);
     void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)} (the settings still name the embedded corpus)`);

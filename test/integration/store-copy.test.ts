@@ -77,6 +77,7 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     // The sample corpus's LaTeX papers hold 5 figures, tables and equations; the checksum covers their rows too.
     assert.deepEqual(s.elements, { source: 5, copied: 5, target: 5 });
     assert.equal(s.checksum.match, true);
+    assert.deepEqual(s.warnings, []);
     assert.match(s.checksum.source, /^[0-9a-f]{32}$/);
     assert.equal(s.to, url);
     const target = await openPostgresStore(url);

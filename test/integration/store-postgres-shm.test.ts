@@ -78,16 +78,21 @@ describe('a server whose /dev/shm is too small for a parallel index build (Docke
     assert.deepEqual(notices, [SERIAL_BUILD_NOTICE], 'the serial build is reported, once for the three indexes');
   });
 
+  /** 100 Markdown papers × 25 sentences in a new folder: past the 2,000 sentences from which a load defers its indexes. */
+  function papersFolder(dir: string): string {
+    const folder = join(dir, 'papers');
+    mkdirSync(folder);
+    for (let i = 0; i < 100; i++) {
+      const body = Array.from({ length: 25 }, (_, g) => `Paper ${i} reports finding ${g} on estuary${(i * 25 + g) % 89} sediment.`).join(' ');
+      writeFileSync(join(folder, `p${i}.md`), `---\ntitle: "Estuary ${i}"\n---\n\n## Results\n\n${body}\n`);
+    }
+    return folder;
+  }
+
   test('corpus-lens ingest --json lists the serial build among its warnings, and the corpus answers', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-shm-'));
     try {
-      // 100 papers × 25 sentences: past the 2,000 sentences from which ingest defers the indexes to the end.
-      const folder = join(dir, 'papers');
-      mkdirSync(folder);
-      for (let i = 0; i < 100; i++) {
-        const body = Array.from({ length: 25 }, (_, g) => `Paper ${i} reports finding ${g} on estuary${(i * 25 + g) % 89} sediment.`).join(' ');
-        writeFileSync(join(folder, `p${i}.md`), `---\ntitle: "Estuary ${i}"\n---\n\n## Results\n\n${body}\n`);
-      }
+      const folder = papersFolder(dir);
       const db = await server.createDatabase('shm_cli');
       const r = await runCli(['ingest', '--db', db, '--json', folder]);
       assert.equal(r.code, 0, r.stderr);
@@ -97,6 +102,25 @@ describe('a server whose /dev/shm is too small for a parallel index build (Docke
       const q = await runCli(['query', '--db', db, '--k', '1', 'Paper 42 reports finding 7 on estuary78 sediment.']);
       assert.equal(q.code, 0, q.stderr);
       assert.equal(JSON.parse(q.stdout)[0].sentence.text, 'Paper 42 reports finding 7 on estuary78 sediment.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('corpus-lens copy (Move Corpus to PostgreSQL) says so on stderr and in its --json warnings', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-shm-'));
+    try {
+      const embedded = join(dir, 'corpus');
+      const made = await runCli(['ingest', '--db', embedded, '--json', papersFolder(dir)]);
+      assert.equal(made.code, 0, made.stderr);
+      assert.deepEqual(JSON.parse(made.stdout).warnings, [], 'no notice from the embedded corpus');
+      const db = await server.createDatabase('shm_copy');
+      const r = await runCli(['copy', '--from', embedded, '--to', db, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const summary = JSON.parse(r.stdout);
+      assert.equal(summary.checksum.match, true);
+      assert.deepEqual(summary.warnings, [SERIAL_BUILD_NOTICE]);
+      assert.ok(r.stderr.includes(`corpus-lens: warning: ${SERIAL_BUILD_NOTICE}`), r.stderr);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,8 +9,9 @@ const USAGE = `Usage: corpus-lens copy --from DB --to DB [--json] [--progress] [
   Copies a corpus (papers, sentences, vectors) from one corpus to another: e.g. an embedded corpus (a directory)
   to a lab's PostgreSQL (postgres://user@host/db; binary COPY). A paper already in the target with the same
   content hash is skipped, so an interrupted copy resumes where it stopped. Verified by counts and a checksum of
-  the copied papers on both sides (exit 1 on a mismatch). --json prints the summary as JSON; --progress writes
-  {papersDone, papersTotal} JSON lines to stderr. Supabase: use the project's postgres:// connection string.`;
+  the copied papers on both sides (exit 1 on a mismatch). --json prints the summary as JSON (with warnings: what the
+  target did differently, e.g. index builds made serial by a small /dev/shm; also written to stderr); --progress
+  writes {papersDone, papersTotal} JSON lines to stderr. Supabase: use the project's postgres:// connection string.`;
 
 /** `corpus-lens copy --from DB --to DB`: move or mirror a corpus between backends. */
 export function createCopyCommand(deps: StoreDeps = {}): Command {
@@ -48,13 +49,20 @@ export function createCopyCommand(deps: StoreDeps = {}): Command {
       const { copyCorpus } = await import('../../core/store/copy.js');
       const from = (await openDb(values.from, undefined, env)) as SqlCorpusStore;
       let to: SqlCorpusStore | undefined;
+      const warnings: string[] = [];
       try {
-        to = (await openDb(values.to, undefined, env, undefined, { create: true })) as SqlCorpusStore;
+        to = (await openDb(values.to, undefined, env, undefined, {
+          create: true,
+          onNotice: (m) => {
+            warnings.push(m);
+            err(`corpus-lens: warning: ${m}\n`);
+          },
+        })) as SqlCorpusStore;
         const summary = await copyCorpus(from, to, {
           batchSentences: batch,
           onProgress: values.progress ? (done, total) => err(JSON.stringify({ papersDone: done, papersTotal: total }) + '\n') : undefined,
         });
-        out(values.json ? JSON.stringify({ from: redactUrl(values.from), to: redactUrl(values.to), ...summary }) + '\n' : describe(summary));
+        out(values.json ? JSON.stringify({ from: redactUrl(values.from), to: redactUrl(values.to), ...summary, warnings }) + '\n' : describe(summary));
         if (!summary.checksum.match) {
           err('corpus-lens: the copy does not match its source (counts or checksum differ); run it again to repair\n');
           return 1;

@@ -19,7 +19,10 @@ export interface CopyProcessOptions {
   signal?: AbortSignal;
 }
 
-export function runCopyProcess(o: CopyProcessOptions): Promise<CopySummary> {
+/** `corpus-lens copy --json`'s summary: the copy's, and what the target did differently (a serial index build). */
+export type CopyProcessSummary = CopySummary & { warnings?: string[] };
+
+export function runCopyProcess(o: CopyProcessOptions): Promise<CopyProcessSummary> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
     if (o.password) env.PGPASSWORD = o.password;
@@ -56,7 +59,7 @@ export function runCopyProcess(o: CopyProcessOptions): Promise<CopySummary> {
       const reason = redactSecrets((errText + pending).trim().split('\n').filter(Boolean).pop() ?? `exit code ${code}`).replace(/^corpus-lens: /, '');
       if (code !== 0) return reject(new StoreError(`the copy failed: ${reason}`));
       try {
-        resolve(JSON.parse(out) as CopySummary);
+        resolve(JSON.parse(out) as CopyProcessSummary);
       } catch {
         reject(new StoreError(`the copy printed no summary (${reason})`));
       }
