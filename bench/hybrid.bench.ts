@@ -11,7 +11,9 @@
 // (the node process's for PGlite, the server backends' /proc/PID/schedstat for PostgreSQL): what one free core
 // would take. Default 20k sentences, 100 queries (a few minutes); BENCH_SCALE=large: 100k (the issue's target size);
 // HYBRID_BENCH_N overrides the size; HYBRID_BENCH_BACKENDS=pg (or pglite) runs one backend (a 1M corpus is past the
-// embedded limit). The server gets the scale bench's lab settings (shared_buffers a quarter of RAM, …).
+// embedded limit). The server gets the scale bench's lab settings (shared_buffers a quarter of RAM, …). PGlite is
+// measured twice: keywords ranked by bm25_sentences in SQL, then by the in-memory keyword index the corpus process
+// loads (src/core/store/keyword-index.ts), with its load time and memory.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,7 +224,22 @@ async function measurePGlite(c: Corpus): Promise<void> {
     const reopened = await openPGliteStore(join(root, 'corpus'));
     try {
       await reopened.meta();
-      await measure('embedded (PGlite)', reopened, c, processCpu);
+      await measure('embedded (PGlite), keywords ranked in SQL (a one-shot command)', reopened, c, processCpu);
+      // The corpus process's keyword index (keyword-index.ts): its load, what it holds, then the same lookups.
+      global.gc?.();
+      const m0 = process.memoryUsage();
+      const c0 = processCpu();
+      const t0 = performance.now();
+      const index = await reopened.keywordIndex();
+      const loadMs = performance.now() - t0;
+      global.gc?.();
+      const m1 = process.memoryUsage();
+      const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
+      console.log(
+        `keyword index: ${index?.size.toLocaleString('en')} sentences loaded in ${fmt(loadMs)} (CPU ${fmt(processCpu() - c0)}); ` +
+          `heap +${mb(m1.heapUsed - m0.heapUsed)}, array buffers +${mb(m1.arrayBuffers - m0.arrayBuffers)}${global.gc ? '' : ' (no --expose-gc: garbage included)'}`,
+      );
+      await measure('embedded (PGlite), keywords ranked in memory (the corpus process)', reopened, c, processCpu);
     } finally {
       await reopened.close();
     }

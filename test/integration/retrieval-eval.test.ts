@@ -6,6 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bm25Baselines, evalThroughStore, every, importEvalCorpus, table } from '../../bench/retrieval.bench.js';
+import { QUERY_LEXEMES_SQL } from '../../src/core/store/schema.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql.js';
 import { evalPath } from '../support/eval.js';
 import { loadRetrievalData } from '../support/retrieval-eval.js';
 
@@ -45,6 +47,29 @@ test('citation retrieval through the store: paper-level recall on dev (vector, k
     assert.ok(r.vector.r10 >= VECTOR_FLOOR, `vector recall@10 on dev ${r.vector.r10.toFixed(3)} < ${VECTOR_FLOOR}`);
     assert.ok(r.keyword.r10 >= KEYWORD_FLOOR, `keyword recall@10 ${r.keyword.r10.toFixed(3)} < ${KEYWORD_FLOOR}`);
     assert.ok(r.hybrid.r10 >= HYBRID_FLOOR, `hybrid recall@10 ${r.hybrid.r10.toFixed(3)} < ${HYBRID_FLOOR}`);
+
+    // The embedded corpus's in-memory keyword ranking (the corpus process's, keyword-index.ts) in place of
+    // bm25_sentences: the same ranking for every dev claim, so the same hybrid recall.
+    const store = corpus.store as SqlCorpusStore;
+    const index = await store.keywordIndex();
+    assert.ok(index);
+    let ranked = 0;
+    for (const c of dev) {
+      const { web, lexemes } = (await store.driver.query(QUERY_LEXEMES_SQL, [c.query])).rows[0] as { web: boolean; lexemes: string[] };
+      if (web) continue; // web-search syntax (a claim's "OR 1.46"): the store ranks it in SQL
+      const want = (await store.driver.query(`SELECT id FROM bm25_sentences($1, 100)`, [c.query])).rows.map((row) => Number(row.id));
+      assert.deepEqual(index.rank(lexemes, 100), want, c.query);
+      ranked++;
+    }
+    assert.ok(ranked > 0.9 * dev.length, `${ranked} of ${dev.length} claims ranked in memory`);
+    const inMemory = await evalThroughStore(corpus, dev, { modes: ['hybrid'] });
+    const { msPerQuery: memoryMs, ...memoryMetrics } = inMemory.hybrid;
+    const { msPerQuery: sqlMs, ...sqlMetrics } = r.hybrid;
+    t.diagnostic(
+      `hybrid with the in-memory keyword ranking: R@10 ${memoryMetrics.r10.toFixed(3)}, MRR ${memoryMetrics.mrr.toFixed(3)}, ` +
+        `${memoryMs?.toFixed(1)} ms/query (SQL ranking: ${sqlMs?.toFixed(1)})`,
+    );
+    assert.deepEqual(memoryMetrics, sqlMetrics);
   } finally {
     await corpus.store.close();
   }

@@ -20,6 +20,8 @@ export interface OpenStoreOptions {
   owner?: string;
   /** PostgreSQL corpus: hears what the store did differently from what was asked (a serial index build). */
   onNotice?: (message: string) => void;
+  /** Embedded corpus: keep an in-memory keyword index for hybrid lookups (a long-lived process; SqlStoreOptions). */
+  keywordIndex?: boolean;
 }
 
 export type TargetKind = 'pglite' | 'postgres' | 'supabase';
@@ -58,7 +60,12 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     return store;
   }
   const { openPGliteStore } = await import('./pglite.js');
-  const store = await openPGliteStore(target, { create: options.create, lockWaitMs: options.lockWaitMs, owner: options.owner });
+  const store = await openPGliteStore(target, {
+    create: options.create,
+    lockWaitMs: options.lockWaitMs,
+    owner: options.owner,
+    keywordIndex: options.keywordIndex,
+  });
   if (schema === 'corpusStudio') {
     const { corpusStudioSql } = await import('./corpus-studio.js');
     return corpusStudioSql(store.driver, { model: options.corpusModel });

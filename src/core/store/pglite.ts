@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, statfsSync, 
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from './rows.js';
-import { SqlCorpusStore, type Row, type SqlDriver, type SqlTx, type StagedSentence } from './sql.js';
+import { SqlCorpusStore, type Row, type SqlDriver, type SqlStoreOptions, type SqlTx, type StagedSentence } from './sql.js';
 import { StoreError } from './types.js';
 import { describeThrown } from '../redact.js';
 import { LOCK_FILE, fsProblem, lockCorpus } from './lock.js';
@@ -174,13 +174,13 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
 }
 
 /** The embedded store in `dir`. */
-export async function openPGliteStore(dir: string, options: PGliteOpenOptions = {}): Promise<SqlCorpusStore> {
-  return pgliteStore(await openPGliteDatabase(dir, options), { ownsDatabase: true });
+export async function openPGliteStore(dir: string, options: PGliteOpenOptions & Pick<SqlStoreOptions, 'keywordIndex'> = {}): Promise<SqlCorpusStore> {
+  return pgliteStore(await openPGliteDatabase(dir, options), { ownsDatabase: true, keywordIndex: options.keywordIndex });
 }
 
 /** A store over an already open PGlite (tests share one per file). `close()` closes it only if it owns it. */
-export function pgliteStore(db: PGlite, options: { ownsDatabase?: boolean } = {}): SqlCorpusStore {
-  return new SqlCorpusStore(new PGliteDriver(db, options.ownsDatabase ?? false));
+export function pgliteStore(db: PGlite, options: { ownsDatabase?: boolean } & Pick<SqlStoreOptions, 'keywordIndex'> = {}): SqlCorpusStore {
+  return new SqlCorpusStore(new PGliteDriver(db, options.ownsDatabase ?? false), { keywordIndex: options.keywordIndex });
 }
 
 /** Binary COPY stream of staging_sentences rows (PostgreSQL's binary copy format), written into one buffer. */

@@ -63,7 +63,8 @@ function yieldAfterTransactions(s: CorpusStore): void {
 async function open(target: string, options: OpenStoreOptions): Promise<OpenedStore> {
   if (store || opening) throw new StoreError('this corpus process already has a corpus open');
   // The lock file names this process to other openers: say whose corpus process it is.
-  const p = openStore(target, { owner: `Corpus Lens corpus process of the VS Code extension host ${process.ppid}`, ...options });
+  // A long-lived process answering many hybrid lookups (Q&A, related work): worth the keyword index's load.
+  const p = openStore(target, { owner: `Corpus Lens corpus process of the VS Code extension host ${process.ppid}`, keywordIndex: true, ...options });
   opening = p;
   store = await p;
   yieldAfterTransactions(store);

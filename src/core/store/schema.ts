@@ -117,22 +117,22 @@ const WEBSEARCH = `query_text ~ '("|\\mOR\\M|(^|\\s)-\\w)'`;
  * 15k-sentence citation corpus the unbounded rule selected a median 978 sentences (p90 1,848, max 3,617), and the
  * count grows with the corpus; scoring costs a few µs a candidate plus its section's.
  */
-const CANDIDATE_BUDGET = 2000;
+export const CANDIDATE_BUDGET = 2000;
 
 /** BM25 constants (Robertson/Lucene defaults). */
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
 /**
  * Query terms whose document frequency is above this share of the corpus score the candidates but do not select
  * them (a sentence that shares only "model" with the query is not worth ranking); the 3 rarest terms always select.
  */
-const COMMON_TERM_SHARE = 0.02;
+export const COMMON_TERM_SHARE = 0.02;
 /**
  * A sentence's keyword score adds this times its section's BM25 (the section as one document; IDF from sentences):
  * a sentence about the query in a section about the query ranks first. In memory on Citation-Integrity: dev
  * recall@10 0.687 (sentences) → 0.801 (sentence + 2 × section).
  */
-const BM25_SECTION_WEIGHT = 2;
+export const BM25_SECTION_WEIGHT = 2;
 /**
  * Keyword ranking in two stages (schema v10). Reading a candidate's section row and its lexemes was about 60 % of
  * the keyword half (PGlite, 100k sentences: ~1,300 sections for ~1,500 candidates). So the candidates are first
@@ -143,8 +143,8 @@ const BM25_SECTION_WEIGHT = 2;
  * (the sentence alone) ties on train but agrees far less with the exact top 100 on the synthetic corpus (13/100
  * identical against 90/100). Dev, held out: keyword 0.782 → 0.785, hybrid 0.829 = 0.829.
  */
-const RERANK_MIN = 400;
-const RERANK_FACTOR = 4;
+export const RERANK_MIN = 400;
+export const RERANK_FACTOR = 4;
 /** Nearest sections whose sentences join the hybrid's vector candidates (tuned on claims_train: 20 → 40 +0.006). */
 const SECTION_CANDIDATES = 40;
 
@@ -294,6 +294,8 @@ interface HybridParams {
   keywordFilter: string;
   /** Whether the vector candidates come from an exact scan (see nearest). */
   exact?: string;
+  /** The keyword ranking as given (a bigint[] of sentence ids, best first) instead of bm25_sentences' (text unused). */
+  keywordIds?: string;
 }
 
 function hybridQuery(v: VectorIndex, p: HybridParams): string {
@@ -326,8 +328,12 @@ function hybridQuery(v: VectorIndex, p: HybridParams): string {
     ) x
     ORDER BY rank LIMIT ${p.candidates}
   ), k AS MATERIALIZED (
-    SELECT b.id, row_number() OVER (ORDER BY b.score DESC, b.id) AS rank
-    FROM bm25_sentences(${p.text}, ${p.candidates}, ${p.keywordFilter}) b
+    ${
+      p.keywordIds
+        ? `SELECT b.id, b.rank FROM unnest(${p.keywordIds}) WITH ORDINALITY b(id, rank)`
+        : `SELECT b.id, row_number() OVER (ORDER BY b.score DESC, b.id) AS rank
+    FROM bm25_sentences(${p.text}, ${p.candidates}, ${p.keywordFilter}) b`
+    }
   ), fused AS (
     SELECT id, sum(1.0 / (${p.rrfK} + rank))::float8 AS score
     FROM (SELECT id, rank FROM vr UNION ALL SELECT id, rank FROM k) u
@@ -353,10 +359,12 @@ function hybridQuery(v: VectorIndex, p: HybridParams): string {
  * the HNSW (or IVFFlat) scans. It skips the PL/pgSQL call and the custom plan of its large statement on every lookup,
  * as matchStatement does for the vector match.
  */
-export function hybridStatement(count: number, candidates: number, v: VectorIndex): string {
+export function hybridStatement(count: number, candidates: number, v: VectorIndex, keywords: 'sql' | 'given' = 'sql'): string {
   return hybridQuery(v, {
     vector: '$1::vector',
-    text: '$2::text',
+    // 'given': $2 is the keyword ranking itself, a bigint[] of sentence ids best first, ranked as bm25_sentences
+    // ranks them (the embedded corpus's in-memory index, keyword-index.ts).
+    ...(keywords === 'given' ? { text: 'NULL', keywordIds: '$2::bigint[]' } : { text: '$2::text' }),
     count: String(Math.max(0, Math.floor(count))),
     offset: '$3::int',
     rrfK: '$4::int',
@@ -367,6 +375,13 @@ export function hybridStatement(count: number, candidates: number, v: VectorInde
     keywordFilter: 'NULL, NULL, NULL',
   });
 }
+
+/**
+ * A query text's distinct lexemes as bm25_sentences reads them, and whether it uses web-search syntax (which only
+ * the SQL ranking handles): $1 the text.
+ */
+export const QUERY_LEXEMES_SQL = `SELECT ${WEBSEARCH.replace('query_text', '$1::text')} AS web,
+  coalesce((SELECT array_agg(DISTINCT u.lexeme) FROM unnest(to_tsvector('english', $1::text)) u), '{}') AS lexemes`;
 
 /** What the element functions return: one row per element, its paper, and (linked) the sentence that linked it. */
 const ELEMENT_RETURNS = `RETURNS TABLE (similarity float8, score float8, element jsonb, paper jsonb, via_sentence bigint)`;

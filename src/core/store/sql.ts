@@ -1,7 +1,19 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
 import { PGLITE_BUILD_MEMORY_MB } from './capacity.js';
-import { hnswIndexSql, hybridStatement, matchStatement, MAX_INDEX_DIMENSIONS, SCHEMA_VERSION, schemaSql, SESSION_EF_SEARCH, vectorIndex, type VectorIndex } from './schema.js';
+import {
+  hnswIndexSql,
+  hybridStatement,
+  matchStatement,
+  MAX_INDEX_DIMENSIONS,
+  QUERY_LEXEMES_SQL,
+  SCHEMA_VERSION,
+  schemaSql,
+  SESSION_EF_SEARCH,
+  vectorIndex,
+  type VectorIndex,
+} from './schema.js';
+import { KeywordIndex } from './keyword-index.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
@@ -119,6 +131,12 @@ const STAGING_SQL = `CREATE TEMP TABLE IF NOT EXISTS staging_sentences (
 export interface SqlStoreOptions {
   /** Hears what the store did differently from what was asked, for the user (a serial index build). */
   onNotice?: (message: string) => void;
+  /**
+   * Embedded corpus: load the in-memory keyword index (keyword-index.ts) on the first hybrid lookup, for a process
+   * that answers many (the corpus process). A one-shot command would pay its load (~4 s at 100k sentences) for a
+   * few lookups of ~15 ms less each, so it is off unless asked for, or loaded by keywordIndex().
+   */
+  keywordIndex?: boolean;
 }
 
 /** What the user is told when a parallel index build had to run serially (see isSharedMemoryShortage). */
@@ -133,6 +151,11 @@ export class SqlCorpusStore implements CorpusStore {
   private iterativeScanSet = false;
   /** dropSearchIndexes deferred the statistics in this session (its setting is per session, as this flag). */
   private statsDeferred = false;
+  /** Bumped by every write through this store: the keyword index is of one generation of the corpus. */
+  private generation = 0;
+  private closed = false;
+  /** The embedded corpus's in-memory keyword ranking (keyword-index.ts), or its load under way. */
+  private keywords: { generation: number; index?: KeywordIndex; loading?: Promise<KeywordIndex | undefined> } | undefined;
   /** A serial index build was reported (options.onNotice). */
   private serialBuildNoticed = false;
   /** dropSearchIndexes dropped the indexes in this session. */
@@ -187,6 +210,7 @@ export class SqlCorpusStore implements CorpusStore {
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
+    this.generation++;
     try {
       const v = vectorIndex(dimensions, precision);
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
@@ -273,6 +297,7 @@ export class SqlCorpusStore implements CorpusStore {
 
   async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
     const meta = await requireMeta(this);
+    this.generation++;
     const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
     const total = papers.length;
     let done = 0;
@@ -291,6 +316,7 @@ export class SqlCorpusStore implements CorpusStore {
    * killed half-way is recounted on the next open.
    */
   async dropSearchIndexes(): Promise<void> {
+    this.generation++;
     try {
       await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
         DROP INDEX IF EXISTS ${SECTIONS_HNSW};
@@ -311,6 +337,7 @@ export class SqlCorpusStore implements CorpusStore {
    * and deferred statistics.
    */
   async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
+    this.generation++;
     const v = vectorsOf(await requireMeta(this));
     if (!this.indexesDropped && !this.statsDeferred) {
       // Nothing dropped in this session: only a load killed with its indexes dropped needs them back, and a role
@@ -537,9 +564,18 @@ export class SqlCorpusStore implements CorpusStore {
     await this.prepareSession();
     const t = hybridTuning(o);
     const [count, offset, yearMin, yearMax, paperIds] = filterArgs(o);
-    // Unfiltered (the related-work and Q&A paths' usual case): hybrid_sentences' SQL as a prepared statement.
-    const rows =
-      yearMin == null && yearMax == null && paperIds == null
+    const unfiltered = yearMin == null && yearMax == null && paperIds == null;
+    const ranking = unfiltered ? await this.keywordRanking(text, t.candidates) : undefined;
+    // Unfiltered (the related-work and Q&A paths' usual case): hybrid_sentences' SQL as a prepared statement, with
+    // the embedded corpus's keyword ranking from memory where it is ready.
+    const rows = ranking
+      ? await this.driver.lookup(
+          hybridStatement(count, t.candidates, vectorsOf(meta), 'given'),
+          embedding,
+          [ranking.map(String), offset, t.rrfK, t.sectionWeight, t.perSection],
+          `corpus_lens_hybrid_given_${count}_${t.candidates}`,
+        )
+      : unfiltered
         ? await this.driver.lookup(
             hybridStatement(count, t.candidates, vectorsOf(meta)),
             embedding,
@@ -552,6 +588,43 @@ export class SqlCorpusStore implements CorpusStore {
             [text, ...filterArgs(o), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
           );
     return rows.map(toHit);
+  }
+
+  /**
+   * bm25_sentences' ranking of `text` (best `count` sentence ids) from the in-memory keyword index, on the embedded
+   * corpus once the index is loaded for the corpus as it is now; undefined otherwise (and for web-search syntax),
+   * and the caller ranks in SQL. With options.keywordIndex the first call starts the load (a few seconds at 100k
+   * sentences, in short statements that lookups interleave with) and does not wait for it.
+   */
+  private async keywordRanking(text: string, count: number): Promise<number[] | undefined> {
+    if (this.kind !== 'pglite') return undefined;
+    if (this.keywords?.generation !== this.generation || !this.keywords.index) {
+      if (this.options.keywordIndex) void this.keywordIndex().catch(() => undefined); // a failed load: SQL ranks
+      return undefined;
+    }
+    const { rows } = await this.driver.query(QUERY_LEXEMES_SQL, [text]);
+    if (rows[0]?.web) return undefined;
+    return this.keywords.index.rank((rows[0]?.lexemes as string[] | undefined) ?? [], count);
+  }
+
+  /**
+   * The embedded corpus's keyword index for the corpus as it is now: loads it if needed (one load at a time), or
+   * undefined where there is none (another backend, a write or close during the load). Lookups use it once it is
+   * there (keywordRanking); benches and tests wait for it here.
+   */
+  async keywordIndex(): Promise<KeywordIndex | undefined> {
+    if (this.kind !== 'pglite' || this.closed) return undefined;
+    const generation = this.generation;
+    if (this.keywords?.generation === generation) return this.keywords.index ?? this.keywords.loading;
+    const current = () => !this.closed && this.generation === generation;
+    const entry: NonNullable<typeof this.keywords> = { generation };
+    entry.loading = KeywordIndex.load(this.driver, current).then((index) => {
+      if (this.keywords === entry && index && current()) entry.index = index;
+      entry.loading = undefined;
+      return entry.index;
+    });
+    this.keywords = entry;
+    return entry.loading;
   }
 
   async matchPapers(embedding: Float32Array, text: string, o: PaperOptions): Promise<Hit[]> {
@@ -590,6 +663,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async deletePapers(ids: readonly string[]): Promise<void> {
+    this.generation++;
     if (ids.length) await this.driver.query('DELETE FROM papers WHERE id = ANY($1::text[])', [ids]);
   }
 
@@ -626,7 +700,11 @@ export class SqlCorpusStore implements CorpusStore {
     return rows.map((r) => ({ id: Number(r.id), page: Number(r.page), lineStart: int(r.line_start), lineEnd: int(r.line_end), pageEnd: int(r.page_end) }));
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    this.closed = true;
+    // A keyword index load ends at its next statement (see keywordIndex); let it, rather than close under it.
+    await this.keywords?.loading?.catch(() => undefined);
+    this.keywords = undefined;
     return this.driver.close();
   }
 }

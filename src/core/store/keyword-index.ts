@@ -1,0 +1,323 @@
+/*
+ * The keyword ranking of SQL `bm25_sentences` (schema.ts), computed in memory for the embedded corpus.
+ *
+ * Why: PGlite's WASM executor spends ~10 µs on every row it moves, and the keyword half of a hybrid lookup moves
+ * thousands (candidates, their term frequencies, their sections'): ~17 ms of the hybrid's ~24 ms at 100k sentences,
+ * against a 20 ms target. Profiled and rewritten in SQL for several sessions (README); a postings table in SQL gave
+ * the same ranking 2× slower. Here the same postings sit in typed arrays, read once from the corpus (its stored
+ * tsvectors, so PostgreSQL's parser and stemmer stay the only ones), and a ranking takes ~1 ms.
+ *
+ * The SQL stays the reference: every rule below is its rule (candidate budget, BM25 constants, the two stages, the
+ * section score), with its constants imported from schema.ts, and `test/integration/keyword-index.test.ts` checks
+ * that both give the same ranking. Only the store that owns the corpus (PGlite: one process, one writer) uses it,
+ * and only while no write has happened since it was read.
+ */
+import {
+  BM25_B,
+  BM25_K1,
+  BM25_SECTION_WEIGHT,
+  CANDIDATE_BUDGET,
+  COMMON_TERM_SHARE,
+  RERANK_FACTOR,
+  RERANK_MIN,
+} from './schema.js';
+import type { SqlDriver } from './sql.js';
+
+/** Rows read per statement while loading: each is one short PGlite statement, so lookups interleave with a load. */
+const LOAD_CHUNK = 2000;
+
+/** Postings of one kind of document (sentences or sections) in CSR form: term t's are [start[t], start[t + 1]). */
+interface Postings {
+  start: Int32Array;
+  doc: Int32Array;
+  tf: Uint16Array;
+}
+
+/** The lexemes of a stored tsvector's text form (`'word':1,4 'other':2`) with their position counts. */
+export function parseTsvector(text: string, each: (lexeme: string, tf: number) => void): void {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text[i] !== "'") {
+      i++;
+      continue;
+    }
+    // tsvectorout doubles ' and \ inside a lexeme.
+    let lexeme = '';
+    i++;
+    for (; i < n; i++) {
+      const c = text[i];
+      if (c === '\\' || (c === "'" && text[i + 1] === "'")) lexeme += text[++i];
+      else if (c === "'") break;
+      else lexeme += c;
+    }
+    i++;
+    let tf = 0;
+    if (text[i] === ':') {
+      tf = 1;
+      for (i++; i < n && text[i] !== ' '; i++) if (text[i] === ',') tf++;
+    }
+    each(lexeme, tf);
+  }
+}
+
+/** Growable (term, doc, tf) triples, turned into Postings once every document is read. */
+class PostingsBuilder {
+  private term = new Int32Array(1 << 16);
+  private doc = new Int32Array(1 << 16);
+  private tf = new Uint16Array(1 << 16);
+  private size = 0;
+
+  add(term: number, doc: number, tf: number): void {
+    if (this.size === this.term.length) {
+      const grow = <T extends Int32Array | Uint16Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.term = grow(this.term);
+      this.doc = grow(this.doc);
+      this.tf = grow(this.tf);
+    }
+    this.term[this.size] = term;
+    this.doc[this.size] = doc;
+    this.tf[this.size] = Math.min(tf, 0xffff);
+    this.size++;
+  }
+
+  /** Counting sort by term; documents keep the order they were added in. */
+  build(terms: number): Postings {
+    const start = new Int32Array(terms + 1);
+    for (let k = 0; k < this.size; k++) start[this.term[k] + 1]++;
+    for (let t = 0; t < terms; t++) start[t + 1] += start[t];
+    const at = start.slice(0, terms);
+    const doc = new Int32Array(this.size);
+    const tf = new Uint16Array(this.size);
+    for (let k = 0; k < this.size; k++) {
+      const j = at[this.term[k]]++;
+      doc[j] = this.doc[k];
+      tf[j] = this.tf[k];
+    }
+    return { start, doc, tf };
+  }
+}
+
+/** fts_totals' row: what bm25_sentences reads for N and the average lengths. */
+export interface KeywordTotals {
+  documents: number;
+  lexemes: number;
+  sections: number;
+  sectionLexemes: number;
+}
+
+/** Code-point order of two lexemes: the C collation that orders bm25_sentences' terms in PGlite. */
+const byCodePoint = (a: string, b: string): number => {
+  if (a === b) return 0;
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d) return d;
+  }
+  return x.length - y.length;
+};
+
+export class KeywordIndex {
+  private readonly n: number;
+  private readonly avgLen: number;
+  private readonly avgSectionLen: number;
+  /** Per-query scratch, indexed by sentence row (stamp: which query marked a row as a candidate). */
+  private readonly stamp: Int32Array;
+  private readonly score: Float64Array;
+  private query = 0;
+
+  private constructor(
+    private readonly terms: ReadonlyMap<string, number>,
+    /** Sentence row → its id, its section row (-1: none), its length in distinct lexemes. */
+    private readonly ids: Float64Array,
+    private readonly sectionOf: Int32Array,
+    private readonly len: Int32Array,
+    private readonly sentences: Postings,
+    /** Section row → its length (sections.lexemes). */
+    private readonly sectionLen: Int32Array,
+    private readonly sections: Postings,
+    totals: KeywordTotals,
+  ) {
+    // bm25_sentences: greatest(documents, 1), greatest(lexemes / documents, 1), greatest(section_lexemes / sections, 1).
+    this.n = Math.max(totals.documents, 1);
+    this.avgLen = Math.max(totals.lexemes / Math.max(totals.documents, 1), 1);
+    this.avgSectionLen = Math.max(totals.sectionLexemes / Math.max(totals.sections, 1), 1);
+    this.stamp = new Int32Array(ids.length);
+    this.score = new Float64Array(ids.length);
+  }
+
+  /** Sentences indexed. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /**
+   * Reads the corpus's sentences and sections (their tsvectors) in short statements. `current` is asked between
+   * them: a write or a close meanwhile makes the index useless, and the load stops (undefined).
+   */
+  static async load(driver: SqlDriver, current: () => boolean): Promise<KeywordIndex | undefined> {
+    const totalsRow = (await driver.query(`SELECT documents, lexemes, sections, section_lexemes FROM fts_totals WHERE id = 1`)).rows[0] ?? {};
+    const totals: KeywordTotals = {
+      documents: Number(totalsRow.documents ?? 0),
+      lexemes: Number(totalsRow.lexemes ?? 0),
+      sections: Number(totalsRow.sections ?? 0),
+      sectionLexemes: Number(totalsRow.section_lexemes ?? 0),
+    };
+    const terms = new Map<string, number>();
+    const termOf = (lexeme: string): number => {
+      let t = terms.get(lexeme);
+      if (t === undefined) terms.set(lexeme, (t = terms.size));
+      return t;
+    };
+
+    const sectionRow = new Map<string, number>();
+    const sectionLen: number[] = [];
+    const sectionPostings = new PostingsBuilder();
+    for (let after: [string, number] | undefined; ; ) {
+      const { rows } = await driver.query(
+        `SELECT paper_id, section_index, lexemes, tsv::text AS tsv FROM sections
+         WHERE $1::text IS NULL OR (paper_id, section_index) > ($1, $2) ORDER BY paper_id, section_index LIMIT ${LOAD_CHUNK}`,
+        [after?.[0] ?? null, after?.[1] ?? null],
+      );
+      if (!current()) return undefined;
+      for (const r of rows) {
+        const row = sectionLen.length;
+        sectionRow.set(`${String(r.paper_id)}\u0000${Number(r.section_index)}`, row);
+        sectionLen.push(Number(r.lexemes ?? 0));
+        parseTsvector(String(r.tsv ?? ''), (lexeme, tf) => sectionPostings.add(termOf(lexeme), row, tf));
+      }
+      if (rows.length < LOAD_CHUNK) break;
+      const last = rows[rows.length - 1];
+      after = [String(last.paper_id), Number(last.section_index)];
+    }
+
+    const ids: number[] = [];
+    const sectionOf: number[] = [];
+    const len: number[] = [];
+    const sentencePostings = new PostingsBuilder();
+    for (let after = 0; ; ) {
+      const { rows } = await driver.query(
+        `SELECT id, paper_id, section_index, tsv::text AS tsv FROM sentences WHERE id > $1 ORDER BY id LIMIT ${LOAD_CHUNK}`,
+        [after],
+      );
+      if (!current()) return undefined;
+      for (const r of rows) {
+        const row = ids.length;
+        ids.push(Number(r.id));
+        sectionOf.push(sectionRow.get(`${String(r.paper_id)}\u0000${Number(r.section_index)}`) ?? -1);
+        let lexemes = 0;
+        parseTsvector(String(r.tsv ?? ''), (lexeme, tf) => {
+          lexemes++;
+          sentencePostings.add(termOf(lexeme), row, tf);
+        });
+        len.push(lexemes);
+      }
+      if (rows.length < LOAD_CHUNK) break;
+      after = Number(rows[rows.length - 1].id);
+    }
+    return new KeywordIndex(
+      terms,
+      Float64Array.from(ids),
+      Int32Array.from(sectionOf),
+      Int32Array.from(len),
+      sentencePostings.build(terms.size),
+      Int32Array.from(sectionLen),
+      sectionPostings.build(terms.size),
+      totals,
+    );
+  }
+
+  /**
+   * The best `count` sentence ids for a query's lexemes (to_tsvector('english', query), distinct), best first, by
+   * bm25_sentences' rules; [] when none of them is in the corpus.
+   */
+  rank(lexemes: readonly string[], count: number): number[] {
+    const df = (t: number) => this.sentences.start[t + 1] - this.sentences.start[t];
+    // The query's terms in the corpus, rarest first (ties by term), as bm25_sentences orders them.
+    const query = [...new Set(lexemes)]
+      .map((lexeme) => ({ lexeme, t: this.terms.get(lexeme) ?? -1 }))
+      .filter((q) => q.t >= 0 && df(q.t) > 0)
+      .sort((a, b) => df(a.t) - df(b.t) || byCodePoint(a.lexeme, b.lexeme));
+    if (!query.length) return [];
+    const idf = new Map(query.map((q) => [q.t, Math.log(1 + (this.n - df(q.t) + 0.5) / (df(q.t) + 0.5))]));
+    const selective = query.filter((q) => df(q.t) <= COMMON_TERM_SHARE * this.n).length;
+    let selecting = 0;
+    for (let i = 0, total = 0; i < query.length; i++) {
+      total += df(query[i].t);
+      if (i < Math.max(selective, 3) && (i === 0 || total <= CANDIDATE_BUDGET)) selecting++;
+    }
+
+    // Candidates: the sentences holding a selecting term.
+    const stamp = ++this.query;
+    const candidates: number[] = [];
+    for (const q of query.slice(0, selecting)) {
+      for (let k = this.sentences.start[q.t]; k < this.sentences.start[q.t + 1]; k++) {
+        const row = this.sentences.doc[k];
+        if (this.stamp[row] !== stamp) {
+          this.stamp[row] = stamp;
+          this.score[row] = 0;
+          candidates.push(row);
+        }
+      }
+    }
+    // Their BM25 over every query term, summed in the tsvector's (lexeme) order as SQL's sum() reads it.
+    const lexical = [...query].sort((a, b) => byCodePoint(a.lexeme, b.lexeme));
+    for (const q of lexical) this.addScores(q.t, idf.get(q.t)!, stamp);
+
+    // First stage: own score plus the summed scores of the candidates in the same section.
+    const sectionSum = new Map<number, number>();
+    const byId = candidates.sort((a, b) => this.ids[a] - this.ids[b]);
+    for (const row of byId) sectionSum.set(this.sectionKey(row), (sectionSum.get(this.sectionKey(row)) ?? 0) + this.score[row]);
+    const rough = (row: number) => this.score[row] + sectionSum.get(this.sectionKey(row))!;
+    const top = byId
+      .map((row) => ({ row, rough: rough(row) }))
+      .sort((a, b) => b.rough - a.rough || this.ids[a.row] - this.ids[b.row])
+      .slice(0, Math.max(RERANK_MIN, RERANK_FACTOR * count))
+      .map((x) => x.row);
+
+    // Second stage: own score plus BM25_SECTION_WEIGHT × the section's BM25 (the section as one document).
+    const sectionScore = this.sectionScores(new Set(top.map((row) => this.sectionOf[row]).filter((s) => s >= 0)), lexical, idf);
+    return top
+      .map((row) => ({ id: this.ids[row], score: this.score[row] + BM25_SECTION_WEIGHT * (sectionScore.get(this.sectionOf[row]) ?? 0) }))
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .slice(0, count)
+      .map((x) => x.id);
+  }
+
+  /** A row's section for the first stage (a row without a section row is its own group, as SQL's NULL-free keys). */
+  private sectionKey(row: number): number {
+    const s = this.sectionOf[row];
+    return s >= 0 ? s : -1 - row;
+  }
+
+  /** BM25's term weight (bm25Sum in schema.ts, same operations in the same order, so the same doubles). */
+  private static weight(idf: number, tf: number, len: number, avgLen: number): number {
+    return (idf * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * len) / avgLen));
+  }
+
+  private addScores(t: number, idf: number, stamp: number): void {
+    const p = this.sentences;
+    for (let k = p.start[t]; k < p.start[t + 1]; k++) {
+      const row = p.doc[k];
+      if (this.stamp[row] === stamp && p.tf[k] > 0) this.score[row] += KeywordIndex.weight(idf, p.tf[k], this.len[row], this.avgLen);
+    }
+  }
+
+  private sectionScores(wanted: ReadonlySet<number>, lexical: readonly { t: number }[], idf: ReadonlyMap<number, number>): Map<number, number> {
+    const out = new Map<number, number>();
+    const p = this.sections;
+    for (const q of lexical) {
+      for (let k = p.start[q.t]; k < p.start[q.t + 1]; k++) {
+        const s = p.doc[k];
+        if (!wanted.has(s) || p.tf[k] === 0) continue;
+        out.set(s, (out.get(s) ?? 0) + KeywordIndex.weight(idf.get(q.t)!, p.tf[k], this.sectionLen[s], this.avgSectionLen));
+      }
+    }
+    return out;
+  }
+}
