@@ -237,7 +237,8 @@ async function measurePGlite(c: Corpus): Promise<void> {
       const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
       console.log(
         `keyword index: ${index?.size.toLocaleString('en')} sentences loaded in ${fmt(loadMs)} (CPU ${fmt(processCpu() - c0)}); ` +
-          `heap +${mb(m1.heapUsed - m0.heapUsed)}, array buffers +${mb(m1.arrayBuffers - m0.arrayBuffers)}${global.gc ? '' : ' (no --expose-gc: garbage included)'}`,
+          `it holds ${mb(index?.bytes ?? 0)}; the process grew heap +${mb(m1.heapUsed - m0.heapUsed)}, array buffers ` +
+          `+${mb(m1.arrayBuffers - m0.arrayBuffers)} (with PGlite's WASM memory, which never shrinks)${global.gc ? '' : ' (no --expose-gc: garbage included)'}`,
       );
       await measure('embedded (PGlite), keywords ranked in memory (the corpus process)', reopened, c, processCpu);
     } finally {

@@ -156,6 +156,14 @@ export class KeywordIndex {
     return this.ids.length;
   }
 
+  /** What the index holds, in bytes: its typed arrays, and its terms at ~2 bytes a character plus ~60 an entry. */
+  get bytes(): number {
+    const arrays = [this.ids, this.sectionOf, this.len, this.sectionLen, this.stamp, this.score, ...Object.values(this.sentences), ...Object.values(this.sections)];
+    let terms = 0;
+    for (const t of this.terms.keys()) terms += 2 * t.length + 60;
+    return arrays.reduce((a, x) => a + x.byteLength, 0) + terms;
+  }
+
   /**
    * Reads the corpus's sentences and sections (their tsvectors) in short statements. `current` is asked between
    * them: a write or a close meanwhile makes the index useless, and the load stops (undefined).
