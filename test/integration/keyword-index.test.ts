@@ -157,6 +157,15 @@ describe('the in-memory keyword index of an embedded corpus', () => {
     assert.equal(top.rows[0].text, 'Zyxwvut quokkas graze beside the estuary.');
   });
 
+  test('an index loaded while a write runs is dropped: it may hold half the write', async () => {
+    const size = (await store.keywordIndex())!.size;
+    const writing = store.writePapers(papers(random(5), 'during', 2));
+    const during = store.keywordIndex();
+    await writing;
+    assert.equal(await during, undefined);
+    assert.equal((await store.keywordIndex())?.size, size + 60);
+  });
+
   test('a store opened for a long-lived process loads it on its first hybrid lookup, by itself', async () => {
     const auto = pgliteStore(await freshPGlite(), { ownsDatabase: true, keywordIndex: true });
     try {

@@ -133,7 +133,7 @@ export interface SqlStoreOptions {
   onNotice?: (message: string) => void;
   /**
    * Embedded corpus: load the in-memory keyword index (keyword-index.ts) on the first hybrid lookup, for a process
-   * that answers many (the corpus process). A one-shot command would pay its load (~4 s at 100k sentences) for a
+   * that answers many (the corpus process). A one-shot command would pay its load (2–3 s at 100k sentences) for a
    * few lookups of ~15 ms less each, so it is off unless asked for, or loaded by keywordIndex().
    */
   keywordIndex?: boolean;
@@ -210,7 +210,10 @@ export class SqlCorpusStore implements CorpusStore {
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
-    this.generation++;
+    return this.writing(() => this.upgradeSteps(dimensions, precision, from));
+  }
+
+  private async upgradeSteps(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
     try {
       const v = vectorIndex(dimensions, precision);
       // Idempotent steps: an upgrade interrupted half-way is finished by the next open.
@@ -295,9 +298,25 @@ export class SqlCorpusStore implements CorpusStore {
     }
   }
 
-  async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
-    const meta = await requireMeta(this);
+  /**
+   * Runs a write: the keyword index of the corpus before it is retired, and so is one loaded while it ran (a load
+   * checks the generation between its statements).
+   */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
     this.generation++;
+    try {
+      return await write();
+    } finally {
+      this.generation++;
+    }
+  }
+
+  writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
+    return this.writing(() => this.writeAll(papers, options));
+  }
+
+  private async writeAll(papers: readonly PaperInput[], options: WriteOptions): Promise<WriteResult> {
+    const meta = await requireMeta(this);
     const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
     const total = papers.length;
     let done = 0;
@@ -316,7 +335,7 @@ export class SqlCorpusStore implements CorpusStore {
    * killed half-way is recounted on the next open.
    */
   async dropSearchIndexes(): Promise<void> {
-    this.generation++;
+    this.generation++; // a write: the keyword index of the corpus before it is retired
     try {
       await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
         DROP INDEX IF EXISTS ${SECTIONS_HNSW};
@@ -336,8 +355,11 @@ export class SqlCorpusStore implements CorpusStore {
    * (Re)builds the HNSW and full-text indexes (`m`/`efConstruction`, for the sentences', default to pgvector's 16/64)
    * and deferred statistics.
    */
-  async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
-    this.generation++;
+  createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
+    return this.writing(() => this.buildSearchIndexes(options));
+  }
+
+  private async buildSearchIndexes(options: { m?: number; efConstruction?: number }): Promise<void> {
     const v = vectorsOf(await requireMeta(this));
     if (!this.indexesDropped && !this.statsDeferred) {
       // Nothing dropped in this session: only a load killed with its indexes dropped needs them back, and a role
@@ -663,8 +685,7 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   async deletePapers(ids: readonly string[]): Promise<void> {
-    this.generation++;
-    if (ids.length) await this.driver.query('DELETE FROM papers WHERE id = ANY($1::text[])', [ids]);
+    if (ids.length) await this.writing(() => this.driver.query('DELETE FROM papers WHERE id = ANY($1::text[])', [ids]));
   }
 
   /**
