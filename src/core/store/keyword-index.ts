@@ -63,10 +63,18 @@ export function parseTsvector(text: string, each: (lexeme: string, tf: number) =
 
 /** Growable (term, doc, tf) triples, turned into Postings once every document is read. */
 class PostingsBuilder {
-  private term = new Int32Array(1 << 16);
-  private doc = new Int32Array(1 << 16);
-  private tf = new Uint16Array(1 << 16);
+  private term: Int32Array;
+  private doc: Int32Array;
+  private tf: Uint16Array;
   private size = 0;
+
+  /** `expected`: how many postings the corpus's totals announce (fts_totals), so that none is allocated twice. */
+  constructor(expected: number) {
+    const n = Math.max(1024, expected);
+    this.term = new Int32Array(n);
+    this.doc = new Int32Array(n);
+    this.tf = new Uint16Array(n);
+  }
 
   add(term: number, doc: number, tf: number): void {
     if (this.size === this.term.length) {
@@ -185,7 +193,7 @@ export class KeywordIndex {
 
     const sectionRow = new Map<string, number>();
     const sectionLen: number[] = [];
-    const sectionPostings = new PostingsBuilder();
+    const sectionPostings = new PostingsBuilder(totals.sectionLexemes);
     for (let after: [string, number] | undefined; ; ) {
       const { rows } = await driver.query(
         `SELECT paper_id, section_index, lexemes, tsv::text AS tsv FROM sections
@@ -207,7 +215,7 @@ export class KeywordIndex {
     const ids: number[] = [];
     const sectionOf: number[] = [];
     const len: number[] = [];
-    const sentencePostings = new PostingsBuilder();
+    const sentencePostings = new PostingsBuilder(totals.lexemes);
     for (let after = 0; ; ) {
       const { rows } = await driver.query(
         `SELECT id, paper_id, section_index, tsv::text AS tsv FROM sentences WHERE id > $1 ORDER BY id LIMIT ${LOAD_CHUNK}`,
