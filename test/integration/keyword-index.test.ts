@@ -5,6 +5,7 @@
 // web-search syntax (SQL ranks). The same check on the Citation-Integrity corpus is in retrieval-eval.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { mulberry32 } from '../../src/core/random.js';
 import { parseTsvector } from '../../src/core/store/keyword-index.js';
 import { pgliteStore } from '../../src/core/store/pglite.js';
 import { toHit } from '../../src/core/store/rows.js';
@@ -14,17 +15,6 @@ import { hybridTuning, type PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { hashEmbed } from '../support/db-embedder.js';
 import { freshPGlite } from '../support/db-pglite.js';
-
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 600 words, drawn with Zipf's law: the first few are in over 2 % of the sentences (common), most are rare. */
 const WORDS = Array.from({ length: 600 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}x`);
@@ -56,7 +46,7 @@ function papers(u: () => number, prefix = 'p', count = 120): PaperInput[] {
 
 describe('the in-memory keyword index of an embedded corpus', () => {
   let store: SqlCorpusStore;
-  const u = random(7);
+  const u = mulberry32(7);
   const queries = Array.from({ length: 80 }, () => sentence(u));
 
   before(async () => {
@@ -143,7 +133,7 @@ describe('the in-memory keyword index of an embedded corpus', () => {
 
   test('after a write the old index is never used; the next load has the new paper', async () => {
     const before = await store.keywordIndex();
-    const fresh = papers(random(99), 'new', 1);
+    const fresh = papers(mulberry32(99), 'new', 1);
     fresh[0].sentences[0].text = 'Zyxwvut quokkas graze beside the estuary.';
     fresh[0].sentences[0].embedding = hashEmbed(fresh[0].sentences[0].text, DIM);
     await store.writePapers(fresh);
@@ -159,7 +149,7 @@ describe('the in-memory keyword index of an embedded corpus', () => {
 
   test('an index loaded while a write runs is dropped: it may hold half the write', async () => {
     const size = (await store.keywordIndex())!.size;
-    const writing = store.writePapers(papers(random(5), 'during', 2));
+    const writing = store.writePapers(papers(mulberry32(5), 'during', 2));
     const during = store.keywordIndex();
     await writing;
     assert.equal(await during, undefined);
@@ -170,7 +160,7 @@ describe('the in-memory keyword index of an embedded corpus', () => {
     const auto = pgliteStore(await freshPGlite(), { ownsDatabase: true, keywordIndex: true });
     try {
       await auto.init({ model: MODEL, dimensions: DIM });
-      await auto.writePapers(papers(random(7), 'p', 10));
+      await auto.writePapers(papers(mulberry32(7), 'p', 10));
       const q = queries[0];
       await auto.matchHybrid(hashEmbed(q, DIM), q, { count: 5 });
       const index = await auto.keywordIndex(); // the load the lookup started
