@@ -5,7 +5,7 @@
  * thousands (candidates, their term frequencies, their sections'): ~17 ms of the hybrid's ~24 ms at 100k sentences,
  * against a 20 ms target. Profiled and rewritten in SQL for several sessions (README); a postings table in SQL gave
  * the same ranking 2× slower. Here the same postings sit in typed arrays, read once from the corpus (its stored
- * tsvectors, so PostgreSQL's parser and stemmer stay the only ones), and a ranking takes ~1 ms.
+ * tsvectors, so PostgreSQL's parser and stemmer stay the only ones), and a ranking takes ~2 ms.
  *
  * The SQL stays the reference: every rule below is its rule (candidate budget, BM25 constants, the two stages, the
  * section score), with its constants imported from schema.ts, and `test/integration/keyword-index.test.ts` checks
@@ -21,7 +21,7 @@ import {
   RERANK_FACTOR,
   RERANK_MIN,
 } from './schema.js';
-import type { SqlDriver } from './sql.js';
+import type { Row, SqlDriver } from './sql.js';
 
 /**
  * Rows read per statement while loading: PGlite runs one statement at a time, and a lookup waits for the one under
@@ -116,6 +116,25 @@ class PostingsBuilder {
   }
 }
 
+/**
+ * Reads every row of `sql`, a query paged by its key (its parameters: the last row's key, `first` for the first
+ * page), `chunk` rows a statement, handing each to `each`. False when `current` turned false between statements.
+ */
+async function readPaged(
+  driver: SqlDriver,
+  sql: string,
+  page: { first: unknown[]; keyOf: (row: Row) => unknown[]; chunk: number; current: () => boolean },
+  each: (row: Row) => void,
+): Promise<boolean> {
+  for (let key = page.first; ; ) {
+    const { rows } = await driver.query(`${sql} LIMIT ${page.chunk}`, key);
+    if (!page.current()) return false;
+    rows.forEach(each);
+    if (rows.length < page.chunk) return true;
+    key = page.keyOf(rows[rows.length - 1]);
+  }
+}
+
 /** fts_totals' row: what bm25_sentences reads for N and the average lengths. */
 export interface KeywordTotals {
   documents: number;
@@ -197,51 +216,45 @@ export class KeywordIndex {
       return t;
     };
 
+    const sectionKey = (r: Row) => `${String(r.paper_id)}\u0000${Number(r.section_index)}`;
     const sectionRow = new Map<string, number>();
     const sectionLen: number[] = [];
     const sectionPostings = new PostingsBuilder(totals.sectionLexemes);
-    for (let after: [string, number] | undefined; ; ) {
-      const { rows } = await driver.query(
-        `SELECT paper_id, section_index, lexemes, tsv::text AS tsv FROM sections
-         WHERE $1::text IS NULL OR (paper_id, section_index) > ($1, $2) ORDER BY paper_id, section_index LIMIT ${SECTION_CHUNK}`,
-        [after?.[0] ?? null, after?.[1] ?? null],
-      );
-      if (!current()) return undefined;
-      for (const r of rows) {
+    const sectionsRead = await readPaged(
+      driver,
+      `SELECT paper_id, section_index, lexemes, tsv::text AS tsv FROM sections
+       WHERE $1::text IS NULL OR (paper_id, section_index) > ($1, $2) ORDER BY paper_id, section_index`,
+      { first: [null, null], keyOf: (r) => [String(r.paper_id), Number(r.section_index)], chunk: SECTION_CHUNK, current },
+      (r) => {
         const row = sectionLen.length;
-        sectionRow.set(`${String(r.paper_id)}\u0000${Number(r.section_index)}`, row);
+        sectionRow.set(sectionKey(r), row);
         sectionLen.push(Number(r.lexemes ?? 0));
         parseTsvector(String(r.tsv ?? ''), (lexeme, tf) => sectionPostings.add(termOf(lexeme), row, tf));
-      }
-      if (rows.length < SECTION_CHUNK) break;
-      const last = rows[rows.length - 1];
-      after = [String(last.paper_id), Number(last.section_index)];
-    }
+      },
+    );
+    if (!sectionsRead) return undefined;
 
     const ids: number[] = [];
     const sectionOf: number[] = [];
     const len: number[] = [];
     const sentencePostings = new PostingsBuilder(totals.lexemes);
-    for (let after = 0; ; ) {
-      const { rows } = await driver.query(
-        `SELECT id, paper_id, section_index, tsv::text AS tsv FROM sentences WHERE id > $1 ORDER BY id LIMIT ${SENTENCE_CHUNK}`,
-        [after],
-      );
-      if (!current()) return undefined;
-      for (const r of rows) {
+    const sentencesRead = await readPaged(
+      driver,
+      `SELECT id, paper_id, section_index, tsv::text AS tsv FROM sentences WHERE id > $1 ORDER BY id`,
+      { first: [0], keyOf: (r) => [Number(r.id)], chunk: SENTENCE_CHUNK, current },
+      (r) => {
         const row = ids.length;
         ids.push(Number(r.id));
-        sectionOf.push(sectionRow.get(`${String(r.paper_id)}\u0000${Number(r.section_index)}`) ?? -1);
+        sectionOf.push(sectionRow.get(sectionKey(r)) ?? -1);
         let lexemes = 0;
         parseTsvector(String(r.tsv ?? ''), (lexeme, tf) => {
           lexemes++;
           sentencePostings.add(termOf(lexeme), row, tf);
         });
         len.push(lexemes);
-      }
-      if (rows.length < SENTENCE_CHUNK) break;
-      after = Number(rows[rows.length - 1].id);
-    }
+      },
+    );
+    if (!sentencesRead) return undefined;
     return new KeywordIndex(
       terms,
       Float64Array.from(ids),
