@@ -9,6 +9,7 @@ const USAGE = `Usage: corpus-lens fetch --db DB (--arxiv QUERY | --ids ID… | -
                          [--max N] [--since YEAR] [--until YEAR] [--yes] [--json] [--open-license-only]
                          [--contact EMAIL] [--cache DIR] [--arxiv-url URL] [--arxiv-api-url URL] [--s2-url URL]
                          [--openalex-url URL] [--no-s2] [--embedder offline|openai] [--model M] [--prefixes P]
+                         [--max-eprint-mb N] [--max-pdf-mb N]
   Builds a corpus from the web. --arxiv QUERY searches (arXiv by default; --source s2 or openalex searches Semantic
   Scholar or OpenAlex instead; --max candidates, default 20, published from --since to --until). --ids takes DOIs
   and arXiv ids; --bib FILE takes every entry of a .bib, each stored under its own citation key.
@@ -16,7 +17,8 @@ const USAGE = `Usage: corpus-lens fetch --db DB (--arxiv QUERY | --ids ID… | -
   (OpenAlex / Semantic Scholar), else the abstract alone; the report says which, entry by entry.
   The candidates are listed first; without --yes the command asks (no terminal: pass --yes).
   Polite by design: arXiv is asked once per 3 s on one connection, 429/5xx are retried honouring Retry-After,
-  downloads resume. Contact (User-Agent and OpenAlex mailto): --contact or CORPUS_LENS_CONTACT. Keys:
+  downloads resume. Budgets: an e-print may take --max-eprint-mb (default 100) downloaded, unpacked and extracted,
+  a PDF --max-pdf-mb (default 200); a larger one fails that entry (a gzip bomb stops at the budget). Contact (User-Agent and OpenAlex mailto): --contact or CORPUS_LENS_CONTACT. Keys:
   SEMANTIC_SCHOLAR_API_KEY, OPENALEX_API_KEY. Base URLs (mirrors): the flags or CORPUS_LENS_ARXIV_URL,
   CORPUS_LENS_ARXIV_API_URL, CORPUS_LENS_S2_URL, CORPUS_LENS_OPENALEX_URL. Progress ("12/40 papers · 3 failed")
   goes to stderr. --json prints {papers, sentences, skipped, failed, outcomes, entries:[{key, title, doi, arxivId,
@@ -29,6 +31,13 @@ function year(name: string, v: string | undefined): number | undefined {
   const n = Number(v);
   if (!/^\d{4}$/.test(v.trim()) || n < 1900 || n > 2999) throw new CliError(`--${name} must be a year such as 2020 (got '${v}')`);
   return n;
+}
+
+function megabytesFlag(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--${name} must be a positive number of megabytes (got '${v}')`);
+  return Math.round(n * 1024 * 1024);
 }
 
 function msEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -69,6 +78,8 @@ export const fetchCommand: Command = {
         embedder: { type: 'string' },
         prefixes: { type: 'string' },
         model: { type: 'string' },
+        'max-eprint-mb': { type: 'string' },
+        'max-pdf-mb': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -89,6 +100,8 @@ export const fetchCommand: Command = {
     const since = year('since', values.since);
     const until = year('until', values.until);
     const env = process.env;
+    const maxEprintBytes = megabytesFlag('max-eprint-mb', values['max-eprint-mb']);
+    const maxPdfBytes = megabytesFlag('max-pdf-mb', values['max-pdf-mb']);
 
     const sources = await import('../../core/sources/index.js');
     let config: SourcesConfig;
@@ -107,6 +120,8 @@ export const fetchCommand: Command = {
         arxivIntervalMs: msEnv(env, 'CORPUS_LENS_ARXIV_INTERVAL_MS'),
         s2IntervalMs: msEnv(env, 'CORPUS_LENS_S2_INTERVAL_MS'),
         openalexIntervalMs: msEnv(env, 'CORPUS_LENS_OPENALEX_INTERVAL_MS'),
+        maxEprintBytes,
+        maxPdfBytes,
       });
     } catch (e) {
       throw new CliError(e instanceof Error ? e.message : String(e));

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HttpError, readBody, type HttpClient, type RequestOptions } from './http.js';
+import { BodyTooLargeError, HttpError, readBody, type HttpClient, type RequestOptions } from './http.js';
 
 export interface DownloadOptions extends RequestOptions {
   /** The expected sha256 (hex), when known: a mismatch is an error and the file is discarded. */
@@ -46,7 +46,7 @@ export async function download(client: HttpClient, url: string, path: string, op
       const have = (await stat(part).catch(() => null))?.size ?? 0;
       firstOffset ??= have;
       const headers = client.headers({ ...options.headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) });
-      return client.fetchImpl(url, { headers, signal, redirect: 'follow' });
+      return client.send(url, { headers, signal });
     },
     async (res, signal, onIdle) => {
       const have = (await stat(part).catch(() => null))?.size ?? 0;
@@ -59,9 +59,20 @@ export async function download(client: HttpClient, url: string, path: string, op
       const total = resumed ? rangeTotal(res) : Number(res.headers.get('content-length') ?? NaN);
       const fh = await open(part, resumed ? 'a' : 'w');
       try {
-        await readBody(res, signal, client.requestTimeoutMs, onIdle, async (chunk) => {
-          await fh.write(chunk);
-        });
+        await readBody(
+          res,
+          signal,
+          client.requestTimeoutMs,
+          onIdle,
+          async (chunk) => {
+            await fh.write(chunk);
+          },
+          (options.maxBytes ?? Infinity) - (resumed ? have : 0),
+        );
+      } catch (e) {
+        // Over the budget: nothing of it is kept, so a later run does not resume a file that can never be whole.
+        if (e instanceof BodyTooLargeError) await rm(part, { force: true });
+        throw e;
       } finally {
         await fh.close();
       }

@@ -6,10 +6,16 @@
 // - a timeout per request that also covers a body that stops arriving (idle timeout, reset by every chunk),
 //   and an overall deadline per operation (all attempts and waits included);
 // - a User-Agent naming Corpus Lens and the user's contact address;
-// - cancellation through the caller's AbortSignal (rejects with an AbortError at once).
+// - cancellation through the caller's AbortSignal (rejects with an AbortError at once);
+// - a byte budget per body (counted after any Content-Encoding is undone, so a compressed bomb stops at the
+//   budget, never in memory), a failure that is not retried;
+// - redirects followed by hand: at most `maxRedirects`, only to http(s), and never from a public host to a
+//   loopback / link-local / private address (address.ts) unless the URL asked for is itself on one (a local
+//   mirror or stand-in); credentials headers are not carried to another origin.
 // Built on Node's own fetch (undici) rather than p-retry/got: the retry loop needs the response (Retry-After,
 // status) and the deadline, which makes a generic retry wrapper no shorter, and fetch adds no dependency.
 import { abortError, sleep } from '../abort.js';
+import { isInternalHost, systemLookup, type HostLookup } from './address.js';
 import { retryAfterMs } from './retry-after.js';
 import { backoffMs, isRetryableStatus } from './retry.js';
 
@@ -35,9 +41,17 @@ export interface HttpClientOptions {
   requestTimeoutMs?: number;
   /** Overall deadline of one operation, all attempts and waits included (default 300 000 ms). */
   deadlineMs?: number;
+  /** Largest body get()/json()/text() read, in bytes, unless a request says otherwise (default 64 MiB). */
+  maxBodyBytes?: number;
+  /** Redirects followed per request (default 5). */
+  maxRedirects?: number;
+  /** Resolves a host name for the redirect rule (default: the system resolver; tests map names to addresses). */
+  lookup?: HostLookup;
   /** For tests: the fetch to use. */
   fetch?: typeof fetch;
 }
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -46,6 +60,8 @@ export interface RequestOptions {
   deadlineMs?: number;
   /** Statuses returned to the caller instead of thrown (e.g. 404 for "not there"). */
   accept?: number[];
+  /** Largest body accepted, in bytes: a larger one fails the request (not retried). */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {
@@ -69,6 +85,14 @@ export class HttpError extends Error {
   ) {
     super(message);
     this.name = 'HttpError';
+  }
+}
+
+/** A body over its byte budget: not retried (the same server would send the same body). */
+export class BodyTooLargeError extends HttpError {
+  constructor(url: string, status: number, readonly maxBytes: number) {
+    super(`${url}: the body is larger than the ${megabytes(maxBytes)} limit`, url, status, false);
+    this.name = 'BodyTooLargeError';
   }
 }
 
@@ -111,7 +135,8 @@ const HOST_QUEUES = new Map<string, HostQueue>();
 export class HttpClient {
   readonly userAgent: string;
   private readonly queues = new Map<string, HostQueue>();
-  private readonly opts: Required<Omit<HttpClientOptions, 'contact' | 'hosts' | 'fetch'>>;
+  private readonly opts: Required<Omit<HttpClientOptions, 'contact' | 'hosts' | 'fetch' | 'lookup'>>;
+  private readonly lookup: HostLookup;
   /** The fetch every request goes through (Node's own unless a test passes one). */
   readonly fetchImpl: typeof fetch;
 
@@ -123,7 +148,10 @@ export class HttpClient {
       retryMaxMs: options.retryMaxMs ?? 60_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
       deadlineMs: options.deadlineMs ?? 300_000,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxRedirects: options.maxRedirects ?? 5,
     };
+    this.lookup = options.lookup ?? systemLookup;
     this.fetchImpl = options.fetch ?? fetch;
     for (const [host, rule] of Object.entries(options.hosts ?? {})) this.setHostRule(host, rule);
   }
@@ -142,8 +170,8 @@ export class HttpClient {
     const r = await this.operation(
       url,
       options,
-      (signal) => this.fetchImpl(url, { headers: this.headers(options.headers), signal, redirect: 'follow' }),
-      (res, signal, onIdle) => readBody(res, signal, this.opts.requestTimeoutMs, onIdle),
+      (signal) => this.send(url, { headers: this.headers(options.headers), signal }),
+      (res, signal, onIdle) => readBody(res, signal, this.opts.requestTimeoutMs, onIdle, undefined, options.maxBytes ?? this.opts.maxBodyBytes),
     );
     return { status: r.status, headers: r.headers, url: r.url, body: r.value, attempts: r.attempts };
   }
@@ -225,6 +253,38 @@ export class HttpClient {
     }
   }
 
+  /**
+   * One request, following redirects under the rule at the top of this file. The answer is the first response
+   * that is not a redirect; a refused redirect throws an HttpError that is not retried.
+   */
+  async send(url: string, init: { headers: Record<string, string>; signal: AbortSignal }): Promise<Response> {
+    const first = new URL(url);
+    let trustedInternal: boolean | undefined;
+    let current = first;
+    let headers = init.headers;
+    for (let hop = 0; ; hop++) {
+      const res = await this.fetchImpl(current.href, { headers, signal: init.signal, redirect: 'manual' });
+      if (![301, 302, 303, 307, 308].includes(res.status)) return res;
+      await res.body?.cancel().catch(() => undefined);
+      const location = res.headers.get('location');
+      if (!location) throw new HttpError(`${current.href}: HTTP ${res.status} without a Location`, url, res.status);
+      if (hop >= this.opts.maxRedirects) throw new HttpError(`${url}: more than ${this.opts.maxRedirects} redirects`, url, res.status);
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new HttpError(`${url}: redirected to an invalid URL`, url, res.status);
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new HttpError(`${url}: refused a redirect to a ${next.protocol} URL`, url, res.status);
+      trustedInternal ??= await isInternalHost(first.hostname, this.lookup);
+      if (!trustedInternal && (await isInternalHost(next.hostname, this.lookup))) {
+        throw new HttpError(`${url}: refused a redirect to ${next.host}, a local or private address`, url, res.status);
+      }
+      if (next.origin !== current.origin) headers = withoutCredentials(headers);
+      current = next;
+    }
+  }
+
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return { 'user-agent': this.userAgent, ...extra };
   }
@@ -232,6 +292,15 @@ export class HttpClient {
   get requestTimeoutMs(): number {
     return this.opts.requestTimeoutMs;
   }
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !/^(authorization|cookie|x-api-key|api-key)$/i.test(k)));
+}
+
+/** "100 MB" for a byte budget. */
+export function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 }
 
 function statusError(url: string, res: Response): HttpError {
@@ -268,7 +337,8 @@ function errorCode(e: unknown): string | undefined {
 /**
  * Reads the body chunk by chunk (to `sink`, else into memory). `onIdle` is called when no chunk arrives within
  * `idleMs` (it aborts the attempt, which fails the read). Fewer bytes than Content-Length announced is an error
- * (retryable): a truncated body is never taken for a whole one.
+ * (retryable): a truncated body is never taken for a whole one. More than `maxBytes` (decoded) is an error that
+ * is not retried, raised as soon as the budget is passed (or at once when Content-Length announces more).
  */
 export async function readBody(
   res: Response,
@@ -276,9 +346,16 @@ export async function readBody(
   idleMs: number,
   onIdle: () => void,
   sink?: (chunk: Uint8Array) => Promise<void>,
+  maxBytes = Infinity,
 ): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
+  const tooLarge = () => new BodyTooLargeError(res.url, res.status, maxBytes);
+  const announced = Number(res.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(announced) && announced > maxBytes && (res.headers.get('content-encoding') ?? 'identity') === 'identity') {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
   if (res.body) {
     const reader = res.body.getReader();
     let idle: NodeJS.Timeout | undefined;
@@ -293,6 +370,7 @@ export async function readBody(
         if (done) break;
         if (!value?.byteLength) continue;
         total += value.byteLength;
+        if (total > maxBytes) throw tooLarge();
         if (sink) await sink(value);
         else chunks.push(value);
       }

@@ -1,12 +1,15 @@
 // arXiv: the Atom API (`search_query` / `id_list`) for metadata and licence, the e-print (the authors' LaTeX
 // source: a gzipped tar, a single gzipped .tex, or a PDF) and the HTML rendering. Every request goes through the
 // shared client, whose arXiv hosts are spaced 3 s apart on one connection (arXiv's terms of use).
-import { gunzipSync } from 'node:zlib';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import { download } from '../net/download.js';
-import { HttpError } from '../net/http.js';
+import { HttpError, megabytes } from '../net/http.js';
 import { isLatexMain } from '../ingest/index.js';
 import { emptyCandidate, type Candidate, type SearchOptions, type SourceContext } from './types.js';
 import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
@@ -118,45 +121,113 @@ export async function arxivByIds(ctx: SourceContext, ids: readonly string[]): Pr
 
 export type EprintContent = { kind: 'latex'; main: string; dir: string } | { kind: 'pdf'; path: string } | { kind: 'none'; reason: string };
 
+/** Files an e-print's tar may hold: real sources have tens to hundreds; a tar of countless empty files is refused. */
+const MAX_TAR_ENTRIES = 10_000;
+
+/** An e-print over its budget (packed, unpacked or extracted): the entry fails with this reason. */
+export class EprintTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EprintTooLargeError';
+  }
+}
+
 /**
  * Downloads arXiv's e-print of `id` into the cache and unpacks it: a gzipped tar (extracted; its main .tex is the
- * one with \documentclass, the largest when several), a single gzipped .tex, or a PDF.
+ * one with \documentclass, the largest when several), a single gzipped .tex, or a PDF. Everything streams through
+ * files under one byte budget (`maxEprintBytes`: the download, the decompressed e-print and the extracted tar
+ * each), so a small compressed bomb stops at the budget instead of filling memory.
  */
 export async function fetchArxivEprint(ctx: SourceContext, id: string): Promise<EprintContent> {
+  const budget = ctx.config.maxEprintBytes;
   const safe = id.replace(/[^\w.-]+/g, '_');
   const file = join(ctx.config.cacheDir, 'arxiv', `${safe}.eprint`);
-  const got = await download(ctx.http, `${ctx.config.arxivUrl}/e-print/${id}`, file, { signal: ctx.signal });
-  const raw = new Uint8Array(await readFile(got.path));
-  const data = raw[0] === 0x1f && raw[1] === 0x8b ? new Uint8Array(gunzipSync(raw)) : raw;
+  const got = await download(ctx.http, `${ctx.config.arxivUrl}/e-print/${id}`, file, { signal: ctx.signal, maxBytes: budget });
   const dir = join(ctx.config.cacheDir, 'arxiv', `${safe}.src`);
-  if (Buffer.from(data.subarray(0, 5)).toString('latin1') === '%PDF-') {
-    const path = `${dir}.pdf`;
-    await writeFile(path, data);
-    return { kind: 'pdf', path };
-  }
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  if (Buffer.from(data.subarray(257, 262)).toString('latin1') === 'ustar') {
-    await extractTar(data, dir);
-  } else {
-    const tex = Buffer.from(data).toString('utf8');
-    if (!isLatexMain(tex)) return { kind: 'none', reason: 'the e-print is neither a tar, a LaTeX file nor a PDF' };
-    await writeFile(join(dir, 'main.tex'), tex);
+  const unpacked = `${dir}.unpacked`;
+  try {
+    const gz = await readHead(got.path, 2);
+    if (gz[0] === 0x1f && gz[1] === 0x8b) await gunzipFile(got.path, unpacked, budget, ctx.signal);
+    const data = gz[0] === 0x1f && gz[1] === 0x8b ? unpacked : got.path;
+    const head = await readHead(data, 512);
+    if (Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-') {
+      const path = `${dir}.pdf`;
+      if (data === unpacked) await rename(unpacked, path);
+      else await writeFile(path, await readFile(data));
+      return { kind: 'pdf', path };
+    }
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    if (Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar') {
+      await extractTar(data, dir, budget);
+    } else {
+      const tex = await readFile(data, 'utf8');
+      if (!isLatexMain(tex)) return { kind: 'none', reason: 'the e-print is neither a tar, a LaTeX file nor a PDF' };
+      await writeFile(join(dir, 'main.tex'), tex);
+    }
+  } catch (e) {
+    if (e instanceof EprintTooLargeError) await rm(dir, { recursive: true, force: true });
+    throw e;
+  } finally {
+    await rm(unpacked, { force: true });
   }
   const main = await findMainTex(dir);
   return main ? { kind: 'latex', main, dir } : { kind: 'none', reason: 'the e-print has no main LaTeX file' };
 }
 
-/** Extracts a tar into `dir` with node-tar, which drops absolute paths and `..`; links are skipped. */
-async function extractTar(data: Uint8Array, dir: string): Promise<void> {
-  const tar = await import('tar');
-  const tarFile = `${dir}.tar`;
-  await writeFile(tarFile, data);
+async function readHead(path: string, bytes: number): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
   try {
-    await tar.x({ file: tarFile, cwd: dir, strict: false, filter: (_p, entry) => 'type' in entry && (entry.type === 'File' || entry.type === 'Directory') });
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
   } finally {
-    await rm(tarFile, { force: true });
+    await fh.close();
   }
+}
+
+/** Gunzips `from` into `to`, stopping with EprintTooLargeError as soon as the output passes `budget` bytes. */
+async function gunzipFile(from: string, to: string, budget: number, signal?: AbortSignal): Promise<void> {
+  let out = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      out += chunk.length;
+      if (out > budget) next(new EprintTooLargeError(`the e-print unpacks to more than the ${megabytes(budget)} limit (maxEprintBytes)`));
+      else next(null, chunk);
+    },
+  });
+  try {
+    await pipeline(createReadStream(from), createGunzip(), count, createWriteStream(to), { signal });
+  } catch (e) {
+    await rm(to, { force: true });
+    if (e instanceof EprintTooLargeError || signal?.aborted) throw e;
+    throw new Error(`the e-print is not a readable gzip file (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+}
+
+/**
+ * Extracts the tar at `file` into `dir` with node-tar, which drops absolute paths and `..`; links are skipped.
+ * The files' sizes add up to at most `budget` bytes and their number to MAX_TAR_ENTRIES.
+ */
+async function extractTar(file: string, dir: string, budget: number): Promise<void> {
+  const tar = await import('tar');
+  let bytes = 0;
+  let entries = 0;
+  let over: string | null = null;
+  await tar.x({
+    file,
+    cwd: dir,
+    strict: false,
+    filter: (_p, entry) => {
+      if (over || !('type' in entry) || (entry.type !== 'File' && entry.type !== 'Directory')) return false;
+      bytes += entry.size ?? 0;
+      entries++;
+      if (bytes > budget) over = `the e-print's files add up to more than the ${megabytes(budget)} limit (maxEprintBytes)`;
+      else if (entries > MAX_TAR_ENTRIES) over = `the e-print holds more than ${MAX_TAR_ENTRIES} files`;
+      return !over;
+    },
+  });
+  if (over) throw new EprintTooLargeError(over);
 }
 
 /** The main .tex of an unpacked e-print: has \documentclass; the largest (with what it includes) when several. */
@@ -179,7 +250,7 @@ async function findMainTex(dir: string): Promise<string | null> {
 
 /** arXiv's HTML rendering of `id`, or null when arXiv has none (404). */
 export async function fetchArxivHtml(ctx: SourceContext, id: string): Promise<string | null> {
-  const res = await ctx.http.get(`${ctx.config.arxivUrl}/html/${id}`, { signal: ctx.signal, accept: [404] });
+  const res = await ctx.http.get(`${ctx.config.arxivUrl}/html/${id}`, { signal: ctx.signal, accept: [404], maxBytes: ctx.config.maxEprintBytes });
   if (res.status === 404) return null;
   const html = Buffer.from(res.body).toString('utf8');
   if (!/<html|<article/i.test(html)) throw new HttpError(`${res.url}: not an HTML page`, res.url, res.status);

@@ -3,17 +3,21 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HttpClient, type HttpClientOptions } from '../net/http.js';
-import { DEFAULT_INTERVALS, DEFAULT_URLS, type SourceContext, type SourcesConfig } from './types.js';
+import { DEFAULT_BUDGETS, DEFAULT_INTERVALS, DEFAULT_URLS, type SourceContext, type SourcesConfig } from './types.js';
 
 export function sourcesConfig(given: Partial<SourcesConfig> = {}): SourcesConfig {
   const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined && v !== '')) as Partial<SourcesConfig>;
   const config: SourcesConfig = {
     ...DEFAULT_URLS,
     ...DEFAULT_INTERVALS,
+    ...DEFAULT_BUDGETS,
     openLicenseOnly: false,
     cacheDir: join(homedir(), '.cache', 'corpus-lens', 'downloads'),
     ...defined,
   };
+  for (const k of ['maxEprintBytes', 'maxPdfBytes'] as const) {
+    if (!Number.isFinite(config[k]) || config[k] <= 0) throw new Error(`${k}: '${config[k]}' is not a positive number of bytes`);
+  }
   for (const k of ['arxivApiUrl', 'arxivUrl', 's2Url', 'openalexUrl'] as const) {
     try {
       const u = new URL(config[k]);

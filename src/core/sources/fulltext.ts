@@ -80,7 +80,7 @@ export async function readFullText(ctx: SourceContext, c: Candidate): Promise<Fu
       const url = c.pdfUrl;
       const pdf = await attempt('open-access PDF', async () => {
         const file = join(ctx.config.cacheDir, 'pdf', `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.pdf`);
-        await download(ctx.http, url, file, { signal: ctx.signal });
+        await download(ctx.http, url, file, { signal: ctx.signal, maxBytes: ctx.config.maxPdfBytes });
         const data = new Uint8Array(await readFile(file));
         if (Buffer.from(data.subarray(0, 5)).toString('latin1') !== '%PDF-') return 'the download is not a PDF (a landing page?)';
         return { paper: firstPaper(await readPdfBytes(data, file, { signal: ctx.signal })), from: url };

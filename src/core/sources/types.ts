@@ -41,6 +41,10 @@ export interface SourcesConfig {
   openLicenseOnly: boolean;
   /** Where downloads are cached (resumable). */
   cacheDir: string;
+  /** Byte budget of one arXiv e-print: its download, its decompressed size and its extracted files (default 100 MiB). */
+  maxEprintBytes: number;
+  /** Byte budget of one downloaded PDF (default 200 MiB). */
+  maxPdfBytes: number;
 }
 
 export const DEFAULT_URLS = {
@@ -49,6 +53,8 @@ export const DEFAULT_URLS = {
   s2Url: 'https://api.semanticscholar.org/graph/v1',
   openalexUrl: 'https://api.openalex.org',
 } as const;
+
+export const DEFAULT_BUDGETS = { maxEprintBytes: 100 * 1024 * 1024, maxPdfBytes: 200 * 1024 * 1024 } as const;
 
 export const DEFAULT_INTERVALS = { arxivIntervalMs: 3000, s2IntervalMs: 1000, openalexIntervalMs: 100 } as const;
 
