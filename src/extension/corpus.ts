@@ -28,8 +28,13 @@ export interface Connection {
 /** The corpus is missing or empty: the panel offers to set it up. */
 export class NotConfiguredError extends Error {}
 
-/** The embedded corpus is being indexed: PGlite allows one writer, so lookups wait until the run ends. */
-export class CorpusBusyError extends Error {}
+/**
+ * The embedded corpus is being indexed or copied: PGlite allows one process on a folder, so lookups wait until
+ * the run ends.
+ */
+export class CorpusBusyError extends Error {
+  override name = 'CorpusBusyError';
+}
 
 export class CorpusService implements vscode.Disposable {
   private current: { key: string; connection: Promise<Connection> } | undefined;
@@ -40,9 +45,14 @@ export class CorpusService implements vscode.Disposable {
   private closing: Promise<unknown> = Promise.resolve();
   /** The corpus targets (folders or URLs) indexing runs are writing to, with how many runs each. */
   private readonly writing = new Map<string, number>();
+  /** An embedded corpus folder another process is reading (Move to PostgreSQL's copy), and what it is doing. */
+  private held: { folder: string; why: string } | undefined;
   private readonly finishedIndexing = new vscode.EventEmitter<void>();
   /** Fires when an indexing run ends, however it ends (views that read the corpus reload then, not during it). */
   readonly onDidFinishIndexing = this.finishedIndexing.event;
+  private readonly resumed = new vscode.EventEmitter<void>();
+  /** Fires when a corpus held closed (see hold) may be looked up again: the panel repeats its lookup. */
+  readonly onDidResume = this.resumed.event;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the connection is dropped (settings changed, corpus re-indexed). */
   readonly onDidChange = this.changed.event;
@@ -84,6 +94,9 @@ export class CorpusService implements vscode.Disposable {
     const settings = readSettings();
     if (settings.corpus.backend === 'embedded' && this.isWriting(this.embeddedPath(settings))) {
       return Promise.reject(new CorpusBusyError('the corpus is being indexed: lookups resume when indexing ends'));
+    }
+    if (settings.corpus.backend === 'embedded' && this.held && samePath(this.held.folder, this.embeddedPath(settings))) {
+      return Promise.reject(new CorpusBusyError(`${this.held.why}: lookups resume when it has finished`));
     }
     const key = JSON.stringify([settings.corpus, settings.embedding]);
     if (this.current?.key !== key) {
@@ -168,14 +181,31 @@ export class CorpusService implements vscode.Disposable {
     };
   }
 
+  /**
+   * Closes the embedded corpus in `folder` and keeps it closed until the returned function is called, so another
+   * process (the copy of Move to PostgreSQL) can open it: a lookup meanwhile fails with CorpusBusyError saying `why`
+   * instead of reopening the folder in this window's corpus process, whose lock would make the other process fail.
+   */
+  async hold(folder: string, why: string): Promise<() => void> {
+    if (this.held) throw new CorpusBusyError(`${this.held.why}; try again when it has finished`);
+    const held = { folder, why };
+    this.held = held;
+    await this.drop(why);
+    await this.closing;
+    return () => {
+      if (this.held !== held) return;
+      this.held = undefined;
+      this.resumed.fire();
+    };
+  }
+
   /** Whether an indexing run is writing to any corpus now. */
   get indexing(): boolean {
     return this.writing.size > 0;
   }
 
   private isWriting(folder: string): boolean {
-    const resolved = path.resolve(folder);
-    return [...this.writing.keys()].some((k) => path.resolve(k) === resolved);
+    return [...this.writing.keys()].some((k) => samePath(k, folder));
   }
 
   private async open(settings: Settings): Promise<Connection> {
@@ -256,7 +286,11 @@ export class CorpusService implements vscode.Disposable {
   dispose(): void {
     void this.drop();
     this.changed.dispose();
+    this.resumed.dispose();
     this.finishedIndexing.dispose();
   }
 }
 
+function samePath(a: string, b: string): boolean {
+  return path.resolve(a) === path.resolve(b);
+}

@@ -63,6 +63,11 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     const editor = vscode.window.activeTextEditor ?? lastPaperEditor;
     if (editor && isPaperDocument(editor.document) && readSettings(editor.document.uri).trigger === 'auto') void lookups.lookupAtCursor(editor);
   });
+  // A corpus held closed (moved to a server) is back: the panel's "lookups resume…" gives way to results.
+  corpus.onDidResume(() => {
+    const editor = paperEditor();
+    if (panel.visible && editor) void lookups.lookupAtCursor(editor, true);
+  });
 
   let timer: NodeJS.Timeout | undefined;
   const schedule = (editor: vscode.TextEditor) => {

@@ -38,8 +38,9 @@ export async function moveCorpusToPostgres(secrets: Secrets, corpus: CorpusServi
   });
   if (password === undefined) return;
   if (password) await secrets.set('postgres', to, password);
-  // The embedded corpus is open in the corpus process: close it so the copy can read the folder.
-  await corpus.drop();
+  // The embedded corpus is open in this window's corpus process, and any lookup (the panel, the status bar, a hover)
+  // would reopen it: hold it closed until the copy has finished, so the copy's process can open the folder.
+  const release = await corpus.hold(from, `the corpus is being moved to ${clean.host}`);
   log.info(`moving corpus ${from} to ${redactUrl(to)}`);
   try {
     const summary = await vscode.window.withProgress(
@@ -62,11 +63,13 @@ export async function moveCorpusToPostgres(secrets: Secrets, corpus: CorpusServi
         });
       },
     );
+    // The backend last: until it changes, the settings still name the embedded corpus as a whole.
     const config = vscode.workspace.getConfiguration('corpusLens');
-    await config.update('corpus.backend', 'postgres', vscode.ConfigurationTarget.Global);
     await config.update('corpus.url', to, vscode.ConfigurationTarget.Global);
     await config.update('corpus.schema', 'corpusLens', vscode.ConfigurationTarget.Global);
+    await config.update('corpus.backend', 'postgres', vscode.ConfigurationTarget.Global);
     await corpus.drop();
+    release();
     const line =
       `moved ${summary.papers.target} papers and ${summary.sentences.target} sentences to ${clean.host} ` +
       `(${summary.papers.skipped} were already there; counts and checksum verified); the embedded folder is kept`;
@@ -77,6 +80,7 @@ export async function moveCorpusToPostgres(secrets: Secrets, corpus: CorpusServi
       void vscode.window.showWarningMessage(`Corpus Lens: ${w}`);
     }
   } catch (err) {
+    release();
     log.warn(`moving the corpus failed: ${errorText(err)}`);
     void vscode.window.showErrorMessage(`Corpus Lens: ${errorText(err)} (the settings still name the embedded corpus)`);
   }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.ts';
 import { evalPath } from '../support/eval.ts';
+import { realPgSkip, startRealPg } from '../support/pg-real.ts';
 import { missingPrerequisite, root, runHostSuite } from './harness.ts';
 
 // Under CI a missing prerequisite is a failure, not a skip: .ci/run installs both.
@@ -38,6 +39,30 @@ test('the extension works inside a real VS Code (code-server 1.100)', { skip: mi
   assert.equal(run.summary.failed, 0);
   assert.ok(run.summary.passed >= 6, `${run.summary.passed} passed`);
   assert.equal(run.exitCode, 0);
+});
+
+test('Move Corpus to PostgreSQL… moves to a real server from the command while the panel looks up (issue 31.1)', { skip: missing || realPgSkip(), timeout: 600_000 }, async () => {
+  const corpus = join(mkdtempSync(join(tmpdir(), 'cl-move-corpus-')), 'sample');
+  const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);
+  assert.equal(ingest.code, 0, ingest.stderr);
+  const pg = await startRealPg();
+  try {
+    const url = await pg.createDatabase('moved');
+    mkdirSync(join(root, '.test-artifacts'), { recursive: true });
+    const run = await runHostSuite({
+      suite: 'move-corpus.suite',
+      settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150 },
+      env: { CORPUS_LENS_TEST_PG_URL: url },
+      artifacts: join(root, '.test-artifacts'),
+      timeoutMs: 240_000,
+    });
+    if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
+    for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
+    assert.equal(run.summary?.failed, 0);
+    assert.equal(run.summary?.passed, 1);
+  } finally {
+    await pg.stop();
+  }
 });
 
 test('npm run package builds a small .vsix that installs into code-server and works', { skip: missing, timeout: 600_000 }, async () => {

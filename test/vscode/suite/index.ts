@@ -10,6 +10,7 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
   mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
   if (SUITE === 'vsix.suite') require('./vsix.suite');
+  else if (SUITE === 'move-corpus.suite') require('./move-corpus.suite');
   else {
     require('./extension.suite');
     require('./add-papers.suite');
