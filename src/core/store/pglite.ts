@@ -3,14 +3,14 @@
 // bench/store.bench.ts): sentences are bulk-loaded with BINARY COPY (text input of vectors is ~4 µs per float in
 // WASM); the query vector is sent as a binary parameter through the extended protocol (saves ~1.5 ms a lookup at
 // 384-d over a text parameter).
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from './rows.js';
 import { SqlCorpusStore, type Row, type SqlDriver, type SqlStoreOptions, type SqlTx, type StagedSentence } from './sql.js';
 import { StoreError } from './types.js';
 import { describeThrown } from '../redact.js';
-import { LOCK_FILE, fsProblem, lockCorpus } from './lock.js';
+import { LOCK_FILE, fsProblem, isAlive, lockCorpus } from './lock.js';
 
 const enc = new TextEncoder();
 
@@ -66,10 +66,10 @@ export function isCorpusFolder(dir: string): boolean {
 
 /**
  * Checks a corpus folder before PGlite touches it, so every problem gets a sentence that names it and its fix
- * (PGlite itself says "[object Object]" for a file, "failed to initialize" for a read-only folder). A missing folder
- * is created only when `create`.
+ * (PGlite itself says "[object Object]" for a file, "failed to initialize" for a read-only folder). Nothing is
+ * created here: a new corpus is made whole elsewhere ({@link createWhole}). Returns whether `path` exists.
  */
-function prepareFolder(path: string, create: boolean): void {
+function prepareFolder(path: string, create: boolean): boolean {
   let st;
   try {
     st = statSync(path);
@@ -80,15 +80,18 @@ function prepareFolder(path: string, create: boolean): void {
     throw new StoreError(`${path} is a file, not a corpus folder: --db takes a corpus folder, a postgres:// URL or supabase:<url>`);
   }
   if (!st && !create) throw noCorpus(path);
+  // A new corpus is built beside its folder (createWhole): the parent must be writable too.
+  const writable = st ? path : dirname(path);
   try {
-    if (!st) mkdirSync(path, { recursive: true });
-    accessSync(path, constants.W_OK);
+    if (!st) mkdirSync(writable, { recursive: true });
+    accessSync(writable, constants.W_OK);
   } catch (err) {
     throw fsProblem(path, err);
   }
   // PGlite writes on open (WAL, checkpoint); on a full disk it hangs instead of failing: refuse first.
-  const fs = statfsSync(path, { bigint: false });
+  const fs = statfsSync(writable, { bigint: false });
   if (fs.bavail * fs.bsize < MIN_FREE_BYTES) throw fsProblem(path, Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+  return !!st;
 }
 
 /** Free space a corpus needs to open and write (WAL segments are 16 MB). */
@@ -98,17 +101,102 @@ function noCorpus(path: string): StoreError {
   return new StoreError(`no corpus at ${path}: check the path (this command opens an existing corpus; \`corpus-lens ingest --db FOLDER …\` creates one)`);
 }
 
-/** With the lock held (no one is creating it meanwhile): the folder is a corpus, or empty and may become one. */
-function checkContents(path: string, create: boolean): void {
-  if (isCorpusFolder(path)) return;
-  const others = readdirSync(path).filter((e) => !e.startsWith(LOCK_FILE));
-  if (others.length) {
-    throw new StoreError(`${path} is not a Corpus Lens corpus (it holds other files): give --db a corpus folder, or a new or empty folder for a new corpus`);
-  }
-  if (!create) throw noCorpus(path);
+/** What a folder holds: a corpus, nothing (or only a lock), a corpus whose creation was cut short, or other files. */
+type FolderState = 'corpus' | 'empty' | 'incomplete' | 'other';
+
+/**
+ * The entries of a PostgreSQL data folder. Older versions initialised a new corpus in place, and a kill before
+ * PG_VERSION was written left a folder of only these: nothing was ever stored in it.
+ */
+const PG_ENTRY = /^(base|global|pg_[a-z_]+|postgresql(\.auto)?\.conf|pg_(hba|ident)\.conf|postmaster\.(pid|opts))$/;
+
+function folderState(path: string): FolderState {
+  if (isCorpusFolder(path)) return 'corpus';
+  const entries = readdirSync(path).filter((e) => !e.startsWith(LOCK_FILE));
+  if (!entries.length) return 'empty';
+  return entries.every((e) => PG_ENTRY.test(e)) ? 'incomplete' : 'other';
 }
 
-/** Why PGlite could not open a folder that passed checkFolder: a write probe names disk-full / read-only cases. */
+/** With the lock held (no one is creating it meanwhile): the folder is a corpus, or a sentence saying why not. */
+function checkContents(path: string): void {
+  const state = folderState(path);
+  if (state === 'corpus') return;
+  if (state === 'incomplete') {
+    throw new StoreError(
+      `the corpus at ${path} was never finished (its creation was interrupted; it holds no papers): ` +
+        `\`corpus-lens ingest --db ${path} …\` creates it again, or delete the folder`,
+    );
+  }
+  if (state === 'other') {
+    throw new StoreError(`${path} is not a Corpus Lens corpus (it holds other files): give --db a corpus folder, or a new or empty folder for a new corpus`);
+  }
+  throw noCorpus(path);
+}
+
+/** Sibling names of a corpus being built, or of an unfinished one moved aside: `.NAME.corpus-lens-new-PID-…`. */
+const sibling = (path: string, what: 'new' | 'old') => join(dirname(path), `.${basename(path)}.corpus-lens-${what}-${process.pid}-${Date.now().toString(36)}`);
+
+/** Removes the building folders of runs that were killed (their pid is gone). */
+function sweepSiblings(path: string): void {
+  const prefix = `.${basename(path)}.corpus-lens-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path)).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(?:new|old)-(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+    if (pid && pid !== process.pid && !isAlive(pid)) rmSync(join(dirname(path), name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Creates a new corpus at `path` whole or not at all. PGlite initialises a database in a hidden sibling folder
+ * (seconds, dozens of files); only once it is complete and closed is it renamed into place, one atomic step. A kill
+ * at any instant leaves `path` as it was (missing, empty, or an unfinished corpus of an older version) or a whole
+ * corpus; a killed run's sibling is removed by the next. Two creators at once: the second rename fails, and that
+ * run opens the first one's corpus.
+ */
+async function createWhole(path: string, state: FolderState | 'missing', initialise: (dir: string) => Promise<{ close(): Promise<void> }>): Promise<void> {
+  sweepSiblings(path);
+  const building = sibling(path, 'new');
+  try {
+    mkdirSync(building);
+    const db = await initialise(building);
+    await db.close();
+    if (state === 'incomplete') {
+      // An unfinished corpus of an older version: moved aside (one rename), replaced, then removed.
+      const aside = sibling(path, 'old');
+      renameSync(path, aside);
+      renameSync(building, path);
+      rmSync(aside, { recursive: true, force: true });
+      return;
+    }
+    try {
+      renameSync(building, path); // onto a missing or empty folder (POSIX replaces an empty directory)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM') {
+        if (existsSync(path) && folderState(path) !== 'empty') return; // another run created it first: open theirs
+        removeEmptyFolder(path); // Windows does not rename onto an empty folder
+        renameSync(building, path);
+      } else throw err;
+    }
+  } catch (err) {
+    throw err instanceof StoreError ? err : fsProblem(path, err);
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/** Removes an empty folder, and a lock left in it by a process that is gone. */
+function removeEmptyFolder(path: string): void {
+  for (const e of readdirSync(path)) if (e.startsWith(LOCK_FILE)) unlinkSync(join(path, e));
+  rmdirSync(path);
+}
+
+/** Why PGlite could not open a folder that passed prepareFolder: a write probe names disk-full / read-only cases. */
 function openProblem(path: string, err: unknown): StoreError {
   const probe = join(path, `.corpus-lens-probe-${process.pid}`);
   try {
@@ -141,17 +229,27 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
   const local = !dir.startsWith('memory://');
   const path = resolve(dir);
   const create = options.create ?? true;
-  if (local) prepareFolder(path, create);
-  const buffers = options.sharedBuffers === undefined ? sharedBuffersFor(local ? dataBytes(path) : 0) : options.sharedBuffers;
+  const exists = local && prepareFolder(path, create);
+  const buffers = options.sharedBuffers === undefined ? sharedBuffersFor(exists ? dataBytes(path) : 0) : options.sharedBuffers;
   const settings = {
     extensions: { vector },
     ...(buffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] } : {}),
   };
   if (!local) return PGlite.create(dir, settings);
+  const state = exists ? folderState(path) : 'missing';
+  if (create && state !== 'corpus' && state !== 'other') {
+    await createWhole(path, state, async (building) => {
+      try {
+        return await PGlite.create(building, settings);
+      } catch (err) {
+        throw openProblem(dirname(building), err);
+      }
+    });
+  }
   const lock = await lockCorpus(path, { waitMs: options.lockWaitMs, command: options.owner });
   let db: PGlite;
   try {
-    checkContents(path, create);
+    checkContents(path);
   } catch (err) {
     lock.release();
     throw err;
