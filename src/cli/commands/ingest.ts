@@ -54,6 +54,8 @@ export const ingestCommand: Command = {
     // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
     const creating = await newCorpusFolder(values.db);
+    // So are the paths: a mistyped one fails before a new corpus folder is made.
+    const files = zotero ? undefined : await paperFiles(positionals, values.glob, creating);
     // The store's notices (a serial index build) join the summary's warnings: with --progress stderr carries JSON only.
     const notices: string[] = [];
     const store = await openDb(values.db, undefined, process.env, undefined, { create: true, onNotice: (m) => notices.push(m) });
@@ -67,11 +69,11 @@ export const ingestCommand: Command = {
         throw new CliError(`this corpus's indexes are ${corpus.indexPrecision}; --precision ${indexPrecision} applies to a new corpus only`);
       }
       const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus });
-      const { ingest, ingestUnits, collectFiles } = await import('../../core/ingest/pipeline.js');
+      const { ingest, ingestUnits } = await import('../../core/ingest/pipeline.js');
       // An embedded corpus has a measured size limit: say so before the load passes its safe share. A line on
       // stderr only (stdout and --json stay as they are; with --progress stderr carries JSON lines only).
       if (!values.progress && (await isEmbedded(values.db))) {
-        const sources = zotero ? zotero.length : (await collectFiles(positionals, values.glob)).length;
+        const sources = zotero ? zotero.length : files!.length;
         const { embeddedCapacityWarning, embeddedLimit } = await import('../../core/store/capacity.js');
         const warning = embeddedCapacityWarning(await store.counts(), sources, embeddedLimit(process.env));
         if (warning) process.stderr.write(`corpus-lens: warning: ${warning.message}\n`);
@@ -119,6 +121,21 @@ async function zoteroUnits(dir: string, collection: string | undefined) {
   } catch (e) {
     throw new CliError(`--zotero ${dir}: ${(e as Error).message}`);
   }
+}
+
+/** The paper files the PATHs name; a missing PATH, or none to add to a corpus not yet created, is the user's error. */
+async function paperFiles(paths: string[], glob: string | undefined, creating: string | null): Promise<string[]> {
+  const { collectFiles } = await import('../../core/ingest/pipeline.js');
+  let files: string[];
+  try {
+    files = await collectFiles(paths, glob);
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}${creating ? ' (no corpus was created)' : ''}`);
+  }
+  if (!files.length && creating) {
+    throw new CliError(`no paper files (PDF, LaTeX, arXiv HTML, Markdown, .bib) in ${paths.join(', ')}${glob ? ` matching ${glob}` : ''}: nothing to add, so no corpus was created`);
+  }
+  return files;
 }
 
 /** A progress bar on stderr when it is a terminal (cli-progress); nothing when piped. */
