@@ -39,6 +39,8 @@ export class AskCorpus implements vscode.Disposable {
     private readonly corpus: CorpusService,
     private readonly secrets: Secrets,
     private readonly log: vscode.LogOutputChannel,
+    /** The corpus papers that are the author's open draft: never evidence (Lookups.selfPaperIds). */
+    private readonly draftPapers: () => Promise<string[]> = async () => [],
   ) {}
 
   /** The saved conversation (a new one when there is none, or when the saved one cannot be read: logged). */
@@ -81,6 +83,7 @@ export class AskCorpus implements vscode.Disposable {
         store,
         embedder,
         chat,
+        excludePaperIds: await this.draftPapers(),
         signal: controller.signal,
         onProgress: (progress) => this.events.fire({ kind: 'progress', progress }),
       });

@@ -200,7 +200,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     else await vscode.commands.executeCommand('corpusLens.connect');
   };
 
-  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log);
+  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log, () => lookups.selfPaperIds(paperEditor()?.document));
   context.subscriptions.push(
     ask,
     ask.onDidAsk((e) => {

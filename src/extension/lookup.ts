@@ -3,7 +3,9 @@
 // hover and a return to the same sentence cost no embedding call and no query.
 import { errorText } from '../core/redact.js';
 import * as vscode from 'vscode';
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { SelfPapers, lookupExcludingSelf } from '../core/retrieve/self.js';
 import type { Hit } from '../core/store/types.js';
 import type { Sentence } from '../core/text/index.js';
 import { NotConfiguredError, type CorpusService, type Connection } from './corpus.js';
@@ -34,6 +36,8 @@ export class Lookups implements vscode.Disposable {
   private seq = 0;
   private lastKey: string | undefined;
   private readonly cache = new LRUCache<string, Hit[]>({ max: 500 });
+  /** Per document and corpus: which corpus papers are the document itself (left out of its lookups). */
+  private readonly selves = new Map<string, SelfPapers>();
   /** Bumped when the cache is cleared: a lookup that started on the corpus before does not refill it. */
   private generation = 0;
   private readonly emitter = new vscode.EventEmitter<LookupEvent>();
@@ -46,6 +50,8 @@ export class Lookups implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     corpus.onDidChange(() => this.clear());
+    // The corpus an indexing run wrote may now hold this document (Index This Paper): its own papers are learnt again.
+    corpus.onDidFinishIndexing(() => this.clear());
   }
 
   /** Looks up the sentence at the editor's cursor; `force` repeats it even when unchanged. */
@@ -121,24 +127,58 @@ export class Lookups implements vscode.Disposable {
     const settings = readSettings(doc.uri);
     const title = settings.embedding.prefixTitle ? documentModel(doc).title() : null;
     const text = title ? `${title}. ${sentence.clean}` : sentence.clean;
-    const key = JSON.stringify([connection.name, shift, settings.results.count, settings.results.threshold, text]);
+    // Per document: its own papers are left out of its hits, so the same sentence in another document may differ.
+    const key = JSON.stringify([doc.uri.toString(), connection.name, shift, settings.results.count, settings.results.threshold, text]);
     let hits = this.cache.get(key);
     if (!hits) {
-      hits = await heavy().search(connection.store, connection.embedder, text, 'vector', {
-        k: settings.results.count,
-        threshold: settings.results.threshold,
-        offset: shift,
+      hits = await lookupExcludingSelf(
+        this.selfPapers(doc, connection),
+        (excludePaperIds) =>
+          heavy().search(connection.store, connection.embedder, text, 'vector', {
+            k: settings.results.count,
+            threshold: settings.results.threshold,
+            offset: shift,
+            excludePaperIds,
+            signal,
+          }),
         signal,
-      });
+      );
       signal?.throwIfAborted();
       if (generation === this.generation) this.cache.set(key, hits);
     }
     return { sentence, hits, connection, shift, elapsedMs: performance.now() - t0 };
   }
 
+  /**
+   * The corpus papers that are this document (indexed from its file, from a file with its bytes, or holding its
+   * text): its lookups, hover, originality check and Ask leave them out. Kept per document until the corpus changes.
+   */
+  selfPapers(doc: vscode.TextDocument, connection: Connection): SelfPapers {
+    const key = `${connection.name}\u0000${doc.uri.toString()}`;
+    let self = this.selves.get(key);
+    if (!self) {
+      const text = doc.getText();
+      self = new SelfPapers(connection.store, {
+        paths: doc.uri.scheme === 'file' ? [doc.uri.fsPath] : [],
+        // The hash ingest gives a single-file source: of the bytes as saved (a modified document has other bytes).
+        contentHash: doc.isDirty ? null : createHash('sha256').update(text, 'utf8').digest('hex'),
+        sentences: documentModel(doc).sentences().map((s) => s.clean),
+      });
+      this.selves.set(key, self);
+    }
+    return self;
+  }
+
+  /** The papers known to be `doc` itself in the current corpus (for Ask), none when there is no corpus. */
+  async selfPaperIds(doc: vscode.TextDocument | undefined): Promise<string[]> {
+    if (!doc || !isPaperDocument(doc)) return [];
+    return this.selfPapers(doc, await this.corpus.connection()).known();
+  }
+
   /** Forgets cached results (after the corpus changed). */
   clear(): void {
     this.generation++;
+    this.selves.clear();
     this.cache.clear();
     this.lastKey = undefined;
   }

@@ -35,6 +35,7 @@ export interface Evidence {
 export interface EvidenceOptions {
   k: number;
   papersFirstAbove: number;
+  excludePaperIds?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -43,10 +44,10 @@ export async function gatherEvidence(store: CorpusStore, embedder: Embedder, que
   let paperIds: string[] | undefined;
   const papersFirst = (await store.counts()).papers > o.papersFirstAbove;
   if (papersFirst) {
-    const top = await paperSearch(store, embedder, question, { k: PAPERS_FIRST_COUNT, signal: o.signal });
+    const top = await paperSearch(store, embedder, question, { k: PAPERS_FIRST_COUNT, excludePaperIds: o.excludePaperIds, signal: o.signal });
     paperIds = top.map((h) => h.paper.id);
   }
-  const found = paperIds?.length === 0 ? [] : await search(store, embedder, question, 'hybrid', { k: o.k, paperIds, signal: o.signal });
+  const found = paperIds?.length === 0 ? [] : await search(store, embedder, question, 'hybrid', { k: o.k, paperIds, excludePaperIds: o.excludePaperIds, signal: o.signal });
   const { hits, unverified } = await verifyAgainstStore(store, found, o.signal);
   return { hits, pages: await sentencePages(store, hits.map((h) => h.sentence.id)), papersFirst, unverified, answerability: answerability(question, hits) };
 }

@@ -61,6 +61,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
   const evidence = await gatherEvidence(o.store, o.embedder, rewrite.standalone, {
     k: o.evidence ?? ASK_DEFAULTS.evidence,
     papersFirstAbove: o.papersFirstAbove ?? ASK_DEFAULTS.papersFirstAbove,
+    excludePaperIds: o.excludePaperIds,
     signal: o.signal,
   });
   const answerable = evidence.hits.length > 0 && evidence.answerability >= (o.threshold ?? ANSWERABILITY_THRESHOLD);

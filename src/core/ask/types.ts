@@ -129,6 +129,8 @@ export interface AskOptions {
   threshold?: number;
   /** Rank papers first and search their sentences when the corpus has more papers than this (default 200). */
   papersFirstAbove?: number;
+  /** Papers never used as evidence: the author's own draft as indexed (src/core/retrieve/self.ts). */
+  excludePaperIds?: readonly string[];
   /** With an LLM: the verification call of the related-work check (default true). */
   verify?: boolean;
   signal?: AbortSignal;

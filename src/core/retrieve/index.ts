@@ -25,6 +25,12 @@ export interface MatchOptions {
   /** Inclusive publication-year range. */
   years?: { min?: number; max?: number };
   paperIds?: readonly string[];
+  /**
+   * Papers left out of the hits: the author's own draft as indexed (src/core/retrieve/self.ts), which would otherwise
+   * match every sentence of itself at 1.00. Filtered after the store's lookup, which is asked for more rows until k
+   * remain (see withoutPapers).
+   */
+  excludePaperIds?: readonly string[];
   /** Collapse identical sentence texts across papers, keeping the best (default true). */
   dedupe?: boolean;
 }
@@ -95,8 +101,33 @@ export async function checkQuery(store: CorpusStore, query: QueryEmbedding): Pro
 /** Up to k hits, best first, each with its previous/next sentence in the same section and its paper. */
 export async function match(store: CorpusStore, query: QueryEmbedding, options: MatchOptions = {}): Promise<Hit[]> {
   await checkQuery(store, query);
-  const hits = await store.matchVector(query.vector, lookupOptions(options));
+  const hits = await withoutPapers(lookupOptions(options), options.excludePaperIds, (lo) => store.matchVector(query.vector, lo));
   return finish(hits, options);
+}
+
+/** The most rows one lookup is asked for while it makes up for excluded papers' hits. */
+const MAX_EXCLUDING_COUNT = 2_000;
+
+/**
+ * A lookup without the hits of `exclude`'s papers. The stores filter by inclusion only, so an excluded paper is
+ * taken out here: within a paperIds restriction by narrowing it; otherwise the lookup is asked for its count plus
+ * the count again, and asked again for four times as many while the excluded papers took so many of the rows that
+ * fewer than the count remain (a draft's own paper can hold every one of the nearest sentences to its sentence).
+ */
+export async function withoutPapers(lo: LookupOptions, exclude: readonly string[] | undefined, lookup: (lo: LookupOptions) => Promise<Hit[]>): Promise<Hit[]> {
+  if (!exclude?.length) return lookup(lo);
+  const out = new Set(exclude);
+  if (lo.paperIds) {
+    const paperIds = lo.paperIds.filter((id) => !out.has(id));
+    return paperIds.length ? lookup({ ...lo, paperIds }) : [];
+  }
+  let count = Math.min(MAX_EXCLUDING_COUNT, lo.count * 2);
+  for (;;) {
+    const hits = await lookup({ ...lo, count });
+    const kept = hits.filter((h) => !out.has(h.paper.id));
+    if (kept.length >= lo.count || hits.length < count || count >= MAX_EXCLUDING_COUNT) return kept.slice(0, lo.count);
+    count = Math.min(MAX_EXCLUDING_COUNT, count * 4);
+  }
 }
 
 /**
@@ -104,7 +135,7 @@ export async function match(store: CorpusStore, query: QueryEmbedding, options: 
  * sentences holding one of the query's selective words; quotes/OR/-word select with web-search syntax.
  */
 export async function keywordSearch(store: CorpusStore, text: string, options: MatchOptions = {}): Promise<Hit[]> {
-  const hits = await store.matchKeyword(text, { ...lookupOptions(options), threshold: undefined });
+  const hits = await withoutPapers({ ...lookupOptions(options), threshold: undefined }, options.excludePaperIds, (lo) => store.matchKeyword(text, lo));
   return finish(hits, options);
 }
 
@@ -117,14 +148,15 @@ export async function hybridSearch(
 ): Promise<Hit[]> {
   await checkQuery(store, query);
   const lo = lookupOptions(options);
-  const hits = await store.matchHybrid(query.vector, text, {
-    ...lo,
-    threshold: undefined,
-    rrfK: options.rrfK,
-    candidates: options.candidates,
-    sectionWeight: options.sectionWeight,
-    perSection: options.perSection,
-  });
+  const hits = await withoutPapers({ ...lo, threshold: undefined }, options.excludePaperIds, (l) =>
+    store.matchHybrid(query.vector, text, {
+      ...l,
+      rrfK: options.rrfK,
+      candidates: options.candidates,
+      sectionWeight: options.sectionWeight,
+      perSection: options.perSection,
+    }),
+  );
   // A hit without a similarity (null) does not meet a threshold.
   const kept = options.threshold == null ? hits : hits.filter((h) => h.similarity != null && h.similarity >= options.threshold!);
   return finish(kept, options);
@@ -178,12 +210,9 @@ export async function paperSearch(
   const [vector] = await embedder.embed([query], { signal: options.signal, role: 'query' });
   await checkQuery(store, { model: embedder.model, vector });
   const lo = lookupOptions({ ...options, dedupe: false });
-  const hits = await store.matchPapers(vector, query, {
-    ...lo,
-    threshold: undefined,
-    vectorWeight: options.vectorWeight,
-    candidates: options.candidates,
-  });
+  const hits = await withoutPapers({ ...lo, threshold: undefined }, options.excludePaperIds, (l) =>
+    store.matchPapers(vector, query, { ...l, vectorWeight: options.vectorWeight, candidates: options.candidates }),
+  );
   const kept = options.threshold == null ? hits : hits.filter((h) => !(h.similarity < options.threshold!));
   return kept.slice(0, options.k ?? 25);
 }

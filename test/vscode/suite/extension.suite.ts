@@ -303,15 +303,48 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok((await api.corpus.connection()).sentences > 0, 'reopens once the run has ended');
   });
 
-  it('indexes this paper through the corpus process, and lookups see it', async () => {
+  it('opening a corpus paper\'s own file: its sentences match neither themselves nor their paper, in the panel or the Problems view', async () => {
+    const file = path.join(extension().extensionPath, 'samples', 'corpus', 'falk2024quantization.tex');
+    const title = 'How Much Recall Does Quantisation Cost? Product Quantisation for Sentence Embeddings';
+    const editor = await openPaper(file);
+    for (const probe of ['Quantisation replaces each vector with a compact code', 'Storing embeddings as 32-bit floats']) {
+      moveTo(editor, probe);
+      const state = await findSimilar(api);
+      if (state.kind !== 'results') return assert.fail(state.kind);
+      assert.ok(state.hits.length > 0, 'other papers still answer');
+      assert.deepEqual(state.hits.filter((h) => h.paper.title === title).map((h) => h.sentence.text), [], 'no hit from the paper itself');
+      assert.ok(state.hits.every((h) => h.similarity < 0.99), `no 1.00 self-match: ${state.hits[0]?.similarity}`);
+    }
+    assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'Corpus Lens').map((d) => d.message), [], 'the Problems view flags nothing');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('indexes this paper through the corpus process; its own lookups leave it out, another document finds it', async () => {
     const before = (await api.corpus.connection()).sentences;
     const editor = await openPaper();
+    const title = 'Sentence-Level Retrieval for Writing Support';
     await vscode.commands.executeCommand('corpusLens.indexThisPaper');
     const after = await api.corpus.connection();
     assert.ok(after.sentences > before, `${before} → ${after.sentences} sentences`);
     moveTo(editor, 'Participants wrote faster');
     const state = await findSimilar(api, ['results', 'error']);
     assert.equal(state.kind, 'results', JSON.stringify(state).slice(0, 300));
-    if (state.kind === 'results') assert.ok(state.hits.some((h) => /^Participants wrote faster/.test(h.sentence.text)), 'the paper\'s own sentence is found');
+    if (state.kind !== 'results') return;
+    assert.deepEqual(state.hits.filter((h) => h.paper.title === title).map((h) => h.sentence.text), [], 'no hit from the paper itself');
+    assert.ok(!state.hits.some((h) => /^Participants wrote faster/.test(h.sentence.text)), 'the sentence is not its own top hit');
+    // The copied sentence of the originality test (saved by Index This Paper) is still flagged, against the paper it copies.
+    if (editor.document.getText().includes('Phrase banks help novice')) {
+      moveTo(editor, 'Phrase banks help novice');
+      await findSimilar(api);
+      const diagnostic = await waitFor('the originality diagnostic', () => vscode.languages.getDiagnostics(editor.document.uri).find((d) => d.source === 'Corpus Lens'));
+      assert.match(diagnostic.message, /^Closely matches Mining a Discipline-Specific Phrase Bank/);
+    }
+    const own = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'Corpus Lens' && d.message.includes(title));
+    assert.deepEqual(own.map((d) => d.message), [], 'the Problems view never flags the paper against itself');
+    // Lookups see the indexed paper from any other document.
+    const other = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Participants wrote faster with the tool than without it.\n' }));
+    moveTo(other, 'Participants wrote faster');
+    const elsewhere = await findSimilar(api);
+    assert.ok(elsewhere.kind === 'results' && elsewhere.hits.some((h) => h.paper.title === title), 'another document finds the indexed paper');
   });
 });
