@@ -4,6 +4,9 @@
 // a corpus folder takes a lock file in it, created with O_EXCL and holding the owner's pid, host and command line.
 // A second opener finds a live owner and gets CorpusInUseError naming it (or waits for it, `waitMs`); a lock whose
 // process is gone (killed, crashed, machine rebooted) is stale and taken over — PGlite replays its WAL on open.
+// A pid alone does not name a process for long (after a reboot or in a container the lock's pid may be init or a
+// shell): the lock records the owner's start time too (Linux: boot id + start ticks from /proc), and a live pid with
+// another start time, or one that is not a Node/VS Code process, is not the owner.
 import { hostname } from 'node:os';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -19,6 +22,8 @@ export interface LockOwner {
   /** What the owner is, e.g. "corpus-lens ingest" or "VS Code corpus process (extension host 1234)". */
   command: string;
   since: string;
+  /** When the owner process started, `BOOT_ID:TICKS` (Linux; absent elsewhere and in older locks). */
+  started?: string;
 }
 
 /** The corpus is open in another live process. */
@@ -27,10 +32,12 @@ export class CorpusInUseError extends StoreError {
     readonly dir: string,
     readonly owner: LockOwner,
   ) {
+    // Killing is advised only for a process known to be the owner (same host, same start time).
+    const verified = owner.host === hostname() && !!owner.started && owner.started === processStarted(owner.pid);
     super(
       `the corpus at ${dir} is in use by process ${owner.pid} (${owner.command}${owner.host !== hostname() ? ` on ${owner.host}` : ''}, since ${owner.since}): ` +
-        `an embedded corpus allows one process at a time — wait for it to finish (or close that window) and run again, ` +
-        `or stop it (kill ${owner.pid}); if no such process runs, delete ${join(dir, LOCK_FILE)}`,
+        `an embedded corpus allows one process at a time — wait for it to finish (or close that window) and run again` +
+        `${verified ? `, or stop it (kill ${owner.pid})` : ''}; if no such process runs, delete ${join(dir, LOCK_FILE)}`,
     );
     this.name = 'CorpusInUseError';
   }
@@ -67,6 +74,35 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Reads a /proc file, or null (not Linux, no such process, no permission). */
+function proc(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When process `pid` started, as `BOOT_ID:TICKS` (field 22 of /proc/PID/stat, clock ticks since boot; with the boot
+ * id it names one process for good): null where /proc does not tell.
+ */
+export function processStarted(pid: number): string | null {
+  const stat = proc(`/proc/${pid}/stat`);
+  const boot = proc('/proc/sys/kernel/random/boot_id');
+  if (!stat || !boot) return null;
+  // "PID (COMMAND) STATE PPID …": the command may hold spaces and parentheses; fields restart after the last ')'.
+  const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return ticks ? `${boot.trim()}:${ticks}` : null;
+}
+
+/** Whether process `pid` could be a Corpus Lens one (Node, or VS Code's Electron); true when /proc does not tell. */
+function mayBeCorpusLens(pid: number): boolean {
+  const cmdline = proc(`/proc/${pid}/cmdline`);
+  if (cmdline === null) return true;
+  return /node|electron|code|corpus-lens|tsx/i.test(cmdline.replace(/\0/g, ' '));
+}
+
 function readOwner(file: string): LockOwner | null | 'missing' {
   let text: string;
   try {
@@ -83,11 +119,18 @@ function readOwner(file: string): LockOwner | null | 'missing' {
   }
 }
 
-/** The lock's owner is gone: another host's lock is never judged (its pids mean nothing here). */
+/**
+ * The lock's owner is gone: its pid runs no process, or a process started at another time (the pid was reused),
+ * or, for a lock that records no start time, one that is no Node or VS Code process. Another host's lock is never
+ * judged (its pids mean nothing here).
+ */
 function stale(owner: LockOwner | null): boolean {
   if (!owner) return true;
   if (owner.host !== hostname()) return false;
-  return !isAlive(owner.pid);
+  if (!isAlive(owner.pid)) return true;
+  const started = processStarted(owner.pid);
+  if (owner.started && started) return owner.started !== started;
+  return !mayBeCorpusLens(owner.pid);
 }
 
 /** Held locks of this process, released if it exits without closing (Ctrl-C, process.exit). */
@@ -123,7 +166,14 @@ function createComplete(file: string, text: string): void {
 /** Takes the lock of the corpus folder `dir` (which exists), or throws CorpusInUseError / a StoreError. */
 export async function lockCorpus(dir: string, options: LockOptions = {}): Promise<CorpusLock> {
   const file = join(dir, LOCK_FILE);
-  const me: LockOwner = { pid: process.pid, host: hostname(), command: options.command ?? describeProcess(), since: new Date().toISOString() };
+  const started = processStarted(process.pid);
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    command: options.command ?? describeProcess(),
+    since: new Date().toISOString(),
+    ...(started ? { started } : {}),
+  };
   const deadline = Date.now() + (options.waitMs ?? 0);
   for (;;) {
     try {
