@@ -1,6 +1,8 @@
 /**
- * Ask bench: the 30 questions of test/fixtures/ask-questions.json over the sample corpus (samples/corpus, ingested
- * with the offline embedder), asked as conversations (a follow-up after the question it follows).
+ * Ask bench: the questions of test/fixtures/ask-questions.json over the sample corpus (samples/corpus, ingested
+ * with the offline embedder), asked as conversations (a follow-up, or a new topic, after the question it follows).
+ * - New-topic questions (asked mid-conversation, must be searched as themselves) and title-level questions (the
+ *   answering paper's title and abstract say it) are also reported on their own, per split.
  * - The "I don't know" threshold: chosen on the train split (answerability of each question, offline run), reported
  *   next to the shipped default (ANSWERABILITY_THRESHOLD), and every rate below is measured with the shipped default.
  * - Per split, offline (extract) and with the scripted stand-in models (faithful, liar) over the real client:
@@ -30,6 +32,10 @@ interface Question {
   question: string;
   follows?: string;
   papers?: string[];
+  /** Phrased like the answering paper's title, answered by its abstract. */
+  level?: 'title';
+  /** Asked after `follows` in its conversation, on a topic of its own. */
+  newTopic?: boolean;
 }
 
 interface Outcome {
@@ -164,6 +170,16 @@ export async function run(): Promise<void> {
       for (const split of ['train', 'heldout'] as const) {
         const r = rates(outcomes.filter((o) => o.q.split === split));
         console.log(`    ${name.padEnd(18)} ${split.padEnd(8)} ${r.answerRate.padEnd(31)} ${r.idkRate.padEnd(22)} ${r.sources.padEnd(26)} ${r.invented}`);
+      }
+      for (const [label, pick] of [
+        ['new topic after a conversation', (q: Question) => !!q.newTopic],
+        ['title-level questions', (q: Question) => q.level === 'title'],
+      ] as const) {
+        const group = outcomes.filter((o) => pick(o.q));
+        const right = group.filter((o) => (o.q.kind === 'unanswerable' ? o.turn.kind === 'unknown' : citesRightPaper(o)));
+        const bySplit = (['train', 'heldout'] as const).map((sp) => `${sp} ${pct(right.filter((o) => o.q.split === sp).length, group.filter((o) => o.q.split === sp).length)}`);
+        const first = group.filter((o) => o.q.papers && answered(o.turn) && o.q.papers.includes(o.conversation.sources[o.turn.citations[0] - 1]?.citationKey ?? ''));
+        console.log(`    ${''.padEnd(18)} ${label}: right (own paper cited, or "I don't know"): ${bySplit.join(', ')}; own paper cited first: ${pct(first.length, group.filter((o) => o.q.papers).length)}`);
       }
       const missed = outcomes.filter((o) => (o.q.kind === 'answerable' || o.q.kind === 'followup') && !citesRightPaper(o));
       if (missed.length) console.log(`    ${''.padEnd(18)} not answered with a right citation: ${missed.map((o) => `${o.q.id} (${o.turn.kind}${o.turn.kind === 'unknown' && o.turn.sentences.length ? `: ${o.turn.sentences[0].reasons[0] ?? ''}` : ''})`).join(', ')}`);

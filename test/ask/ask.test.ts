@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ask, newConversation, parseConversation, serializeConversation, isSourceQuestion, type Conversation } from '../../src/core/ask/index.js';
+import { ask, isFollowUp, newConversation, parseConversation, serializeConversation, isSourceQuestion, type Conversation } from '../../src/core/ask/index.js';
 import { createAskCommand } from '../../src/cli/commands/ask.js';
 import { createEmbedder } from '../../src/core/embed/index.js';
 import type { Embedder } from '../../src/core/embed/types.js';
@@ -202,6 +202,30 @@ describe('offline (no LLM)', () => {
     assert.ok(t4.citations.some((n) => t1.citations.includes(n)), 'the same question cites the same numbers');
   });
 
+  test('a new topic mid-conversation is searched as itself: "I don\'t know" for one the corpus lacks, its own paper for one it has', async () => {
+    const c = newConversation();
+    await ask(c, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store, embedder });
+    await ask(c, 'Below what size is exact search as fast as it?', { store, embedder });
+    const away = await ask(c, 'What is the capital of Mongolia?', { store, embedder });
+    assert.equal(away.rewrite, 'none');
+    assert.equal(away.standalone, 'What is the capital of Mongolia?', 'no terms of the earlier questions appended');
+    assert.equal(away.kind, 'unknown', `answerability ${away.answerability}`);
+    const other = await ask(c, 'How robustly can sections be detected in scientific PDFs?', { store, embedder });
+    assert.equal(other.standalone, 'How robustly can sections be detected in scientific PDFs?');
+    assert.match(c.sources[other.citations[0] - 1].title ?? '', /^Robust Section Detection in Scientific PDFs/, 'the paper whose title asks it comes first');
+    // A question that leans on the conversation still borrows its terms, and is gated on its own words.
+    const back = await ask(c, 'And does it work for Chinese and Japanese papers?', { store, embedder });
+    assert.equal(back.rewrite, 'terms');
+    assert.equal(back.kind, 'unknown', `Chinese and Japanese are in no paper: ${back.answerability}`);
+  });
+
+  test('which questions lean on the conversation', () => {
+    for (const q of ['Below what size is exact search as fast as it?', 'What reduced that rate?', 'And what about product quantisation with re-ranking?', 'Why?', 'And for dense retrievers?', 'How much of its improvement comes from the section heading?', 'Does this hold for abstracts too?'])
+      assert.ok(isFollowUp(q), q);
+    for (const q of ['What is the capital of Mongolia?', 'Is it true that exact search is faster than HNSW?', 'Is there evidence that hybrid retrieval improves recall?', 'Which paper shows that BM25 is strong?', 'Does hybrid retrieval improve recall over BM25?', 'How tall is Mount Everest?'])
+      assert.ok(!isFollowUp(q), q);
+  });
+
   test('source questions and their look-alikes', () => {
     for (const q of ['Where did you find that?', 'where do you get that from', 'What is your source?', 'Which paper says that?', 'sources?', 'Show me the sources', "What's the evidence?"]) assert.ok(isSourceQuestion(q), q);
     for (const q of ['Where do writers find example sentences?', 'What sources of noise affect PDF parsing?', 'Which paper proposes genre-aware ranking?', 'How did you find the HNSW parameters?']) assert.ok(!isSourceQuestion(q), q);
@@ -237,6 +261,18 @@ describe('with an LLM (stand-in)', () => {
     assert.ok(standin.calls.some((x) => x.step === 'rewrite'));
     assert.ok(t2.citations.every((n) => c.sources[n - 1]));
     assert.equal(new Set(c.sources.map((s) => s.sentenceId)).size, c.sources.length);
+  });
+
+  test('a model that rewrites a new topic as a follow-up: the gate reads the question as asked', async () => {
+    standin.setScript(faithfulAskModel());
+    const c = newConversation();
+    await ask(c, 'In the laboratory study, how often did researchers accept erroneous suggestions of generative writing assistants with planted errors such as a wrong number or an inverted claim?', { store, embedder, chat: chat() });
+    standin.reset();
+    const t = await ask(c, 'What is the capital of Mongolia?', { store, embedder, chat: chat() });
+    assert.deepEqual(standin.calls.map((x) => x.step), ['rewrite'], 'the gate says "I don\'t know" before the model is asked to answer');
+    assert.equal(t.rewrite, 'llm');
+    assert.match(t.standalone, /erroneous suggestions.*Mongolia/, 'the stand-in prefixes the last question');
+    assert.equal(t.kind, 'unknown', `answerability of the question as asked: ${t.answerability}`);
   });
 
   test('onProgress: the stages in order and the model\'s draft streamed; the checked turn is the one asked without it', async () => {

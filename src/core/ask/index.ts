@@ -1,13 +1,14 @@
 // "Ask the corpus": one question of a conversation → (follow-up rewritten to stand alone) → evidence → "I don't know"
-// below the answerability threshold → a checked, cited answer (LLM) or an extract (no LLM). "Where did you find
-// that?" answers from the previous answer's sources without searching. The turn is appended to the conversation.
+// below the answerability threshold (of the question as asked) → a checked, cited answer (LLM) or an extract (no
+// LLM). "Where did you find that?" answers from the previous answer's sources without searching. The turn is
+// appended to the conversation.
 import { TimedChat } from '../llm/timed.js';
 import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './answer.js';
 import { isSourceQuestion, lastAnswer } from './conversation.js';
-import { ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
+import { answerability, ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
 import { answerElements } from './elements.js';
 import { pageAndLines } from './location.js';
-import { standaloneQuestion } from './rewrite.js';
+import { hasOwnTerms, standaloneQuestion } from './rewrite.js';
 import type { AskOptions, AskTurn, Conversation } from './types.js';
 
 export { ANSWERABILITY_THRESHOLD, answerability, gatherEvidence, sentencePages } from './evidence.js';
@@ -64,7 +65,11 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     excludePaperIds: o.excludePaperIds,
     signal: o.signal,
   });
-  const answerable = evidence.hits.length > 0 && evidence.answerability >= (o.threshold ?? ANSWERABILITY_THRESHOLD);
+  // The gate reads the question as asked: terms borrowed from earlier turns (or a model's rewrite) are found in the
+  // earlier topic's papers and would let a new question through on the old topic's evidence. A question with no
+  // words of its own ("Why?") is judged by its rewrite.
+  const gated = rewrite.rewrite === 'none' || !hasOwnTerms(q) ? evidence.answerability : answerability(q, evidence.hits);
+  const answerable = evidence.hits.length > 0 && gated >= (o.threshold ?? ANSWERABILITY_THRESHOLD);
   progress?.({ kind: 'evidence', sentences: evidence.hits.length, papers: new Set(evidence.hits.map((h) => h.paper.id)).size, answerable });
   let drafted: Drafted;
   if (!answerable) drafted = dontKnow();
@@ -83,7 +88,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     text: drafted.text,
     sentences: drafted.sentences,
     citations: drafted.citations,
-    answerability: evidence.answerability,
+    answerability: gated,
     counts: {
       evidence: evidence.hits.length,
       papers: new Set(evidence.hits.map((h) => h.paper.id)).size,

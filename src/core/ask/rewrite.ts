@@ -1,14 +1,28 @@
 // A follow-up question made to stand alone before it is searched. With a chat model: the model rewrites it from the
 // conversation (one call; an unusable reply falls back). Without one: a follow-up — a question that leans on the
-// conversation (a pronoun, "the same", "what about", or two content words at most) — gets the previous question's
-// key terms appended, which is what the retrieval needs and never changes the user's words.
+// conversation (a pronoun, "the same", "what about", a leading "and"/"or"/"but", or no content word of its own) —
+// gets the previous question's key terms appended, which is what the retrieval needs and never changes the user's
+// words. A short question with words of its own ("What is the capital of Mongolia?") is a new topic, searched as
+// itself: appending the last topic's terms would answer it from that topic's papers.
 import { isStopWord } from '../embed/tokenize.js';
 import { isAbortError, type ChatModel } from '../llm/chat.js';
 import { words } from '../text/match.js';
 import { rewritePrompt } from './prompts.js';
 import type { AskTurn } from './types.js';
 
-const ANAPHOR = /\b(?:it|its|they|them|their|theirs|this|that|these|those|he|she|his|her|the same|such|there|then|what about|how about|and what|also|too|either|one|ones|former|latter)\b/i;
+const ANAPHOR = /\b(?:it|its|they|them|their|theirs|this|that|these|those|he|she|his|her|the same|such|what about|how about|either|one|ones|former|latter)\b/i;
+
+/** An elliptical question continuing the last one: "And for dense retrievers?", "Or with re-ranking?". */
+const ELLIPSIS = /^\s*(?:and|or|but|also|so)\b|\b(?:too|as well)\s*\?*\s*$/i;
+
+/**
+ * "it" and "that" that point at nothing earlier: the expletive "is it true that …" and the "that" of a reported
+ * clause ("evidence that …", "show that …"). Removed before the anaphor test, so such a question stands alone.
+ */
+const NON_ANAPHORIC = [
+  /(?<=\b(?:true|evidence|show|shows|showed|shown|find|finds|found|claim|claims|claimed|say|says|said|report|reports|reported|suggest|suggests|suggested|mean|means|argue|argues|known|know|fact|possible|likely|case|demonstrate|demonstrates|prove|proves|think|believe|so|such|confirm|confirms|conclude|concludes|idea|hypothesis|assumption|sure)\s+)that\b/gi,
+  /\b(?:is|was|isn't|wasn't|does|did|would|will|can|could)\s+it\s+(?:true|possible|known|the case|likely|better|worse|worth|necessary|common|hard|easy|feasible|help|matter|pay off|take|make sense)\b/gi,
+];
 
 /** Question words that carry no topic. */
 const QUESTION_WORDS = new Set('what which who whom whose when where why how does do did is are was were can could would should many much about tell me please'.split(' '));
@@ -17,8 +31,15 @@ function contentWords(text: string): string[] {
   return [...new Set(words(text).filter((w) => w.length > 2 && !isStopWord(w) && !QUESTION_WORDS.has(w)))];
 }
 
+/** Does `question` lean on the conversation (see the top of this file)? */
 export function isFollowUp(question: string): boolean {
-  return ANAPHOR.test(question) || contentWords(question).length <= 2;
+  const pointed = NON_ANAPHORIC.reduce((q, re) => q.replace(re, ' '), question);
+  return ANAPHOR.test(pointed) || ELLIPSIS.test(question) || contentWords(question).length === 0;
+}
+
+/** Does `question` carry topic words of its own (the answerability gate reads those, not the rewrite's)? */
+export function hasOwnTerms(question: string): boolean {
+  return contentWords(question).length > 0;
 }
 
 /** The deterministic rewrite: the previous standalone question's content words the follow-up lacks, appended. */

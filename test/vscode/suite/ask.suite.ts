@@ -126,6 +126,29 @@ describe('Ask the Corpus', function () {
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
   });
 
+  it('a new topic after two questions on retrieval is searched as itself: "I don\'t know", not an answer from the retrieval papers', async () => {
+    await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+    await vscode.commands.executeCommand('corpusLens.ask'); // opens the Ask tab
+    await askInTab('Is reciprocal rank fusion a good default for hybrid retrieval?', 'ask-topic-1');
+    // Title-level: the paper whose title and abstract answer it is cited, not only sentence look-alikes.
+    const { turn: hybrid } = await askInTab('Does hybrid retrieval improve recall over BM25?', 'ask-topic-2');
+    const c = api.ask.conversation();
+    assert.ok(
+      hybrid.citations.some((n) => c.sources[n - 1].citationKey === 'sorensen2020hybrid'),
+      `"Hybrid Sparse--Dense Retrieval…" is cited: ${hybrid.citations.map((n) => c.sources[n - 1].citationKey).join(', ')}`,
+    );
+    const q = 'What is the capital of Mongolia?';
+    const { turn, screen } = await askInTab(q, 'ask-new-topic');
+    assert.equal(turn.rewrite, 'none', 'a question that stands alone borrows no terms');
+    assert.equal(turn.standalone, q);
+    assert.equal(turn.kind, 'unknown', `answerability ${turn.answerability}`);
+    assert.deepEqual(turn.citations, []);
+    assert.ok(screen.includes("I don't know"), screen.slice(0, 3000));
+    assert.ok(!screen.includes(`${q} (`), 'the tab shows no rewrite with the old topic’s terms');
+    await snapshot('ask-new-topic-shown', 30_000, [{ hover: `.cl-ask-turn[data-turn="${api.ask.conversation().turns.length - 1}"]` }]);
+    await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+  });
+
   it('Open source of a PDF source and of a figure card: the PDF viewer at the page, the sentence highlighted, the figure outlined', async function () {
     // A compiled fixture (four pages, a figure on page 2), indexed into the corpus from a folder of the workspace.
     const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;

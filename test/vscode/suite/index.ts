@@ -8,6 +8,8 @@ declare const SUITE: string;
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false });
+  // A local run of some tests only (the harness passes the environment through): CORPUS_LENS_TEST_GREP=<title part>.
+  if (process.env.CORPUS_LENS_TEST_GREP) mocha.grep(process.env.CORPUS_LENS_TEST_GREP);
   mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
   if (SUITE === 'vsix.suite') require('./vsix.suite');
   else if (SUITE === 'move-corpus.suite') require('./move-corpus.suite');
