@@ -39,6 +39,16 @@ const targets = [
     external: nodeExternals,
   },
   {
+    // The neural embedder's worker thread (src/core/embed/neural.ts starts it from beside its own bundle). Its
+    // TF.js packages stay in node_modules: they read their WASM and weights from their own folders.
+    entryPoints: ['src/core/embed/neural-worker.ts'],
+    outfile: 'dist/neural-worker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['@energetic-ai/*'],
+  },
+  {
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     platform: 'node',

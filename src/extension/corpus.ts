@@ -236,7 +236,7 @@ export class CorpusService implements vscode.Disposable {
   private async embedder(settings: Settings): Promise<Embedder> {
     const { createEmbedder } = heavy();
     const e = settings.embedding;
-    if (e.provider === 'offline') return createEmbedder({ provider: 'offline' });
+    if (e.provider === 'offline' || e.provider === 'neural') return createEmbedder({ provider: e.provider });
     const apiKey = await this.secrets.get('embedding', e.baseUrl);
     const prefixes = e.prefixes === 'custom' ? { query: e.queryPrefix, document: e.documentPrefix } : e.prefixes;
     return createEmbedder({

@@ -11,7 +11,7 @@ export type { CitationCommand };
 export interface Settings {
   corpus: { backend: Backend; path: string; url: string; schema: 'corpusLens' | 'corpusStudio' };
   embedding: {
-    provider: 'offline' | 'openai';
+    provider: 'offline' | 'openai' | 'neural';
     baseUrl: string;
     model: string;
     dimensions: number | null;
@@ -64,7 +64,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       schema: get<'corpusLens' | 'corpusStudio'>('corpus.schema', 'corpusLens'),
     },
     embedding: {
-      provider: get<'offline' | 'openai'>('embedding.provider', 'offline'),
+      provider: get<'offline' | 'openai' | 'neural'>('embedding.provider', 'offline'),
       baseUrl: get('embedding.baseUrl', 'https://api.openai.com/v1'),
       model: get('embedding.model', 'text-embedding-3-small'),
       dimensions: get<number | null>('embedding.dimensions', null),

@@ -7,7 +7,7 @@ import { CliError, negativeValues, type Command } from '../command.js';
 import { embedderFromFlags, openDb, outputs, type StoreDeps } from './import.js';
 
 const USAGE = `Usage: corpus-lens ask --db DB [--history FILE] [--llm-base-url URL] [--llm-model M] [--json] [--threshold T]
-                       [--evidence 8] [--verify on|off] [--embedder offline|openai] [--model M] [--prefixes P]
+                       [--evidence 8] [--verify on|off] [--embedder offline|neural|openai] [--model M] [--prefixes P]
                        [--schema corpusStudio] [--timeout MS] [--quiet] QUESTION
   Answers a question from the corpus. The question is searched (hybrid: keyword + vector; on a corpus of more
   than 200 papers the best papers first, then their sentences); every evidence sentence is checked against its

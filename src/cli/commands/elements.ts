@@ -5,7 +5,7 @@ import { embedderFromFlags, openDb, outputs, writeJson, type StoreDeps } from '.
 import { redactSecrets } from '../../core/redact.js';
 
 const USAGE = `Usage: corpus-lens elements --db DB [--type figure|table|equation] [--paper ID]… [--k N] [--json]
-                            [--embedder offline|openai] [--model M] [--prefixes P] [QUERY]
+                            [--embedder offline|neural|openai] [--model M] [--prefixes P] [QUERY]
   The figures, tables and equations ingest found (LaTeX, arXiv HTML, PDF). Without QUERY: every element, in the
   order written (--k: at most N). With QUERY: the best --k (default 10), by the vector of their caption + context
   fused with keyword search over label, caption, table cells and equation LaTeX.

@@ -8,7 +8,7 @@ import { embedderFromFlags, openDb } from './import.js';
 const USAGE = `Usage: corpus-lens fetch --db DB (--arxiv QUERY | --ids ID… | --bib FILE) [--source arxiv|s2|openalex]
                          [--max N] [--since YEAR] [--until YEAR] [--yes] [--json] [--open-license-only]
                          [--contact EMAIL] [--cache DIR] [--arxiv-url URL] [--arxiv-api-url URL] [--s2-url URL]
-                         [--openalex-url URL] [--no-s2] [--embedder offline|openai] [--model M] [--prefixes P]
+                         [--openalex-url URL] [--no-s2] [--embedder offline|neural|openai] [--model M] [--prefixes P]
                          [--max-eprint-mb N] [--max-pdf-mb N]
   Builds a corpus from the web. --arxiv QUERY searches (arXiv by default; --source s2 or openalex searches Semantic
   Scholar or OpenAlex instead; --max candidates, default 20, published from --since to --until). --ids takes DOIs

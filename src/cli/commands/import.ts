@@ -32,8 +32,9 @@ export function outputs(deps: StoreDeps) {
 }
 
 /**
- * The embedder for the flags: `--embedder offline|openai`, `--model`, OPENAI_BASE_URL, OPENAI_API_KEY. Without
- * --embedder, a corpus built with `openai:<model>[@dims]` is queried with that model, anything else offline.
+ * The embedder for the flags: `--embedder offline|neural|openai`, `--model`, OPENAI_BASE_URL, OPENAI_API_KEY. Without
+ * --embedder, a corpus built with `openai:<model>[@dims]` is queried with that model, one built with `neural:…`
+ * with the neural embedder, anything else offline.
  */
 export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
   const { createEmbedder } = await import('../../core/embed/index.js');
@@ -41,6 +42,7 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
   let model = flags.model;
   let dimensions: number | undefined;
   const recorded = flags.corpus?.model;
+  if (!provider && recorded?.startsWith('neural:')) provider = 'neural';
   if (!provider && recorded?.startsWith('openai:')) {
     provider = 'openai';
     const m = /^openai:(.*?)(?:@(\d+))?$/.exec(recorded)!;
@@ -48,8 +50,8 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
     if (m[2]) dimensions = Number(m[2]);
   }
   provider ??= 'offline';
-  if (provider !== 'offline' && provider !== 'openai') {
-    throw new CliError(`--embedder must be offline or openai (got '${provider}')`);
+  if (provider !== 'offline' && provider !== 'openai' && provider !== 'neural') {
+    throw new CliError(`--embedder must be offline, neural or openai (got '${provider}')`);
   }
   if (provider === 'offline' && !model && flags.corpus?.dimensions) dimensions = flags.corpus.dimensions;
   try {
@@ -105,7 +107,7 @@ function warnOnStderr(message: string): void {
   process.stderr.write(`corpus-lens: warning: ${message}\n`);
 }
 
-const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|openai] [--model M] [--prefixes P]
+const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|neural|openai] [--model M] [--prefixes P]
                           [--context section|none]
   DB: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)
   --context none (default): plain sentence vectors (a sentence finds its own wording at similarity ≈ 1);

@@ -5,7 +5,7 @@ import { precisionFlag } from './schema.js';
 import { groupProblems } from '../../core/ingest/report.js';
 import { redactUrl } from '../../core/redact.js';
 
-const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|openai] [--model M] [--prefixes P] [--precision float32|half] [--json] PATH…
+const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|neural|openai] [--model M] [--prefixes P] [--precision float32|half] [--json] PATH…
        corpus-lens ingest --db DB --zotero DIR [--collection NAME] [--json]
   PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them.
   --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be

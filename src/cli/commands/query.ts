@@ -7,7 +7,7 @@ import { redactSecrets } from '../../core/redact.js';
 
 const USAGE = `Usage: corpus-lens query --db DB [--k 25] [--offset N] [--threshold T] [--mode vector|keyword|hybrid]
                          [--group sentences|papers] [--year-min Y] [--year-max Y] [--paper ID]… [--rrf-k 60]
-                         [--schema corpusStudio] [--embedder offline|openai] [--model M] [--prefixes P] (TEXT | --queries FILE.jsonl)
+                         [--schema corpusStudio] [--embedder offline|neural|openai] [--model M] [--prefixes P] (TEXT | --queries FILE.jsonl)
   Prints a JSON array of hits {similarity, sentence, previous, next, paper}; with --queries (one {"id","text"}
   a line) one JSON line {"id","hits"} per query. --group papers: one hit per paper (k papers) in the paper
   ranking's order (whole-paper BM25 plus the paper's vector similarity), each the paper's sentence most similar

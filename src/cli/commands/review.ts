@@ -11,7 +11,7 @@ import { redactSecrets } from '../../core/redact.js';
 const USAGE = `Usage: corpus-lens review --db DB (--topic TEXT | --paper FILE.tex|.md) [--format latex|markdown] [--out FILE]
                           [--bib FILE] [--llm-base-url URL] [--llm-model M] [--json] [--cite cite|citep|citet|autocite|parencite]
                           [--tables] [--papers 50] [--candidates 256] [--rerank-url URL --rerank-model M] [--rerank mmr]
-                          [--embedder offline|openai] [--model M] [--prefixes P] [--schema corpusStudio] [--timeout MS] [--quiet]
+                          [--embedder offline|neural|openai] [--model M] [--prefixes P] [--schema corpusStudio] [--timeout MS] [--quiet]
                           [--unsupported remove|flag] [--provenance on|off] [--verify on|off]
   Writes a related-work section from the corpus: every claim cites a corpus paper, every citation is backed by a
   quote verified against the paper's stored text. The LLM is any OpenAI-compatible chat endpoint: --llm-base-url

@@ -1,5 +1,6 @@
 /**
- * Embedder factory. `createEmbedder({ provider: 'offline' })` needs nothing; `provider: 'openai'` talks to any
+ * Embedder factory. `createEmbedder({ provider: 'offline' })` needs nothing; `provider: 'neural'` runs Universal
+ * Sentence Encoder Lite in a worker thread (neural.ts, no server); `provider: 'openai'` talks to any
  * OpenAI-compatible `/v1/embeddings` endpoint. Both come wrapped in the LRU cache (model + text keyed).
  * API keys come only from `options.apiKey`: the caller reads env / SecretStorage.
  */
@@ -8,6 +9,7 @@ import { CachedEmbedder, type CacheOptions } from './cache.js';
 import { OpenAIEmbedder } from './openai.js';
 import { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offline-default.js';
 import { PrefixedEmbedder, resolvePrefixes, type PrefixSetting } from './prefix.js';
+import { NeuralEmbedder, NEURAL_MODEL } from './neural.js';
 
 export type { Embedder, EmbedRole } from './types.js';
 export { PrefixedEmbedder, PREFIX_PRESETS, resolvePrefixes, type PrefixSetting, type Prefixes } from './prefix.js';
@@ -15,12 +17,13 @@ export { CachedEmbedder } from './cache.js';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai.js';
 export { HashEmbedder, type HashEmbedderConfig } from './offline.js';
 export { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offline-default.js';
+export { NeuralEmbedder, NEURAL_MODEL, NEURAL_DIMENSIONS, NEURAL_PACKAGES, type NeuralEmbedderOptions } from './neural.js';
 export { EmbeddingError } from './errors.js';
 export { contextualize, contextDescriptor, DEFAULT_CONTEXT_WEIGHT, type ContextOptions } from './context.js';
 
 export interface CreateEmbedderOptions {
-  provider: 'offline' | 'openai';
-  /** openai: the server's model name (required). offline: optional, must be the offline model's id. */
+  provider: 'offline' | 'openai' | 'neural';
+  /** openai: the server's model name (required). offline, neural: optional, must be that embedder's model id. */
   model?: string;
   baseURL?: string;
   apiKey?: string;
@@ -48,6 +51,11 @@ export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder |
           `(default "${OFFLINE_MODEL}", ${OFFLINE_DIMENSIONS} dimensions). A corpus built with another offline model must be re-embedded.`,
       );
     }
+  } else if (options.provider === 'neural') {
+    if (options.model !== undefined && options.model !== NEURAL_MODEL) {
+      throw new Error(`Unknown neural embedding model "${options.model}": this version provides "${NEURAL_MODEL}". A corpus built with another model must be re-embedded.`);
+    }
+    inner = new NeuralEmbedder({ signal: options.signal, batchSize: options.batchSize });
   } else if (options.provider === 'openai') {
     if (!options.model) throw new Error('The OpenAI-compatible embedder needs a model name (e.g. text-embedding-3-small).');
     inner = new OpenAIEmbedder({
@@ -62,7 +70,7 @@ export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder |
       maxRetries: options.maxRetries,
     });
   } else {
-    throw new Error(`Unknown embedding provider "${String((options as { provider: unknown }).provider)}" (use offline or openai)`);
+    throw new Error(`Unknown embedding provider "${String((options as { provider: unknown }).provider)}" (use offline, neural or openai)`);
   }
   const cached = new CachedEmbedder(inner, options.cache);
   if (options.provider !== 'openai') return cached;
