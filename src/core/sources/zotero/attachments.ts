@@ -2,10 +2,14 @@
 // `attachments:REL` → REL under the base attachment directory (prefs.js `extensions.zotero.baseAttachmentPath`);
 // anything else is an absolute path (a linked file). Zotero's own extracted text of an attachment is
 // <data dir>/storage/<key>/.zotero-ft-cache. prefs.js lives in Zotero's profile directory, not the data directory.
+// The database is input like any other file: a `storage:` name resolves inside storage/<key>/ only, an
+// `attachments:` path inside the base directory only, and a key that is not Zotero's 8 characters is refused, so
+// a crafted zotero.sqlite cannot make the import read a file elsewhere. Linked files (absolute paths) are read
+// where they are, as Zotero does.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ZoteroAttachment } from './library.js';
 
 /** Zotero's default data directory: ~/Zotero on every platform (Zotero 5 and later). */
@@ -68,16 +72,40 @@ export async function findZoteroDataDir(profileRoots: string[] = zoteroProfileRo
   return defaultZoteroDataDir(home);
 }
 
-/** The attachment's file on disk, or null for a link to a URL or a path that cannot be resolved. */
-export function attachmentFile(att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>, dataDir: string, baseAttachmentPath: string | null): string | null {
+/** Zotero's item keys: 8 characters of A–Z and 0–9 (Zotero draws them from 23456789ABCDEFGHIJKLMNPQRSTUVWXYZ). */
+export const ZOTERO_KEY = /^[A-Z0-9]{8}$/;
+
+/** `rel` resolved under `root`, or null when it leaves it (`..`, an absolute path) or names `root` itself. */
+function inside(root: string, rel: string): string | null {
+  const full = resolve(root, rel);
+  const r = relative(resolve(root), full);
+  return r && !r.startsWith('..') && !isAbsolute(r) ? full : null;
+}
+
+/** Why the attachment's file is not read (a path that leaves its folder, a malformed key), or null when it may be. */
+export function attachmentRefusal(att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>, baseAttachmentPath: string | null): string | null {
+  if (!ZOTERO_KEY.test(att.key)) return `attachment key '${att.key}' is not a Zotero key (8 letters and digits)`;
   if (att.linkMode === 3 || !att.path) return null;
-  if (att.path.startsWith('storage:')) return join(dataDir, 'storage', att.key, att.path.slice('storage:'.length));
-  if (att.path.startsWith('attachments:')) return baseAttachmentPath ? join(baseAttachmentPath, att.path.slice('attachments:'.length)) : null;
+  if (att.path.startsWith('storage:')) {
+    if (!inside(join('storage', att.key), att.path.slice('storage:'.length))) return `attachment ${att.key}: '${att.path}' leaves its storage folder`;
+  }
+  if (att.path.startsWith('attachments:') && baseAttachmentPath && !inside(baseAttachmentPath, att.path.slice('attachments:'.length))) {
+    return `attachment ${att.key}: '${att.path}' leaves the base attachment directory`;
+  }
+  return null;
+}
+
+/** The attachment's file on disk, or null for a link to a URL, a path that cannot be resolved or one refused above. */
+export function attachmentFile(att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>, dataDir: string, baseAttachmentPath: string | null): string | null {
+  if (attachmentRefusal(att, baseAttachmentPath) || att.linkMode === 3 || !att.path) return null;
+  if (att.path.startsWith('storage:')) return inside(join(dataDir, 'storage', att.key), att.path.slice('storage:'.length));
+  if (att.path.startsWith('attachments:')) return baseAttachmentPath ? inside(baseAttachmentPath, att.path.slice('attachments:'.length)) : null;
   return isAbsolute(att.path) ? att.path : null;
 }
 
-/** Zotero's extracted full text of an attachment, where it indexed it. */
+/** Zotero's extracted full text of an attachment, where it indexed it (never for a key that is not Zotero's). */
 export function fullTextCacheFile(att: Pick<ZoteroAttachment, 'key'>, dataDir: string): string | null {
+  if (!ZOTERO_KEY.test(att.key)) return null;
   const f = join(dataDir, 'storage', att.key, '.zotero-ft-cache');
   return existsSync(f) ? f : null;
 }

@@ -6,7 +6,7 @@ import { readZoteroLibrary, type ReadLibraryOptions, type ZoteroItem } from './l
 import { zoteroUnit } from './papers.js';
 
 export { readZoteroLibrary, listZoteroCollections, zoteroDatabasePath, type ZoteroItem, type ZoteroAttachment, type ReadLibraryOptions } from './library.js';
-export { attachmentFile, defaultZoteroDataDir, findZoteroDataDir, findBaseAttachmentPath, fullTextCacheFile, readPref, zoteroProfileRoots } from './attachments.js';
+export { attachmentFile, attachmentRefusal, defaultZoteroDataDir, findZoteroDataDir, findBaseAttachmentPath, fullTextCacheFile, readPref, zoteroProfileRoots } from './attachments.js';
 export { assembleText, zoteroItemUri, zoteroMeta, zoteroUnit, type ZoteroContext } from './papers.js';
 export { BetterBibtex, BetterBibtexError, DEFAULT_BBT_URL } from './better-bibtex.js';
 

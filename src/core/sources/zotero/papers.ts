@@ -9,7 +9,7 @@ import { buildPaper, isReferenceSection, PaperAssembler, sha256Hex } from '../..
 import { readPdfBytes } from '../../ingest/pdf.js';
 import type { ParsedPaper, ReadResult } from '../../ingest/types.js';
 import { sentences } from '../../text/index.js';
-import { attachmentFile, fullTextCacheFile, isPdfAttachment } from './attachments.js';
+import { attachmentFile, attachmentRefusal, fullTextCacheFile, isPdfAttachment } from './attachments.js';
 import type { ZoteroItem } from './library.js';
 import type { PaperMeta } from '../../paper/fields.js';
 
@@ -26,6 +26,8 @@ export interface ZoteroContext {
 interface ItemSources {
   pdfs: Array<{ file: string; hash: string }>;
   caches: Array<{ file: string; hash: string }>;
+  /** Attachments not read, with why (a path leaving its folder, a malformed key). */
+  refused: string[];
 }
 
 /** The item's stable source path: Zotero's own link to it (zotero://select/items/<library>_<key>). */
@@ -40,8 +42,10 @@ export function zoteroMeta(item: ZoteroItem): PaperMeta & { citationKey: string 
 }
 
 async function itemSources(item: ZoteroItem, ctx: ZoteroContext): Promise<ItemSources> {
-  const out: ItemSources = { pdfs: [], caches: [] };
+  const out: ItemSources = { pdfs: [], caches: [], refused: [] };
   for (const att of item.attachments.filter(isPdfAttachment)) {
+    const refusal = attachmentRefusal(att, ctx.baseAttachmentPath);
+    if (refusal) out.refused.push(refusal);
     const file = attachmentFile(att, ctx.dataDir, ctx.baseAttachmentPath);
     const bytes = file ? await readFile(file).catch(() => null) : null;
     if (file && bytes) out.pdfs.push({ file, hash: sha256Hex(bytes) });
@@ -82,6 +86,12 @@ export function zoteroUnit(item: ZoteroItem, ctx: ZoteroContext): IngestUnit {
 }
 
 async function readZoteroItem(item: ZoteroItem, sources: ItemSources, hash: string, signal?: AbortSignal): Promise<ReadResult> {
+  const refused = sources.refused.map((reason) => ({ file: zoteroItemUri(item), reason: `${item.citationKey}: ${reason}; not read` }));
+  const result = await readZoteroText(item, sources, hash, signal);
+  return refused.length ? { ...result, warnings: [...refused, ...(result.warnings ?? [])] } : result;
+}
+
+async function readZoteroText(item: ZoteroItem, sources: ItemSources, hash: string, signal?: AbortSignal): Promise<ReadResult> {
   const meta = zoteroMeta(item);
   const source = { path: zoteroItemUri(item), contentHash: hash };
   for (const pdf of sources.pdfs) {
