@@ -9,7 +9,7 @@ import { corpusFolderFor } from '../core/store/corpus-folder.js';
 import { choiceLabel, currentChoice, sameChoice, useChoice, type CorpusChoice } from './switching.js';
 import type { NextAction } from '../../webview/protocol.js';
 import { citeFromZotero } from './zotero.js';
-import { isPaperDocument } from './documents.js';
+import { isPaperDocument, openedAsReference } from './documents.js';
 import { SHOW_IN_PANEL_COMMAND } from './hover.js';
 import { indexPaths, openSampleCorpus } from './indexing.js';
 import type { Lookups } from './lookup.js';
@@ -115,10 +115,13 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     }
     const uri = vscode.Uri.file(target.path);
     if (TEXT_SOURCE.test(target.path)) {
+      // A file the author has open already (their own paper in the corpus) stays theirs.
+      const wasOpen = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
       const doc = await vscode.workspace.openTextDocument(uri);
       const line = at.text ? lineOfSentence(doc.getText(), at.text) : 0;
       const pos = new vscode.Position(line, 0);
       log.info(`open source of ${p.id}: ${target.path} (line ${line + 1})`);
+      if (!wasOpen) openedAsReference(doc);
       return void (await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true, viewColumn: vscode.ViewColumn.Active }));
     }
     if (PDF_SOURCE.test(target.path)) {

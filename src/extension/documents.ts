@@ -9,8 +9,22 @@ export function formatOf(doc: vscode.TextDocument): Format | undefined {
   return FORMAT_BY_LANGUAGE[doc.languageId];
 }
 
+/**
+ * Corpus papers' own files, opened by Open source to read (until closed): not the author's paper, so their cursor
+ * neither replaces the panel's results nor becomes where Cite writes.
+ */
+const references = new Set<string>();
+
+export function openedAsReference(doc: vscode.TextDocument): void {
+  references.add(doc.uri.toString());
+}
+
+export function closedDocument(doc: vscode.TextDocument): void {
+  references.delete(doc.uri.toString());
+}
+
 export function isPaperDocument(doc: vscode.TextDocument): boolean {
-  return formatOf(doc) !== undefined && doc.uri.scheme !== 'output';
+  return formatOf(doc) !== undefined && doc.uri.scheme !== 'output' && !references.has(doc.uri.toString());
 }
 
 const models = new WeakMap<vscode.TextDocument, { version: number; model: TextModel }>();

@@ -3,7 +3,7 @@
 import { redactingLog } from './redacting-log.js';
 import * as vscode from 'vscode';
 import { CorpusService } from './corpus.js';
-import { isPaperDocument } from './documents.js';
+import { closedDocument, isPaperDocument } from './documents.js';
 import { Lookups } from './lookup.js';
 import { ResultsPanel, RESULTS_VIEW_ID } from './panel.js';
 import { ProvenanceHover } from './provenance-hover.js';
@@ -92,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       if (editor && isPaperDocument(editor.document)) lastPaperEditor = editor;
     }),
+    vscode.workspace.onDidCloseTextDocument(closedDocument),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('corpusLens.corpus') || e.affectsConfiguration('corpusLens.embedding')) {
         void corpus.drop('settings changed');

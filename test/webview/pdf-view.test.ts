@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { getDocumentProxy } from 'unpdf';
 import { readPaperFile } from '../../src/core/ingest/index.js';
 import type { ParsedPaper } from '../../src/core/ingest/index.js';
+import type { PdfViewMessage } from '../../webview/pdf/protocol.js';
 import { compileFixture, noPdflatex } from '../support/pdflatex.js';
 import { openPdfViewer, startPdfServer, waitShown, type PdfPage, type PdfServer } from '../support/pdf-view-page.js';
 import { ARTIFACTS, CHROMIUM, ROOT, launchChromium } from '../support/webview-page.js';
@@ -132,6 +133,32 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       assert.deepEqual(await p.violations(), []);
       assert.deepEqual(p.pageErrors, []);
     } finally {
+      await p.close();
+    }
+  });
+
+  test('the view resized while it opens (a panel comes and goes) still opens at the sentence\'s page, highlighted', async () => {
+    const p = await openPdfViewer(browser, server);
+    const cdp = await p.page.context().newCDPSession(p.page);
+    try {
+      const s = sentence('Observation 45 ');
+      // A slow machine: the search of the page's text takes long enough for a resize to land in the middle of it.
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+      await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', data: bytes, page: s.page!, target: { kind: 'sentence', text: s.text } });
+      for (let i = 0; i < 12; i++) {
+        await p.page.setViewportSize({ width: 900 - (i % 2) * 120, height: 800 });
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await waitShown(p, 0);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const shown = (await p.posted()).filter((m) => m.type === 'shown').at(-1) as Extract<PdfViewMessage, { type: 'shown' }>;
+      assert.equal(shown.page, 3, `the view stays at the sentence's page: ${shown.message}`);
+      assert.ok(shown.highlights >= 1, shown.message);
+      assert.equal(await p.page.getAttribute('#pdf-page-view', 'data-page'), '3');
+      assert.match((await p.page.textContent('#pdf-status'))!, /^Page 3 of 4\. The sentence is highlighted\.$/);
+    } finally {
+      await cdp.detach().catch(() => undefined);
       await p.close();
     }
   });

@@ -80,8 +80,15 @@ let targetPage: number | null = null;
 let targetNote = '';
 let found: boolean | null = null;
 let renderTask: RenderTask | undefined;
-/** Bumped by each open/render: a late result of an earlier one is dropped. */
+/** Bumped by each render: a late result of an earlier one is dropped. */
 let generation = 0;
+/**
+ * Bumped by each open: a later open supersedes it. Apart from `generation`, so that a redraw meanwhile (the view
+ * resized while the sentence is searched for) cannot cancel the open and leave the page the view was on.
+ */
+let opens = 0;
+/** An open is under way: a resize waits for it (it draws at the size the view has then). */
+let opening = false;
 
 function say(text: string): void {
   statusEl.textContent = text;
@@ -99,7 +106,16 @@ async function startWorker(): Promise<void> {
 }
 
 async function open(m: Extract<PdfHostMessage, { type: 'open' }>): Promise<void> {
-  const mine = ++generation;
+  const mine = ++opens;
+  opening = true;
+  try {
+    await openAt(m, mine);
+  } finally {
+    if (mine === opens) opening = false;
+  }
+}
+
+async function openAt(m: Extract<PdfHostMessage, { type: 'open' }>, mine: number): Promise<void> {
   nameEl.textContent = m.name;
   document.title = `${m.name}: Corpus Lens`;
   if (m.docId !== docId || !doc) {
@@ -117,7 +133,7 @@ async function open(m: Extract<PdfHostMessage, { type: 'open' }>): Promise<void>
     task.onPassword = () => void task.destroy();
     try {
       const loaded = await task.promise;
-      if (mine !== generation) return void loaded.loadingTask.destroy();
+      if (mine !== opens) return void loaded.loadingTask.destroy();
       doc = loaded;
       docId = m.docId;
     } catch (err) {
@@ -130,7 +146,7 @@ async function open(m: Extract<PdfHostMessage, { type: 'open' }>): Promise<void>
   pagesEl.textContent = `of ${doc.numPages}`;
   pageInput.max = String(doc.numPages);
   await locate(doc, m.page, m.target, mine);
-  if (mine !== generation) return;
+  if (mine !== opens) return;
   await show(targetPage ?? clampPage(m.page ?? 1), true);
 }
 
@@ -168,7 +184,7 @@ async function locate(d: PDFDocumentProxy, page: number | null, target: PdfTarge
   const texts = new Map<number, ReturnType<typeof pageText>>();
   const textOf = (p: number) => texts.get(p) ?? (texts.set(p, pageText(d, p)), texts.get(p)!);
   for (const p of candidates) {
-    if (mine !== generation) return;
+    if (mine !== opens) return;
     // The page and the next one as one text: the sentence may continue over the page break.
     const here = await textOf(p);
     texts.delete(p - 1);
@@ -350,7 +366,9 @@ let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 new ResizeObserver(() => {
   if (zoom !== 'fit' || !doc) return;
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => void show(pageNum, false), 150);
+  resizeTimer = setTimeout(() => {
+    if (!opening) void show(pageNum, false);
+  }, 150);
 }).observe(scroller);
 
 window.addEventListener('message', (e: MessageEvent) => {

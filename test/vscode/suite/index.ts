@@ -13,11 +13,13 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
   if (SUITE === 'vsix.suite') require('./vsix.suite');
   else if (SUITE === 'move-corpus.suite') require('./move-corpus.suite');
+  else if (SUITE === 'flows.suite') require('./flows.suite'); // alone, while working on it; it also runs with the rest
   else {
     require('./extension.suite');
     require('./add-papers.suite');
     require('./first-hour.suite');
     require('./zotero.suite');
+    require('./flows.suite');
     require('./ask.suite');
     require('./lm.suite');
   }
