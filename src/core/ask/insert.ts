@@ -1,7 +1,8 @@
 // An answer as text for the author's paper ("Insert answer at cursor"): the kept, checked sentences only, each run
 // of [n] markers one citation of the cited papers' keys in the document's format, the prose escaped as related-work
 // prose is (review/emit.ts). Which key a paper gets (the .bib's entry, its own, a new one) is the caller's to decide.
-import { escapeLatex, escapeMarkdown } from '../review/emit.js';
+import { escapeLatex } from '../review/emit.js';
+import { escapeMarkdownProse } from '../text/escape-markdown.js';
 import type { CitationCommand } from '../bib/cite.js';
 import type { AskSource, AskTurn } from './types.js';
 
@@ -35,7 +36,7 @@ export function answerForPaper(
   if (turn.kind !== 'answer' && turn.kind !== 'extract') return null;
   const kept = turn.sentences.filter((s) => s.kept);
   if (!kept.length) return null;
-  const escape = format === 'latex' ? escapeLatex : escapeMarkdown;
+  const escape = format === 'latex' ? escapeLatex : escapeMarkdownProse;
   const glue = format === 'latex' ? '~' : ' ';
   const out = kept.map((s) => {
     // Text between markers is escaped; a run of markers ("[1][2]", "[1] [3]") becomes one citation of distinct keys.

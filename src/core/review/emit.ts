@@ -7,6 +7,7 @@ import type { BibIndex } from '../bib/bib-index.js';
 import type { SectionUnit } from './claims.js';
 import { assessSupport } from './support.js';
 import type { CitationCommand } from '../bib/cite.js';
+import { escapeMarkdownProse } from '../text/escape-markdown.js';
 import type { CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
 
 /** Escapes model prose for LaTeX (it was told to write plain text); typographic double quotes become ``…''. */
@@ -23,10 +24,6 @@ export function escapeLatex(s: string): string {
     .replace(/\u0002/g, "''");
 }
 
-/** Markdown prose: typographic double quotes as plain "…". */
-export function escapeMarkdown(s: string): string {
-  return s.replace(/[\u201c\u201d]/g, '"');
-}
 
 /** Assigns keys to the cited papers (first citation first), reusing the keys of papers the .bib has (BibIndex.find). */
 export function assignKeys(citedShortIds: readonly string[], papers: readonly PaperCandidate[], existing?: BibIndex): CitedPaper[] {
@@ -110,9 +107,10 @@ function provenanceLine(s: SentenceReport, ctx: ProvenanceContext, format: Outpu
     .filter((q): q is VerifiedQuote => !!q)
     .map((q) => {
       const key = ctx.keyOfPaper.get(q.paperId) ?? q.paperId;
-      return format === 'latex' ? `${q.id} (${key}): "${oneLine(q.text)}"` : `${q.id} [@${key}]: \u201c${oneLine(q.text)}\u201d`;
+      return format === 'latex' ? `${q.id} (${key}): "${oneLine(q.text)}"` : `${q.id} [@${key}]: \u201c${escapeMarkdownProse(oneLine(q.text))}\u201d`;
     });
-  const why = s.verdict === 'unsupported' ? `UNSUPPORTED (kept by the setting corpusLens.review.unsupported = flag): ${s.reasons.join('; ')}` : '';
+  const reasons = format === 'latex' ? s.reasons.join('; ') : escapeMarkdownProse(s.reasons.join('; '));
+  const why = s.verdict === 'unsupported' ? `UNSUPPORTED (kept by the setting corpusLens.review.unsupported = flag): ${reasons}` : '';
   if (!backing.length && !why) return null;
   const body = [why, backing.length ? `backed by ${backing.join('; ')}` : ''].filter(Boolean).join(' — ');
   return `${s.id} (support ${s.support.toFixed(2)}${s.llmVerdict ? `, model: ${s.llmVerdict}` : ''}): ${body}`;
@@ -140,9 +138,9 @@ export function renderUnits(
   ctx: ProvenanceContext,
 ): { body: string; table?: string } {
   const latex = o.format === 'latex';
-  const esc = latex ? escapeLatex : escapeMarkdown;
+  const esc = latex ? escapeLatex : escapeMarkdownProse;
   const r = (t: string) => renderCitations(t, keyOf, o.format, o.cite, esc);
-  const lines: string[] = [latex ? `\\${o.sectionCommand}{${escapeLatex(section.title)}}` : `### ${section.title}`];
+  const lines: string[] = [latex ? `\\${o.sectionCommand}{${escapeLatex(section.title)}}` : `### ${escapeMarkdownProse(section.title)}`];
   const notes: string[] = [];
   const sentence = (s: SentenceReport) => {
     const flag = s.verdict === 'unsupported' ? (latex ? `\\textbf{[${FLAG}]} ` : `**[${FLAG}]** `) : '';
@@ -234,7 +232,7 @@ export function comparisonTable(
       '\\end{table}',
     ].join('\n');
   }
-  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const cell = (s: string) => escapeMarkdownProse(s).replace(/\|/g, '\\|');
   return [
     '| Work | Year | Venue | Approach |',
     '| --- | --- | --- | --- |',

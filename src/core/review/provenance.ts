@@ -7,6 +7,7 @@
 //   Markdown: each sentence carries a footnote mark `[^S1-2]` whose definition holds its notes, with `Q3 [@key]: “…”`
 //             — a citation is matched to the footnote of its own sentence.
 import type { OutputFormat } from './types.js';
+import { unescapeMarkdownProse } from '../text/escape-markdown.js';
 
 /** One verified quote named in a provenance note. */
 export interface ProvenanceQuote {
@@ -98,7 +99,8 @@ function markdownSentenceNotes(text: string, from: number): ProvenanceQuote[] {
   const mark = /\[\^(S\d+-\d+)\](?!:)/.exec(rest);
   if (!mark) return [];
   const definition = new RegExp(`^\\[\\^${mark[1]}\\]:\\s*(S\\d+\\.\\d+)\\s+\\(support ([0-9.]+)[^)]*\\):(.*)$`, 'm').exec(text);
-  return definition ? quotesOf(definition[3], MARKDOWN_QUOTE, definition[1], Number(definition[2])) : [];
+  // The emitted quote is escaped Markdown (emit.ts); the hover shows the quote as stored.
+  return definition ? quotesOf(definition[3], MARKDOWN_QUOTE, definition[1], Number(definition[2])).map((q) => ({ ...q, text: unescapeMarkdownProse(q.text) })) : [];
 }
 
 function quotesOf(body: string, pattern: RegExp, sentenceId: string, support: number): ProvenanceQuote[] {
