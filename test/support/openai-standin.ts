@@ -4,7 +4,8 @@
  *
  * Speaks: POST {base}/embeddings with JSON {model, input: string | string[], dimensions?, encoding_format?};
  * answers {object:'list', data:[{object:'embedding', index, embedding:number[]}], model, usage}. Vectors are
- * deterministic, derived from the text (a seeded hash), of length `dimensions` if sent, else `defaultDim`.
+ * deterministic, derived from the text (a seeded hash), of length `dimensions` if sent, else the model's own size
+ * (`modelDims`, as Ollama answers 768 for nomic-embed-text and 1024 for bge-m3) or `defaultDim`.
  * `encoding_format: 'base64'` is answered in base64 (little-endian float32), as OpenAI does.
  * Errors use OpenAI's shape {error:{message,type,code}}. Faults are scripted per test as a queue consumed one
  * per request (`script(...)`), or permanently (`failAlways`). Every request is logged (batch sizes, headers).
@@ -45,6 +46,13 @@ export interface StandinOptions {
   apiKey?: string;
   /** Vector length when the request does not send `dimensions` (default 8). */
   defaultDim?: number;
+  /**
+   * Each model's own vector length (when the request does not send `dimensions`), as a real server answers:
+   * e.g. {'nomic-embed-text': 768, 'bge-m3': 1024}. A model not named gets `defaultDim`.
+   */
+  modelDims?: Record<string, number>;
+  /** Models that refuse the `dimensions` parameter (400), as OpenAI does for ada-002 and many local servers do. */
+  rejectDimensions?: string[];
   /** Models that exist; others get 404 (default: any). */
   models?: string[];
   /** Answer 422 when the request's encoding_format is this value (Voyage rejects 'float'). */
@@ -173,7 +181,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         return apiError(res, 422, `Value error, encoding_format must be one of [None, 'base64']`);
       }
       const fault = queue.shift() ?? always;
-      const dim = typeof body?.dimensions === 'number' ? body.dimensions : (options.defaultDim ?? 8);
+      if (body?.dimensions !== undefined && options.rejectDimensions?.includes(body?.model ?? '')) {
+        entry.outcome = '400';
+        return apiError(res, 400, `This model does not support specifying dimensions.`);
+      }
+      const dim = typeof body?.dimensions === 'number' ? body.dimensions : (options.modelDims?.[body?.model ?? ''] ?? options.defaultDim ?? 8);
       let data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: standinVector(text, dim) as number[] | string }));
       if (fault) {
         entry.outcome = fault.kind === 'status' ? String(fault.status) : fault.kind;

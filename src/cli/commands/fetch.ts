@@ -8,7 +8,7 @@ import { embedderFromFlags, openDb } from './import.js';
 const USAGE = `Usage: corpus-lens fetch --db DB (--arxiv QUERY | --ids ID… | --bib FILE) [--source arxiv|s2|openalex]
                          [--max N] [--since YEAR] [--until YEAR] [--yes] [--json] [--open-license-only]
                          [--contact EMAIL] [--cache DIR] [--arxiv-url URL] [--arxiv-api-url URL] [--s2-url URL]
-                         [--openalex-url URL] [--no-s2] [--embedder offline|neural|openai] [--model M] [--prefixes P]
+                         [--openalex-url URL] [--no-s2] [--embedder offline|neural|openai] [--model M] [--dimensions N] [--prefixes P]
                          [--max-eprint-mb N] [--max-pdf-mb N]
   Builds a corpus from the web. --arxiv QUERY searches (arXiv by default; --source s2 or openalex searches Semantic
   Scholar or OpenAlex instead; --max candidates, default 20, published from --since to --until). --ids takes DOIs
@@ -80,6 +80,7 @@ export const fetchCommand: Command = {
         model: { type: 'string' },
         'max-eprint-mb': { type: 'string' },
         'max-pdf-mb': { type: 'string' },
+        dimensions: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -163,7 +164,7 @@ export const fetchCommand: Command = {
       const store = await openDb(values.db, undefined, env, undefined, { create: true });
       try {
         if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
-        const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: await store.meta() });
+        const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, dimensions: values.dimensions, prefixes: values.prefixes, corpus: await store.meta() });
         const summary = await sources.fetchToCorpus(store, ctx, candidates, {
           embedder,
           signal: controller.signal,

@@ -4,6 +4,7 @@ import type { PrefixSetting } from '../../core/embed/prefix.js';
 import type { Embedder } from '../../core/embed/types.js';
 import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../../core/store/index.js';
 import { CliError, type Command } from '../command.js';
+import { dimensionsFlag } from './schema.js';
 
 /** Embedder flags shared by `import` and `query`. */
 export interface EmbedderFlags {
@@ -11,7 +12,12 @@ export interface EmbedderFlags {
   model?: string;
   /** --prefixes: `auto` (the model family's preset, the default), `none`, or `QUERY|DOCUMENT` (openai only). */
   prefixes?: string;
-  /** The corpus's recorded model, used to pick the embedder when no --embedder is given (query). */
+  /** --dimensions N: the vector length to request (openai only; models that take OpenAI's `dimensions`). */
+  dimensions?: string;
+  /**
+   * The corpus's recorded model, used to pick the embedder when no --embedder is given (query). Its size is checked
+   * where the embedder meets the corpus: before a write (core/ingest/corpus-embedder.ts), and on every query vector.
+   */
   corpus?: CorpusMeta | null;
 }
 
@@ -52,6 +58,10 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
   provider ??= 'offline';
   if (provider !== 'offline' && provider !== 'openai' && provider !== 'neural') {
     throw new CliError(`--embedder must be offline, neural or openai (got '${provider}')`);
+  }
+  if (flags.dimensions !== undefined) {
+    if (provider !== 'openai') throw new CliError('--dimensions applies to --embedder openai (models that take the dimensions parameter)');
+    dimensions = dimensionsFlag(flags.dimensions);
   }
   if (provider === 'offline' && !model && flags.corpus?.dimensions) dimensions = flags.corpus.dimensions;
   try {
@@ -107,8 +117,8 @@ function warnOnStderr(message: string): void {
   process.stderr.write(`corpus-lens: warning: ${message}\n`);
 }
 
-const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|neural|openai] [--model M] [--prefixes P]
-                          [--context section|none]
+const USAGE = `Usage: corpus-lens import --db DB --documents Document.jsonl --sources Source.jsonl [--embedder offline|neural|openai] [--model M]
+                          [--dimensions N] [--prefixes P] [--context section|none]
   DB: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)
   --context none (default): plain sentence vectors (a sentence finds its own wording at similarity ≈ 1);
   section: each vector is blended with the rest of its paper section (better paper-level recall for citation
@@ -132,6 +142,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
           embedder: { type: 'string' },
           prefixes: { type: 'string' },
           model: { type: 'string' },
+          dimensions: { type: 'string' },
           context: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
@@ -159,7 +170,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
       const docs = parseJsonl(await read(values.documents), values.documents, documentRow);
       const srcs = values.sources ? parseJsonl(await read(values.sources), values.sources, sourceRow) : { rows: [], errors: [] };
       const errors = [...srcs.errors, ...docs.errors];
-      const flags = { embedder: values.embedder, model: values.model, prefixes: values.prefixes };
+      const flags = { embedder: values.embedder, model: values.model, dimensions: values.dimensions, prefixes: values.prefixes };
       const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))(flags);
       const store = await openDb(values.db, undefined, env, undefined, { create: true });
       try {

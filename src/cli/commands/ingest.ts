@@ -5,12 +5,17 @@ import { precisionFlag } from './schema.js';
 import { groupProblems } from '../../core/ingest/report.js';
 import { redactUrl } from '../../core/redact.js';
 
-const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|neural|openai] [--model M] [--prefixes P] [--precision float32|half] [--json] PATH…
+const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|neural|openai] [--model M] [--dimensions N]
+                          [--prefixes P] [--precision float32|half] [--json] PATH…
        corpus-lens ingest --db DB --zotero DIR [--collection NAME] [--json]
   PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them.
   --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be
   running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key;
   --collection NAME: only that collection (and its subcollections).
+  --embedder openai: any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a new corpus records the
+  model and the vector size it answers (one probe), and a later run with another model or size is refused before
+  anything is written. --dimensions N asks models that take OpenAI's dimensions parameter (text-embedding-3-*) for
+  N-d vectors.
   --precision: how a NEW corpus's HNSW indexes hold the vectors (the vectors stay float32): half takes about half
   the index memory, but an embedded corpus builds ~5× slower with it; default float32 embedded, half on PostgreSQL
   (and above 2,000 dimensions). An existing corpus keeps its own: a different --precision is refused before
@@ -37,6 +42,7 @@ export const ingestCommand: Command = {
         embedder: { type: 'string' },
         prefixes: { type: 'string' },
         model: { type: 'string' },
+        dimensions: { type: 'string' },
         precision: { type: 'string' },
         json: { type: 'boolean' },
         progress: { type: 'boolean' },
@@ -56,6 +62,11 @@ export const ingestCommand: Command = {
     const creating = await newCorpusFolder(values.db);
     // So are the paths: a mistyped one fails before a new corpus folder is made.
     const files = zotero ? undefined : await paperFiles(positionals, values.glob, creating);
+    const flags = { embedder: values.embedder, model: values.model, dimensions: values.dimensions, prefixes: values.prefixes };
+    // A new corpus folder is made only once the embedder answers its size: an unreachable endpoint or a wrong model
+    // name leaves no empty corpus behind.
+    const forNewCorpus = creating ? await embedderFromFlags(flags) : undefined;
+    if (forNewCorpus) await (await import('../../core/ingest/corpus-embedder.js')).embedderDimensions(forNewCorpus, null);
     // The store's notices (a serial index build) join the summary's warnings: with --progress stderr carries JSON only.
     const notices: string[] = [];
     const store = await openDb(values.db, undefined, process.env, undefined, { create: true, onNotice: (m) => notices.push(m) });
@@ -68,7 +79,7 @@ export const ingestCommand: Command = {
       if (indexPrecision && corpus?.indexPrecision && corpus.indexPrecision !== indexPrecision) {
         throw new CliError(`this corpus's indexes are ${corpus.indexPrecision}; --precision ${indexPrecision} applies to a new corpus only`);
       }
-      const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus });
+      const embedder = forNewCorpus ?? (await embedderFromFlags({ ...flags, corpus }));
       const { ingest, ingestUnits } = await import('../../core/ingest/pipeline.js');
       // An embedded corpus has a measured size limit: say so before the load passes its safe share. A line on
       // stderr only (stdout and --json stay as they are; with --progress stderr carries JSON lines only).

@@ -34,13 +34,7 @@ export const schemaCommand: Command = {
     }
     if (positionals.length) throw new CliError(`schema takes no positional arguments (got '${positionals[0]}')`);
     if (!values.print) throw new CliError('schema: nothing to do (use --print)');
-    let d = DEFAULT_DIMENSIONS;
-    if (values.dimensions !== undefined) {
-      d = Number(values.dimensions);
-      if (!Number.isInteger(d) || d < 1 || d > 16000) {
-        throw new CliError(`--dimensions must be an integer in 1..16000 (got '${values.dimensions}')`);
-      }
-    }
+    const d = values.dimensions === undefined ? DEFAULT_DIMENSIONS : dimensionsFlag(values.dimensions);
     const precision = precisionFlag(values.precision);
     let schema: string;
     try {
@@ -60,4 +54,13 @@ export function precisionFlag(value: string | undefined): IndexPrecision | undef
     throw new CliError(`--precision must be float32 or half (got '${value}')`);
   }
   return value as IndexPrecision | undefined;
+}
+
+/** `--dimensions N` (schema, and the vector length to request from an embedding model): 1..16,000, pgvector's limit. */
+export function dimensionsFlag(flag: string): number {
+  const d = Number(flag);
+  if (flag.trim() === '' || !Number.isInteger(d) || d < 1 || d > 16000) {
+    throw new CliError(`--dimensions must be an integer in 1..16000 (got '${flag}')`);
+  }
+  return d;
 }

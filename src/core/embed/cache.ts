@@ -72,6 +72,10 @@ export class CachedEmbedder implements Embedder {
     return this.inner.dimensions;
   }
 
+  resolveDimensions(options?: { signal?: AbortSignal }): Promise<number> {
+    return this.inner.resolveDimensions?.(options) ?? Promise.resolve(this.inner.dimensions);
+  }
+
   /** Number of cached vectors. */
   get size(): number {
     return this.lru.size;
@@ -81,8 +85,13 @@ export class CachedEmbedder implements Embedder {
     this.lru.clear();
   }
 
-  private key(text: string): string {
-    return `${this.inner.model}\u0000${text}`;
+  /**
+   * Model id and vector length: the id names a requested size (`@512`), but a model of unknown size learns it from
+   * its first answer, and a vector of another length must never be served for the same text. A vector is kept
+   * under its own length, so the answer that taught the size is a hit afterwards.
+   */
+  private key(text: string, dimensions = this.inner.dimensions): string {
+    return `${this.inner.model}\u0000${dimensions}\u0000${text}`;
   }
 
   /** Returned vectors are copies: callers may modify them without touching the cache. */
@@ -121,9 +130,8 @@ export class CachedEmbedder implements Embedder {
       this.stats.providerCalls++;
       this.stats.providerTexts += uniq.length;
       const batch = this.inner.embed(uniq, { signal });
-      const model = this.inner.model;
       uniq.forEach((t, j) => {
-        const k = `${model}\u0000${t}`;
+        const k = this.key(t);
         const p = batch.then((vs) => vs[j]);
         p.catch(() => undefined); // handled by whoever awaits it
         this.inflight.set(k, p);
@@ -131,7 +139,7 @@ export class CachedEmbedder implements Embedder {
           if (this.inflight.get(k) === p) this.inflight.delete(k);
         };
         p.then((v) => {
-          this.lru.set(k, v);
+          this.lru.set(this.key(t, v.length), v);
           done();
         }, done);
       });

@@ -54,6 +54,10 @@ export class PrefixedEmbedder implements Embedder {
     return this.inner.dimensions;
   }
 
+  resolveDimensions(options?: { signal?: AbortSignal }): Promise<number> {
+    return this.inner.resolveDimensions?.(options) ?? Promise.resolve(this.inner.dimensions);
+  }
+
   embed(texts: readonly string[], options: { signal?: AbortSignal; role?: EmbedRole } = {}): Promise<Float32Array[]> {
     const prefix = options.role === 'query' ? this.prefixes.query : this.prefixes.document;
     return this.inner.embed(prefix ? texts.map((t) => prefix + t) : texts, { signal: options.signal });

@@ -5,8 +5,13 @@ export type EmbedRole = 'query' | 'document';
 export interface Embedder {
   /** Model identity recorded in the corpus (`corpus_meta.embedding_model`), e.g. `openai:text-embedding-3-small`. */
   readonly model: string;
-  /** Vector length; recorded in the corpus and checked on every query. */
+  /**
+   * Vector length; recorded in the corpus and checked on every query. 0 while unknown: an OpenAI-compatible model
+   * of no known size learns it from its first answer (see `resolveDimensions`).
+   */
   readonly dimensions: number;
+  /** Learns `dimensions` from the endpoint (one probe) when it is not known yet; absent where it is always known. */
+  resolveDimensions?(options?: { signal?: AbortSignal }): Promise<number>;
   /**
    * One vector per text, in order. Rejects with an AbortError when `signal` aborts. `role` (default `document`):
    * `query` for a search's text, `document` for what is stored; only a PrefixedEmbedder tells them apart.

@@ -10,6 +10,7 @@ import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInpu
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput } from './folder.js';
 import { selectPaperFiles } from './latex.js';
+import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import type { BibIndex } from '../bib/bib-index.js';
 import type { ParsedPaper, ReadError, ReadResult } from './types.js';
@@ -95,7 +96,7 @@ function fileUnit(file: string, bib: BibIndex, bibProblems: { errors: ReadError[
 export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit[], options: IngestOptions): Promise<IngestSummary> {
   const { embedder, signal } = options;
   const summary: IngestSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [] };
-  await store.init({ model: embedder.model, dimensions: embedder.dimensions, indexPrecision: options.indexPrecision });
+  await initCorpus(store, embedder, { indexPrecision: options.indexPrecision, signal });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const knownHashes = new Set([...known.values()].map((s) => `${s.sourcePath}\u0000${s.contentHash}`));
   const started = Date.now();
@@ -252,7 +253,7 @@ export async function ingestPapers(
 ): Promise<IngestSummary> {
   const { embedder, signal } = options;
   const summary: IngestSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [] };
-  await store.init({ model: embedder.model, dimensions: embedder.dimensions });
+  await initCorpus(store, embedder, { signal });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const inputs: PaperInput[] = [];
   for (const paper of await freshPapers(store, papers, known, summary)) inputs.push(await embedPaper(paper, embedder, signal));

@@ -4,6 +4,7 @@
 import { contextDescriptor, contextualize, DEFAULT_CONTEXT_WEIGHT, type ContextOptions } from '../embed/context.js';
 import type { Embedder } from '../embed/types.js';
 import { deferIndexesFrom, StoreError, type CorpusStore, type PaperInput, type WriteResult } from '../store/types.js';
+import { initCorpus } from './corpus-embedder.js';
 
 export interface DocumentRow {
   doc_id: string;
@@ -275,14 +276,15 @@ export async function importPapers(
 ): Promise<ImportResult> {
   const ctx = contextOptions(options.context);
   const vectorContext = contextDescriptor(ctx);
-  // An OpenAI-compatible model of unknown size reports 0 dimensions until it has embedded something.
-  let dimensions = embedder.dimensions;
-  if (!dimensions) {
-    const given = papers.flatMap((p) => p.sentences).find((s) => s.embedding)?.embedding;
-    const first = papers.flatMap((p) => p.sentences)[0];
-    dimensions = given?.length ?? (first ? (await embedder.embed([first.text], { signal: options.signal }))[0].length : 0);
-  }
-  const meta = await store.init({ model: embedder.model, dimensions, vectorContext });
+  // Rows that all bring their vectors need no embedder: the corpus takes their size. Otherwise the embedder's size
+  // is learned (an OpenAI-compatible model of unknown size) and checked against the corpus before anything is written.
+  const sentences = papers.flatMap((p) => p.sentences);
+  const given = sentences.find((s) => s.embedding)?.embedding;
+  const meta =
+    given && sentences.every((s) => s.embedding)
+      ? await store.init({ model: embedder.model, dimensions: embedder.dimensions || given.length, vectorContext })
+      : await initCorpus(store, embedder, { vectorContext, signal: options.signal, sample: sentences.find((s) => !s.embedding)?.text });
+  const dimensions = meta.dimensions;
   if (meta.vectorContext && meta.vectorContext !== vectorContext) {
     throw new StoreError(
       `the corpus stores sentence vectors as ${meta.vectorContext}; this import would add ${vectorContext} (use the same context setting)`,

@@ -3,6 +3,7 @@
 // in the corpus (same DOI / arXiv id) are not fetched again. Every entry gets a line in the report.
 import type { Embedder } from '../embed/types.js';
 import { ingestPapers, type IngestSummary } from '../ingest/pipeline.js';
+import { initCorpus } from '../ingest/corpus-embedder.js';
 import type { ParsedPaper } from '../ingest/index.js';
 import type { CorpusStore } from '../store/types.js';
 import { resolveIdentifiers } from './bibliography.js';
@@ -58,7 +59,7 @@ export function progressLine(p: FetchProgress): string {
 export async function fetchToCorpus(store: CorpusStore, ctx: SourceContext, candidates: Candidate[], options: FetchOptions): Promise<FetchSummary> {
   const { embedder, signal } = options;
   const summary: FetchSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [], entries: [], outcomes: { latex: 0, html: 0, pdf: 0, metadata: 0, 'not-found': 0, 'in-corpus': 0 } };
-  await store.init({ model: embedder.model, dimensions: embedder.dimensions });
+  await initCorpus(store, embedder, { signal });
   const known = new Set((await store.sources()).map((s) => s.id));
   const lookupErrors = new Map<Candidate, string[]>();
   const todo = candidates.filter((c) => !inCorpus(c, known));
