@@ -314,6 +314,7 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   });
   register('corpusLens.insertRelatedWork', () => relatedWork.insert());
   register('corpusLens.appendRelatedWorkBibtex', () => relatedWork.appendBibtex());
+  register('corpusLens.showLastRelatedWork', () => relatedWork.showLast());
 
   /** Where a cited paper opens: its indexed file at the sentence (under a folder the user indexed), else its DOI. */
   const sourceLocation = async (paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined> => {

@@ -21,6 +21,7 @@ export async function run(): Promise<void> {
     require('./zotero.suite');
     require('./flows.suite');
     require('./ask.suite');
+    require('./writing-flows.suite');
     require('./lm.suite');
   }
   const failures: Array<{ title: string; error: string }> = [];
