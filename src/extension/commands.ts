@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { HitView } from '../../webview/protocol.js';
 import { citeHit } from './cite.js';
 import { NotConfiguredError, type CorpusService } from './corpus.js';
-import { corpusFolderFor } from '../core/store/corpus-folder.js';
+import { corpusFolderFor, paperFilesIn } from '../core/store/corpus-folder.js';
 import { choiceLabel, currentChoice, sameChoice, useChoice, type CorpusChoice } from './switching.js';
 import type { NextAction } from '../../webview/protocol.js';
 import { citeFromZotero } from './zotero.js';
@@ -417,8 +417,22 @@ async function connect(secrets: Secrets, corpus: CorpusService, context: vscode.
     const folder = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Use this corpus folder' });
     if (!folder?.[0]) return false;
     // The corpus folder, also when the picker landed inside its PostgreSQL files or on the folder around it.
+    const chosen = corpusFolderFor(folder[0].fsPath);
+    const papers = paperFilesIn(chosen);
+    if (papers > 0) {
+      // A folder of papers, not a corpus: the corpus in use stays; indexing the papers into it is offered.
+      const index = 'Index this folder into the current corpus';
+      const name = path.basename(chosen);
+      log.info(`connect: ${chosen} holds ${papers} paper file(s), not a corpus; the corpus in use stays ${corpus.label()}`);
+      void vscode.window
+        .showWarningMessage(`Corpus Lens: "${name}" holds papers (${papers} file${papers === 1 ? '' : 's'}), not a Corpus Lens corpus. Still using ${corpus.label()}.`, index)
+        .then((pick) => {
+          if (pick === index) void vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(chosen));
+        });
+      return false;
+    }
     await config.update('corpus.backend', 'embedded', global);
-    await config.update('corpus.path', corpusFolderFor(folder[0].fsPath), global);
+    await config.update('corpus.path', chosen, global);
   } else {
     const url = await vscode.window.showInputBox({
       title: pick.id === 'postgres' ? 'PostgreSQL URL (the password is asked next and kept in secret storage)' : 'Supabase project URL',

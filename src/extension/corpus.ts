@@ -120,6 +120,34 @@ export class CorpusService implements vscode.Disposable {
     return this.current.connection;
   }
 
+  private warming: Promise<void> | undefined;
+
+  /**
+   * Opens the corpus ahead of the first lookup, when the panel or a paper becomes visible: starting the corpus
+   * process, opening the folder and loading the vector index for a first query take seconds the author would
+   * otherwise wait for at the first sentence. The status bar says "opening the corpus…" meanwhile. No embedding
+   * call (a remote embedder costs money): the warm-up query is a unit vector.
+   */
+  warm(): void {
+    if (this.warming || this.current || this.indexing || this.held) return;
+    const settings = readSettings();
+    if (settings.corpus.backend === 'embedded' && !existsSync(this.embeddedPath(settings))) return;
+    const t0 = performance.now();
+    this.warming = Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Corpus Lens: opening the corpus…' }, async () => {
+        const c = await this.connection();
+        const meta = await c.store.meta();
+        if (!meta) return;
+        const unit = new Float32Array(meta.dimensions);
+        unit[0] = 1;
+        await c.store.matchVector(unit, { count: 1 });
+      }),
+    ).then(
+      () => this.log.info(`corpus opened ahead of the first lookup in ${Math.round(performance.now() - t0)} ms`),
+      (err) => this.log.info(`opening the corpus ahead of the first lookup: ${errorText(err)}`),
+    ).finally(() => (this.warming = undefined));
+  }
+
   /** Closes the open corpus (after indexing, on settings change) so the next lookup reopens it. */
   async drop(why = 'indexing or switching corpus'): Promise<void> {
     const old = this.current;

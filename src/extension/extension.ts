@@ -59,7 +59,11 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     if (event.kind === 'results') guard.check(event.document, event.result);
   });
 
+  // The corpus opens as soon as the author may look something up, not at the first sentence (issue 31.14).
+  const visiblePaper = () => vscode.window.visibleTextEditors.some((e) => isPaperDocument(e.document));
+  if (visiblePaper()) corpus.warm();
   panel.onDidShow(() => {
+    corpus.warm();
     const editor = vscode.window.activeTextEditor ?? lastPaperEditor;
     if (editor && isPaperDocument(editor.document) && readSettings(editor.document.uri).trigger === 'auto') void lookups.lookupAtCursor(editor);
   });
@@ -91,6 +95,9 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     }),
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       if (editor && isPaperDocument(editor.document)) lastPaperEditor = editor;
+    }),
+    vscode.window.onDidChangeVisibleTextEditors(() => {
+      if (visiblePaper()) corpus.warm();
     }),
     vscode.workspace.onDidCloseTextDocument(closedDocument),
     vscode.workspace.onDidChangeConfiguration((e) => {

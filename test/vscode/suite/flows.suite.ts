@@ -122,4 +122,32 @@ describe('Documented flows (issue 31)', function () {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }
   });
+
+  it('Connect to Corpus… on a folder of papers keeps the corpus in use and offers to index the folder instead', async () => {
+    const dir = path.join(workspace, 'connect-papers');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'one.md'), '# One\n\nA paper in Markdown.\n');
+    writeFileSync(path.join(dir, 'two.md'), '# Two\n\nAnother paper.\n');
+    const config = () => vscode.workspace.getConfiguration('corpusLens');
+    const before = { backend: config().get('corpus.backend'), path: config().get('corpus.path') };
+    let done = false;
+    const connecting = Promise.resolve(vscode.commands.executeCommand('corpusLens.connect')).finally(() => (done = true));
+    await snapshot('connect-pick', 20_000, [{ fill: '.quick-input-widget input', text: 'Embedded corpus in a folder' }, { press: '.quick-input-widget input', key: 'Enter' }]);
+    await sleep(1_500);
+    // VS Code's own folder picker (the simple dialog in the browser): the path typed, then accepted.
+    await snapshot('connect-folder', 20_000, [{ fill: '.quick-input-widget input', text: `${dir}/` }]);
+    for (let i = 0; i < 4 && !done; i++) {
+      await sleep(1_000);
+      await snapshot(`connect-accept-${i}`, 20_000, [{ press: '.quick-input-widget input', key: 'Enter' }]).catch(() => undefined);
+    }
+    await waitFor('Connect to finish', () => done, 20_000);
+    await connecting;
+    assert.deepEqual({ backend: config().get('corpus.backend'), path: config().get('corpus.path') }, before, 'the settings still name the corpus in use');
+    let screen = '';
+    for (let i = 0; i < 10 && !/holds papers/.test(screen); i++) screen = (await snapshot('connect-folder-of-papers')).join('\n');
+    assert.match(screen, /"connect-papers" holds papers \(2 files\), not a Corpus Lens corpus\. Still using/, 'the extension\'s words, not the CLI\'s');
+    assert.match(screen, /Index this folder into the current corpus/);
+    assert.doesNotMatch(screen, /give --db/);
+    assert.doesNotMatch(screen, /connect-papers · /, 'the status bar stays on the corpus in use');
+  });
 });

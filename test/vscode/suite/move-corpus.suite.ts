@@ -37,6 +37,19 @@ const TEXT = [
   '',
 ].join('\n');
 
+describe('Opening the corpus (issue 31.14)', function () {
+  it('opens the corpus when a paper becomes visible, before any lookup, saying so in the status bar', async function () {
+    this.timeout(90_000);
+    const file = path.join(workspace, 'warm.md');
+    writeFileSync(file, TEXT);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), vscode.ViewColumn.One);
+    const a = await api();
+    const lines = await waitFor('the corpus opened ahead of the first lookup', () => /corpus opened ahead of the first lookup in \d+ ms/.exec(logText(a))?.[0], 60_000);
+    assert.doesNotMatch(logText(a), /lookup failed/);
+    console.log(lines);
+  });
+});
+
 describe('Move Corpus to PostgreSQL (issue 31.1)', function () {
   it('moves the embedded corpus to a real server while the panel looks up, then looks up on the server', async function () {
     this.timeout(150_000);
