@@ -15,6 +15,7 @@ import { pageAndLines } from './location.js';
 import { sourceNumber } from './conversation.js';
 import { answerPrompt, DONT_KNOW } from './prompts.js';
 import type { AnswerSentence, AskOptions, Conversation } from './types.js';
+import { addressesModel } from '../review/instructions.js';
 
 /** Shortest copied run of words flagged as an unquoted copy (the related-work default). */
 const COPY_SPAN_WORDS = 12;
@@ -77,11 +78,13 @@ export async function answerWithModel(
 
   const context = hits.flatMap((h) => [h.previous, h.sentence, h.next]).filter((s) => !!s).map((s) => ({ text: s!.text, paperId: s!.paperId }));
   // The question is not evidence: the check reads the cited quotes and the cited papers' titles and authors only.
-  const checked = checkSentences({ index: 0, text, format: 'paragraph', topic: '', sectionQuotes: quotes, allQuotes: quotes, papers, shingles: new ShingleIndex(context, COPY_SPAN_WORDS) });
+  // Text addressing a model reached it inside the data fence, but backs nothing (review/instructions.ts).
+  const evidence = quotes.filter((q) => !addressesModel(q.text));
+  const checked = checkSentences({ index: 0, text, format: 'paragraph', topic: '', sectionQuotes: evidence, allQuotes: evidence, papers, shingles: new ShingleIndex(context, COPY_SPAN_WORDS) });
   if (options.verify) {
     const ctx = new StepContext('check', options.signal, () => undefined);
     try {
-      await verifySection(checked.sentences, new Map(quotes.map((q) => [q.id, q])), chat, ctx);
+      await verifySection(checked.sentences, new Map(evidence.map((q) => [q.id, q])), chat, ctx);
     } catch (err) {
       if (isAbortError(err)) throw err; // a failed verification leaves the offline verdicts standing, as in review
     }
@@ -143,7 +146,8 @@ export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[
   const sentences: AnswerSentence[] = [];
   const citations: number[] = [];
   for (const p of papers.slice(0, EXTRACT.papers)) {
-    const shown = p.passages.slice(0, EXTRACT.perPaper);
+    const shown = p.passages.filter((h) => !addressesModel(h.sentence.text)).slice(0, EXTRACT.perPaper);
+    if (!shown.length) continue;
     // A neighbour that is itself one of the paper's evidence lines is not repeated as context.
     const own = new Set(shown.map((h) => h.sentence.id));
     const context = (s: Hit['previous']) => (s && !own.has(s.id) ? clip(s.text) : null);

@@ -8,6 +8,7 @@ import { quotesPrompt } from './prompts.js';
 import { verifyQuote } from '../text/match.js';
 import { mapLimit, ReviewError, type StepContext } from './trace.js';
 import type { PaperCandidate, PaperTextSource, VerifiedQuote } from './types.js';
+import { addressesModel } from './instructions.js';
 
 const quoteItem = z.union([
   z.string(),
@@ -71,6 +72,12 @@ export async function extractQuotes(
           if (!m) {
             ctx.count('dropped');
             if (ctx.trace.notes.length < 10) ctx.note(`dropped (not in ${paper.shortId}): "${q.slice(0, 80)}"`);
+            continue;
+          }
+          if (addressesModel(m.text)) {
+            // Stored text, but an order to a model: never evidence (instructions.ts).
+            ctx.count('instructions');
+            if (ctx.trace.notes.length < 10) ctx.note(`not evidence (text addressing a model, in ${paper.shortId}): "${m.text.slice(0, 80)}"`);
             continue;
           }
           const key = m.text.toLowerCase();
