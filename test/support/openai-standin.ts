@@ -16,7 +16,8 @@
  * complete malformed bodies); per-model `dimensions` support rules (OpenAI rejects `dimensions` for
  * ada-002, Ollama ignores it); Voyage's `input_type` and its own `output_dimension` field; Ollama's
  * native `/api/embed` route; rate-limit headers other than retry-after / retry-after-ms (x-ratelimit-*);
- * organisation/project headers; vectors with semantic meaning (ours are hash noise).
+ * organisation/project headers; vectors with semantic meaning (ours are hash noise, unless `vectors` serves a
+ * model: see neural-standin.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,6 +60,8 @@ export interface StandinOptions {
   rejectEncoding?: string;
   /** Delay added to every response (ms). */
   latencyMs?: number;
+  /** Vectors for the inputs instead of the hash noise (neural-standin.ts serves a real model through it). */
+  vectors?: (inputs: string[], model: string, dimensions: number | undefined) => Promise<number[][]>;
 }
 
 export interface Standin {
@@ -186,7 +189,8 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         return apiError(res, 400, `This model does not support specifying dimensions.`);
       }
       const dim = typeof body?.dimensions === 'number' ? body.dimensions : (options.modelDims?.[body?.model ?? ''] ?? options.defaultDim ?? 8);
-      let data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: standinVector(text, dim) as number[] | string }));
+      const vectors = options.vectors ? await options.vectors(inputs, body?.model ?? '', body?.dimensions) : inputs.map((text) => standinVector(text, dim));
+      let data = inputs.map((_, index) => ({ object: 'embedding', index, embedding: vectors[index] as number[] | string }));
       if (fault) {
         entry.outcome = fault.kind === 'status' ? String(fault.status) : fault.kind;
         switch (fault.kind) {
