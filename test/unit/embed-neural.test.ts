@@ -7,19 +7,14 @@
 // by the diet committee in a high building", 0.83) still outscores the paraphrase (0.75) — USE-lite is a small model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder, NeuralEmbedder, NEURAL_DIMENSIONS, NEURAL_MODEL } from '../../src/core/embed/index.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
 import { runCli } from '../support/cli.ts';
+import { CORPUS_SENTENCE, DECOY, PARAPHRASE, SENTENCE, UNRELATED, dot, writeParaphraseCorpus } from '../support/paraphrase.ts';
 
-const SENTENCE = 'mice were fed a high-fat diet';
-const PARAPHRASE = 'rodents received a fatty diet';
-const DECOY = 'computer mice were fed through a high-speed sorting machine';
-const UNRELATED = 'we report the orbital period of the exoplanet';
-
-const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 test('neural vectors carry meaning: the paraphrase beats a word-overlap decoy and an unrelated sentence; offline ranks the decoy first', { timeout: 180_000 }, async () => {
   const neural = new NeuralEmbedder();
@@ -73,9 +68,7 @@ test('corpus-lens ingest/query --embedder neural: the corpus records the model, 
   try {
     const folder = join(dir, 'papers');
     mkdirSync(folder);
-    writeFileSync(join(folder, 'diet.md'), `---\ntitle: "Diet and Weight"\n---\n\n## Methods\n\nMice were fed a high-fat diet for twelve weeks. Body weight was recorded weekly.\n`);
-    writeFileSync(join(folder, 'lab.md'), `---\ntitle: "Sorting Hardware"\n---\n\n## Setup\n\nComputer mice were fed through a high-speed sorting machine. The machine rejected faulty units.\n`);
-    writeFileSync(join(folder, 'sky.md'), `---\ntitle: "Exoplanets"\n---\n\n## Results\n\nWe report the orbital period of the exoplanet. The transit lasted three hours.\n`);
+    writeParaphraseCorpus(folder, { unrelated: true });
     const db = join(dir, 'corpus');
 
     const made = await runCli(['ingest', '--db', db, '--embedder', 'neural', '--json', folder]);
@@ -94,7 +87,7 @@ test('corpus-lens ingest/query --embedder neural: the corpus records the model, 
     const hits = await runCli(['query', '--db', db, '--k', '3', PARAPHRASE.replace('rodents', 'the rodents')]);
     assert.equal(hits.code, 0, hits.stderr);
     const texts = (JSON.parse(hits.stdout) as { sentence: { text: string } }[]).map((h) => h.sentence.text);
-    assert.equal(texts[0], 'Mice were fed a high-fat diet for twelve weeks.', texts.join(' | '));
+    assert.equal(texts[0], CORPUS_SENTENCE, texts.join(' | '));
 
     const offline = await runCli(['query', '--db', db, '--embedder', 'offline', 'anything']);
     assert.notEqual(offline.code, 0, 'a neural corpus refuses the offline embedder');

@@ -3,17 +3,14 @@
 // embedder, and through `corpus-lens ingest/query --embedder openai` into a corpus and back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder } from '../../src/core/embed/index.js';
 import { runCli } from '../support/cli.ts';
+import { CORPUS_SENTENCE, DECOY, PARAPHRASE, SENTENCE, dot, writeParaphraseCorpus } from '../support/paraphrase.ts';
 import { startNeuralStandin } from '../support/neural-standin.ts';
 
-const SENTENCE = 'mice were fed a high-fat diet';
-const PARAPHRASE = 'rodents received a fatty diet';
-const DECOY = 'computer mice were fed through a high-speed sorting machine';
-const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 test('openai embedder against the neural stand-in: nomic prefixes are sent, and the paraphrase outranks the decoy', { timeout: 180_000 }, async () => {
   const standin = await startNeuralStandin();
@@ -37,8 +34,7 @@ test('corpus-lens ingest/query --embedder openai with meaningful vectors: a para
   try {
     const folder = join(dir, 'papers');
     mkdirSync(folder);
-    writeFileSync(join(folder, 'diet.md'), `---\ntitle: "Diet and Weight"\n---\n\n## Methods\n\nMice were fed a high-fat diet for twelve weeks. Body weight was recorded weekly.\n`);
-    writeFileSync(join(folder, 'lab.md'), `---\ntitle: "Sorting Hardware"\n---\n\n## Setup\n\nComputer mice were fed through a high-speed sorting machine. The machine rejected faulty units.\n`);
+    writeParaphraseCorpus(folder);
     const db = join(dir, 'corpus');
     const env = { OPENAI_BASE_URL: standin.baseURL, OPENAI_API_KEY: 'none' };
     const flags = ['--embedder', 'openai', '--model', 'text-embedding-3-small', '--prefixes', 'search_query: |search_document: '];
@@ -48,7 +44,7 @@ test('corpus-lens ingest/query --embedder openai with meaningful vectors: a para
     const hits = await runCli(['query', '--db', db, ...flags, '--k', '2', PARAPHRASE], { env });
     assert.equal(hits.code, 0, hits.stderr);
     const texts = (JSON.parse(hits.stdout) as { sentence: { text: string } }[]).map((h) => h.sentence.text);
-    assert.equal(texts[0], 'Mice were fed a high-fat diet for twelve weeks.', texts.join(' | '));
+    assert.equal(texts[0], CORPUS_SENTENCE, texts.join(' | '));
     const inputs = standin.requests.flatMap((r) => (Array.isArray(r.body?.input) ? r.body.input : [r.body?.input ?? '']));
     assert.ok(inputs.includes(`search_query: ${PARAPHRASE}`), 'the query went with its prefix');
     assert.ok(inputs.includes('search_document: Computer mice were fed through a high-speed sorting machine.'), 'sentences went with theirs');
