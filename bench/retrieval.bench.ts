@@ -138,6 +138,12 @@ export async function run(): Promise<void> {
     console.log('retrieval: ../shared/eval/retrieval is absent; skipped');
     return;
   }
+  // RETRIEVAL_BENCH_NEURAL=1 adds the neural embedder's table (bench/retrieval-neural.ts); `only`: that table alone.
+  if (process.env.RETRIEVAL_BENCH_NEURAL) {
+    const { neuralSection } = await import('./retrieval-neural.js');
+    await neuralSection(data);
+    if (process.env.RETRIEVAL_BENCH_NEURAL === 'only') return;
+  }
   const corpus = await importEvalCorpus(data);
   try {
     const meta = await corpus.store.meta();
