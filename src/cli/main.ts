@@ -1,5 +1,8 @@
 // The `corpus-lens` command line: a thin face over src/core. Each subcommand lives in its own module.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CliError, type Command } from './command.js';
+import { closest } from './options.js';
 import { errorText, redactSecrets } from '../core/redact.js';
 import { segmentCommand } from './commands/segment.js';
 import { schemaCommand } from './commands/schema.js';
@@ -22,7 +25,7 @@ const commands: Record<string, Command> = {
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ['Usage: corpus-lens <command> [options]', '', 'Commands:', ...lines].join('\n');
+  return ['Usage: corpus-lens <command> [options]', '       corpus-lens --version', '', 'Commands:', ...lines].join('\n');
 }
 
 // A reader that stops early (`corpus-lens segment … | head`) closes the pipe: that ends the output, it is not an error.
@@ -44,14 +47,31 @@ function withFix(message: string): string {
   return message;
 }
 
+/** The installed version, from the package.json above this script (dist/cli.js, or src/cli/main.ts under tsx). */
+function version(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'corpus-lens' && pkg.version) return pkg.version;
+    } catch {
+      /* no package.json here */
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    process.stdout.write(`corpus-lens ${version()}\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name ? 0 : 2;
   }
   const command = commands[name];
-  if (!command) throw new CliError(`unknown command '${name}' (try: ${Object.keys(commands).join(', ')})`);
+  if (!command) throw new CliError(`unknown command '${name}'${closest(name, Object.keys(commands)) ? ` — did you mean ${closest(name, Object.keys(commands))}?` : ''} (try: ${Object.keys(commands).join(', ')})`, 2);
   return command.run(rest);
 }
 

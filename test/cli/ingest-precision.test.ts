@@ -18,7 +18,7 @@ test('ingest --precision half creates a half corpus that answers; float32 on it 
     const db = join(dir, 'corpus');
 
     const bad = await runCli(['ingest', '--db', db, '--precision', 'double', folder]);
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2, 'a usage error');
     assert.match(bad.stderr, /--precision must be float32 or half \(got 'double'\)/);
 
     const made = await runCli(['ingest', '--db', db, '--precision', 'half', '--json', folder]);

@@ -66,7 +66,7 @@ test('schema --print prints the one SQL source for the given dimension', async (
   assert.match(r.stdout, /ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_start int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_end int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS page_end int;/);
   assert.equal(r.stdout, schemaSql(1536));
   const bad = await cli(['schema', '--print', '--dimensions', 'x']);
-  assert.equal(bad.code, 1);
+  assert.equal(bad.code, 2, 'a usage error');
   assert.equal(bad.stderr, "corpus-lens: --dimensions must be an integer in 1..16000 (got 'x')\n");
 });
 
@@ -81,7 +81,7 @@ test('schema --print --precision: half indexes the halfvec cast; above 2,000 dim
   assert.match(wide.stdout, /embedding vector\(3072\)/);
   assert.match(wide.stdout, /USING hnsw \(\(embedding::halfvec\(3072\)\) halfvec_cosine_ops\)/);
   const bad = await cli(['schema', '--print', '--precision', 'int8']);
-  assert.equal(bad.code, 1);
+  assert.equal(bad.code, 2, 'a usage error');
   assert.equal(bad.stderr, "corpus-lens: --precision must be float32 or half (got 'int8')\n");
   const tooWide = await cli(['schema', '--print', '--dimensions', '4096']);
   assert.equal(tooWide.code, 1);
@@ -143,16 +143,17 @@ test('a bad JSONL line is reported with its line number; the good lines are impo
   assert.match(r.err, /ERR 2 bad lines not imported \(first: .*bad\.jsonl:2: /);
 });
 
-test('query prints the hit contract: {similarity, sentence, previous, next, paper}', async () => {
+test('query prints the hit contract: {similarity, sentence, previous, next, paper, score}', async () => {
   const r = await capture(() => queryCmd.run(['--db', db, '--k', '3', 'BM25 remains a strong baseline for keyword retrieval.']));
   assert.equal(r.code, 0, r.err);
   const hits = JSON.parse(r.out);
   assert.equal(hits.length, 3);
-  assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper']);
+  assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper', 'score']);
   assert.deepEqual(Object.keys(hits[0].sentence).sort(), ['globalIndex', 'id', 'paperId', 'sectionNumber', 'sectionTitle', 'sentenceIndex', 'text']);
   assert.deepEqual(Object.keys(hits[0].paper).sort(), ['authors', 'doi', 'id', 'title', 'venue', 'year']);
   assert.equal(hits[0].sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
   assert.ok(hits[0].similarity > 0.99);
+  assert.equal(hits[0].score, hits[0].similarity, 'a vector ranking scores by the cosine');
   assert.equal(hits[0].previous, null);
   assert.equal(hits[0].next.text, 'Acronyms and numbers are blurred by sentence embeddings.');
   assert.deepEqual(hits[0].paper, {
@@ -172,8 +173,12 @@ test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async ()
   assert.equal(off[0].sentence.text, 'We retrieve sentences from prior papers that phrase an idea similarly.');
   const kw = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--mode', 'keyword', 'BM25']))).out);
   assert.equal(kw.length, 1);
+  // A BM25 score is no similarity: similarity stays a cosine or null, the BM25 goes in score.
+  assert.equal(kw[0].similarity, null);
+  assert.ok(kw[0].score > 0);
   const hy = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--mode', 'hybrid', '--k', '5', 'BM25 baseline']))).out);
   assert.equal(hy[0].sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
+  assert.ok(hy[0].similarity >= -1 && hy[0].similarity <= 1, 'hybrid: similarity is the cosine');
   const th = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--threshold', '0.9', 'Hybrid retrieval with reciprocal rank fusion beats both rankings.']))).out);
   assert.equal(th.length, 1);
   const qf = join(dir, 'queries.jsonl');
@@ -188,7 +193,7 @@ test('query --group papers prints one hit per paper in the paper ranking, the hi
   const r = await capture(() => queryCmd.run(['--db', db, '--group', 'papers', '--k', '3', text]));
   assert.equal(r.code, 0, r.err);
   const hits = JSON.parse(r.out);
-  assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper']);
+  assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper', 'score']);
   const ids = hits.map((h: { paper: { id: string } }) => h.paper.id);
   assert.equal(ids.length, 3);
   assert.equal(new Set(ids).size, 3, 'one hit per paper');

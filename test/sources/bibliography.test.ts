@@ -130,7 +130,7 @@ test('the 180-entry SciPy .bib through `corpus-lens fetch --bib`: per-entry repo
 
   // Without --yes and without a terminal: a clear error, nothing fetched.
   const ask = await runCli(['fetch', '--db', join(dir, 'other-db'), '--ids', '10.1000/x'], { env: env() });
-  assert.equal(ask.code, 1);
+  assert.equal(ask.code, 2, 'a usage error');
   assert.match(ask.stderr, /pass --yes/);
 
   // Related work from this corpus (offline outline) with the author's .bib: every cited paper is found in it, under

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import type { AskElement, AskTurn, Conversation } from '../../core/ask/index.js';
 import { redactSecrets } from '../../core/redact.js';
 import { CliError, negativeValues, type Command } from '../command.js';
@@ -38,7 +38,7 @@ function numberFlag(name: string, v: string | undefined, min: number, max: numbe
   if (v === undefined) return undefined;
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-    throw new CliError(`--${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got '${v}')`);
+    throw new CliError(`--${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got '${v}')`, 2);
   }
   return n;
 }
@@ -108,7 +108,7 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
     async run(args) {
       const env = deps.env ?? process.env;
       const { out, err } = outputs(deps);
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args: negativeValues(args, ['json', 'quiet', 'help']),
         allowPositionals: true,
         options: {
@@ -134,12 +134,12 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
         return 0;
       }
       const question = positionals.join(' ').trim();
-      if (!question) throw new CliError('give the question: corpus-lens ask --db DB "QUESTION"');
+      if (!question) throw new CliError('give the question: corpus-lens ask --db DB "QUESTION"', 2);
       const { ask, ANSWERABILITY_THRESHOLD, sourcesText } = await import('../../core/ask/index.js');
       const threshold = numberFlag('threshold', values.threshold, 0, 1, false) ?? ANSWERABILITY_THRESHOLD;
       const evidence = numberFlag('evidence', values.evidence, 1, 100, true);
       const timeoutMs = numberFlag('timeout', values.timeout, 1, 3_600_000, true);
-      if (values.verify !== undefined && values.verify !== 'on' && values.verify !== 'off') throw new CliError(`--verify must be on or off (got '${values.verify}')`);
+      if (values.verify !== undefined && values.verify !== 'on' && values.verify !== 'off') throw new CliError(`--verify must be on or off (got '${values.verify}')`, 2);
       const conversation = values.history ? await readHistory(values.history) : (await import('../../core/ask/index.js')).newConversation();
 
       const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import { redactUrl } from '../../core/redact.js';
 import type { CopySummary } from '../../core/store/copy.js';
 import type { SqlCorpusStore } from '../../core/store/sql.js';
@@ -20,7 +20,7 @@ export function createCopyCommand(deps: StoreDeps = {}): Command {
     async run(args) {
       const env = deps.env ?? process.env;
       const { out, err } = outputs(deps);
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args,
         allowPositionals: true,
         options: {
@@ -36,16 +36,16 @@ export function createCopyCommand(deps: StoreDeps = {}): Command {
         out(USAGE + '\n');
         return 0;
       }
-      if (positionals.length) throw new CliError(`copy takes no positional arguments (got '${positionals[0]}')`);
-      if (!values.from || !values.to) throw new CliError('copy needs --from DB and --to DB');
-      if (values.from === values.to) throw new CliError('--from and --to name the same corpus');
+      if (positionals.length) throw new CliError(`copy takes no positional arguments (got '${positionals[0]}')`, 2);
+      if (!values.from || !values.to) throw new CliError('copy needs --from DB and --to DB', 2);
+      if (values.from === values.to) throw new CliError('--from and --to name the same corpus', 2);
       for (const db of [values.from, values.to]) {
         if (/^supabase:/i.test(db)) {
-          throw new CliError(`copy works on corpora opened by SQL: for ${db} use the project's postgres:// connection string`);
+          throw new CliError(`copy works on corpora opened by SQL: for ${db} use the project's postgres:// connection string`, 2);
         }
       }
       const batch = values.batch === undefined ? undefined : Number(values.batch);
-      if (batch !== undefined && (!Number.isInteger(batch) || batch < 1)) throw new CliError(`--batch must be a positive integer (got '${values.batch}')`);
+      if (batch !== undefined && (!Number.isInteger(batch) || batch < 1)) throw new CliError(`--batch must be a positive integer (got '${values.batch}')`, 2);
       const { copyCorpus } = await import('../../core/store/copy.js');
       const from = (await openDb(values.from, undefined, env)) as SqlCorpusStore;
       let to: SqlCorpusStore | undefined;

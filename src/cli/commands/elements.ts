@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import type { ElementHit, ElementType } from '../../core/store/types.js';
 import { CliError, negativeValues, type Command } from '../command.js';
 import { embedderFromFlags, openDb, outputs, writeJson, type StoreDeps } from './import.js';
@@ -38,7 +38,7 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
     async run(args) {
       const env = deps.env ?? process.env;
       const { out } = outputs(deps);
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args: negativeValues(args, ['help']),
         allowPositionals: true,
         options: {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import type { Candidate, FetchSummary, SearchSource, SourcesConfig } from '../../core/sources/index.js';
 import { CliError, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb } from './import.js';
@@ -29,14 +29,14 @@ const SOURCES: readonly SearchSource[] = ['arxiv', 's2', 'openalex'];
 function year(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!/^\d{4}$/.test(v.trim()) || n < 1900 || n > 2999) throw new CliError(`--${name} must be a year such as 2020 (got '${v}')`);
+  if (!/^\d{4}$/.test(v.trim()) || n < 1900 || n > 2999) throw new CliError(`--${name} must be a year such as 2020 (got '${v}')`, 2);
   return n;
 }
 
 function megabytesFlag(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--${name} must be a positive number of megabytes (got '${v}')`);
+  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--${name} must be a positive number of megabytes (got '${v}')`, 2);
   return Math.round(n * 1024 * 1024);
 }
 
@@ -44,7 +44,7 @@ function msEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const v = env[name];
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} must be a number of milliseconds (got '${v}')`);
+  if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} must be a number of milliseconds (got '${v}')`, 2);
   return n;
 }
 
@@ -52,7 +52,7 @@ function msEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export const fetchCommand: Command = {
   summary: 'build a corpus from arXiv, Semantic Scholar, OpenAlex, a .bib or a list of DOIs / arXiv ids',
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseOptions({
       args,
       allowPositionals: true,
       options: {
@@ -88,16 +88,16 @@ export const fetchCommand: Command = {
       process.stdout.write(USAGE + '\n');
       return 0;
     }
-    if (!values.db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)');
+    if (!values.db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)', 2);
     const query = values.arxiv ?? values.query;
     const ids = values.ids ? [...values.ids, ...positionals] : [];
-    if (!values.ids && positionals.length) throw new CliError(`unexpected argument '${positionals[0]}' (DOIs and arXiv ids go after --ids)`);
+    if (!values.ids && positionals.length) throw new CliError(`unexpected argument '${positionals[0]}' (DOIs and arXiv ids go after --ids)`, 2);
     const modes = [query !== undefined, !!values.ids, values.bib !== undefined].filter(Boolean).length;
-    if (modes !== 1) throw new CliError('fetch needs exactly one of --arxiv QUERY, --ids ID…, --bib FILE (see --help)');
+    if (modes !== 1) throw new CliError('fetch needs exactly one of --arxiv QUERY, --ids ID…, --bib FILE (see --help)', 2);
     const source = (values.source ?? 'arxiv') as SearchSource;
-    if (!SOURCES.includes(source)) throw new CliError(`--source must be one of ${SOURCES.join(', ')} (got '${values.source}')`);
+    if (!SOURCES.includes(source)) throw new CliError(`--source must be one of ${SOURCES.join(', ')} (got '${values.source}')`, 2);
     const max = values.max === undefined ? 20 : Number(values.max);
-    if (!Number.isInteger(max) || max < 1 || max > 1000) throw new CliError(`--max must be an integer from 1 to 1000 (got '${values.max}')`);
+    if (!Number.isInteger(max) || max < 1 || max > 1000) throw new CliError(`--max must be an integer from 1 to 1000 (got '${values.max}')`, 2);
     const since = year('since', values.since);
     const until = year('until', values.until);
     const env = process.env;
@@ -135,7 +135,7 @@ export const fetchCommand: Command = {
       let candidates: Candidate[];
       const inputErrors: { file: string; reason: string }[] = [];
       if (query !== undefined) {
-        if (!query.trim()) throw new CliError('the search query is empty');
+        if (!query.trim()) throw new CliError('the search query is empty', 2);
         process.stderr.write(`searching ${source} for "${query}"…\n`);
         candidates = await sources.search(ctx, source, query, { max, since, until });
       } else if (values.bib !== undefined) {
@@ -195,7 +195,7 @@ function candidateList(cs: readonly Candidate[]): string {
 }
 
 async function confirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) throw new CliError('fetching needs confirmation: pass --yes (no terminal to ask on)');
+  if (!process.stdin.isTTY) throw new CliError('fetching needs confirmation: pass --yes (no terminal to ask on)', 2);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());

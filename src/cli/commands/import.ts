@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import type { PrefixSetting } from '../../core/embed/prefix.js';
 import type { Embedder } from '../../core/embed/types.js';
 import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../../core/store/index.js';
@@ -57,10 +57,10 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
   }
   provider ??= 'offline';
   if (provider !== 'offline' && provider !== 'openai' && provider !== 'neural') {
-    throw new CliError(`--embedder must be offline, neural or openai (got '${provider}')`);
+    throw new CliError(`--embedder must be offline, neural or openai (got '${provider}')`, 2);
   }
   if (flags.dimensions !== undefined) {
-    if (provider !== 'openai') throw new CliError('--dimensions applies to --embedder openai (models that take the dimensions parameter)');
+    if (provider !== 'openai') throw new CliError('--dimensions applies to --embedder openai (models that take the dimensions parameter)', 2);
     dimensions = dimensionsFlag(flags.dimensions);
   }
   if (provider === 'offline' && !model && flags.corpus?.dimensions) dimensions = flags.corpus.dimensions;
@@ -82,7 +82,7 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
 function prefixSetting(flag: string | undefined): PrefixSetting | undefined {
   if (flag === undefined || flag === 'auto' || flag === 'none') return flag;
   const bar = flag.indexOf('|');
-  if (bar < 0) throw new CliError(`--prefixes must be auto, none or QUERY|DOCUMENT, e.g. 'query: |passage: ' (got '${flag}')`);
+  if (bar < 0) throw new CliError(`--prefixes must be auto, none or QUERY|DOCUMENT, e.g. 'query: |passage: ' (got '${flag}')`, 2);
   return { query: flag.slice(0, bar), document: flag.slice(bar + 1) };
 }
 
@@ -97,9 +97,9 @@ export async function openDb(
   model?: string,
   { create = false, onNotice = warnOnStderr }: { create?: boolean; onNotice?: (message: string) => void } = {},
 ): Promise<CorpusStore> {
-  if (!db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)');
+  if (!db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)', 2);
   if (schema !== undefined && schema !== 'corpusLens' && schema !== 'corpusStudio') {
-    throw new CliError(`--schema must be corpusLens or corpusStudio (got '${schema}')`);
+    throw new CliError(`--schema must be corpusLens or corpusStudio (got '${schema}')`, 2);
   }
   const { openStore } = await import('../../core/store/index.js');
   const options: OpenStoreOptions = {
@@ -132,7 +132,7 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
     async run(args) {
       const env = deps.env ?? process.env;
       const { out, err } = outputs(deps);
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args,
         allowPositionals: true,
         options: {
@@ -151,11 +151,11 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
         out(USAGE + '\n');
         return 0;
       }
-      if (positionals.length) throw new CliError(`import takes no positional arguments (got '${positionals[0]}')`);
-      if (!values.documents) throw new CliError('--documents Document.jsonl is required');
+      if (positionals.length) throw new CliError(`import takes no positional arguments (got '${positionals[0]}')`, 2);
+      if (!values.documents) throw new CliError('--documents Document.jsonl is required', 2);
       const contextFlag = values.context ?? 'none';
       if (contextFlag !== 'section' && contextFlag !== 'none') {
-        throw new CliError(`--context must be section or none (got '${contextFlag}')`);
+        throw new CliError(`--context must be section or none (got '${contextFlag}')`, 2);
       }
       const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers, DEFAULT_IMPORT_CONTEXT } = await import(
         '../../core/ingest/seed-rows.js'

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import { CliError, printJson, type Command } from '../command.js';
 import { embedderFromFlags, openDb } from './import.js';
 import { precisionFlag } from './schema.js';
@@ -31,7 +31,7 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
 export const ingestCommand: Command = {
   summary: 'add PDF, LaTeX, arXiv HTML, Markdown and BibTeX papers (files or folders) to a corpus',
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseOptions({
       args,
       allowPositionals: true,
       options: {
@@ -53,9 +53,9 @@ export const ingestCommand: Command = {
       process.stdout.write(USAGE + '\n');
       return 0;
     }
-    if (values.zotero !== undefined && positionals.length) throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice');
-    if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR');
-    if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR');
+    if (values.zotero !== undefined && positionals.length) throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice', 2);
+    if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR', 2);
+    if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR', 2);
     const indexPrecision = precisionFlag(values.precision);
     // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import type { Hit } from '../../core/store/types.js';
 import { CliError, negativeValues, type Command } from '../command.js';
 import { embedderFromFlags, openDb, outputs, writeJson, type StoreDeps } from './import.js';
@@ -8,7 +8,8 @@ import { redactSecrets } from '../../core/redact.js';
 const USAGE = `Usage: corpus-lens query --db DB [--k 25] [--offset N] [--threshold T] [--mode vector|keyword|hybrid]
                          [--group sentences|papers] [--year-min Y] [--year-max Y] [--paper ID]… [--rrf-k 60]
                          [--schema corpusStudio] [--embedder offline|neural|openai] [--model M] [--prefixes P] (TEXT | --queries FILE.jsonl)
-  Prints a JSON array of hits {similarity, sentence, previous, next, paper}; with --queries (one {"id","text"}
+  Prints a JSON array of hits {similarity, sentence, previous, next, paper, score} (similarity: the cosine, null
+  with --mode keyword; score: the ranking's score: cosine, BM25 or reciprocal-rank fusion); with --queries (one {"id","text"}
   a line) one JSON line {"id","hits"} per query. --group papers: one hit per paper (k papers) in the paper
   ranking's order (whole-paper BM25 plus the paper's vector similarity), each the paper's sentence most similar
   to TEXT; it has its own ranking, so --mode is not given with it.`;
@@ -25,9 +26,19 @@ function intFlag(name: string, v: string | undefined, min: number, max = INT_MAX
   return n;
 }
 
-/** The CLI's hit shape (the black-box contract). */
-function shape(h: Hit) {
-  return { similarity: h.similarity, sentence: h.sentence, previous: h.previous, next: h.next, paper: h.paper };
+/**
+ * The CLI's hit shape (the black-box contract). `similarity` is a cosine or null (keyword mode ranks by BM25, which
+ * is no similarity); `score` is the ranking's own score (vector: the cosine; keyword: BM25; hybrid: RRF).
+ */
+function shape(mode: string) {
+  return (h: Hit) => ({
+    similarity: mode === 'keyword' || !Number.isFinite(h.similarity) ? null : h.similarity,
+    sentence: h.sentence,
+    previous: h.previous,
+    next: h.next,
+    paper: h.paper,
+    score: h.score,
+  });
 }
 
 export function createQueryCommand(deps: StoreDeps = {}): Command {
@@ -36,7 +47,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
     async run(args) {
       const env = deps.env ?? process.env;
       const { out } = outputs(deps);
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args: negativeValues(args, ['help']),
         allowPositionals: true,
         options: {
@@ -64,20 +75,20 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
       }
       const mode = values.mode ?? 'vector';
       if (mode !== 'vector' && mode !== 'keyword' && mode !== 'hybrid') {
-        throw new CliError(`--mode must be vector, keyword or hybrid (got '${mode}')`);
+        throw new CliError(`--mode must be vector, keyword or hybrid (got '${mode}')`, 2);
       }
       const group = values.group ?? 'sentences';
       if (group !== 'sentences' && group !== 'papers') {
-        throw new CliError(`--group must be sentences or papers (got '${group}')`);
+        throw new CliError(`--group must be sentences or papers (got '${group}')`, 2);
       }
       if (group === 'papers' && values.mode !== undefined) {
-        throw new CliError('--group papers has its own ranking (whole-paper BM25 and vectors); drop --mode');
+        throw new CliError('--group papers has its own ranking (whole-paper BM25 and vectors); drop --mode', 2);
       }
       let threshold: number | undefined;
       if (values.threshold !== undefined) {
         threshold = Number(values.threshold);
         if (values.threshold.trim() === '' || !Number.isFinite(threshold) || threshold < -1 || threshold > 1) {
-          throw new CliError(`--threshold must be a number in [-1, 1] (got '${values.threshold}')`);
+          throw new CliError(`--threshold must be a number in [-1, 1] (got '${values.threshold}')`, 2);
         }
       }
       const k = intFlag('k', values.k, 1, 10_000) ?? 25;
@@ -96,7 +107,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
 
       let queries: { id: unknown; text: string }[] | null = null;
       if (values.queries) {
-        if (positionals.length) throw new CliError('give either TEXT or --queries FILE, not both');
+        if (positionals.length) throw new CliError('give either TEXT or --queries FILE, not both', 2);
         let raw: string;
         try {
           raw = await readFile(values.queries, 'utf8');
@@ -116,7 +127,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
           queries.push({ id: o.id ?? null, text: o.text });
         }
       } else if (!positionals.length) {
-        throw new CliError('give the query TEXT (or --queries FILE.jsonl)');
+        throw new CliError('give the query TEXT (or --queries FILE.jsonl)', 2);
       }
       // Bad query text is refused before the corpus opens (exit 2, nothing printed on stdout).
       const { checkQueryText } = await import('../../core/retrieve/index.js');
@@ -147,13 +158,13 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
           group === 'papers' ? paperSearch(store, embedder!, text, options) : search(store, embedder, text, mode, options);
         if (!queries) {
           const hits = await find(positionals.join(' '));
-          writeJson(out, hits.map(shape));
+          writeJson(out, hits.map(shape(group === 'papers' ? 'papers' : mode)));
           return 0;
         }
         if (embedder && queries.length) await embedder.embed(queries.map((q) => q.text), { role: 'query' }); // one batch; cached after
         for (const q of queries) {
           const hits = await find(q.text);
-          writeJson(out, { id: q.id, hits: hits.map(shape) });
+          writeJson(out, { id: q.id, hits: hits.map(shape(group === 'papers' ? 'papers' : mode)) });
         }
         return 0;
       } finally {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import type { CitationCommand } from '../../core/bib/cite.js';
 import type { ReviewResult } from '../../core/review/types.js';
 import { CliError, negativeValues, printJson, type Command } from '../command.js';
@@ -33,7 +33,7 @@ const CITES: readonly CitationCommand[] = ['cite', 'citep', 'citet', 'autocite',
 function intFlag(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min} (got '${v}')`);
+  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min} (got '${v}')`, 2);
   return n;
 }
 
@@ -104,7 +104,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
     summary: 'generate a cited related-work section (or, without an LLM, an evidence outline) from the corpus',
     async run(args) {
       const env = deps.env ?? process.env;
-      const { values, positionals } = parseArgs({
+      const { values, positionals } = parseOptions({
         args: negativeValues(args, ['json', 'tables', 'quiet', 'help']),
         allowPositionals: true,
         options: {
@@ -140,31 +140,31 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
         process.stdout.write(USAGE + '\n');
         return 0;
       }
-      if (positionals.length) throw new CliError(`review takes no positional arguments (got '${positionals[0]}'; use --topic "…")`);
+      if (positionals.length) throw new CliError(`review takes no positional arguments (got '${positionals[0]}'; use --topic "…")`, 2);
       let document: { text: string; format: 'latex' | 'markdown' } | undefined;
       if (values.paper) {
         const ext = extname(values.paper).toLowerCase();
         document = { text: await readText(values.paper), format: ext === '.md' || ext === '.markdown' || ext === '.qmd' ? 'markdown' : 'latex' };
       }
-      if (!values.topic?.trim() && !document) throw new CliError('give the topic: --topic "…" (or --paper FILE to use its title and abstract)');
+      if (!values.topic?.trim() && !document) throw new CliError('give the topic: --topic "…" (or --paper FILE to use its title and abstract)', 2);
       const format = values.format ?? document?.format ?? 'latex';
-      if (format !== 'latex' && format !== 'markdown') throw new CliError(`--format must be latex or markdown (got '${format}')`);
+      if (format !== 'latex' && format !== 'markdown') throw new CliError(`--format must be latex or markdown (got '${format}')`, 2);
       const cite = (values.cite ?? 'cite').replace(/^\\/, '');
-      if (!CITES.includes(cite as CitationCommand)) throw new CliError(`--cite must be one of ${CITES.join(', ')} (got '${values.cite}')`);
+      if (!CITES.includes(cite as CitationCommand)) throw new CliError(`--cite must be one of ${CITES.join(', ')} (got '${values.cite}')`, 2);
       const papers = intFlag('papers', values.papers, 1);
       const candidates = intFlag('candidates', values.candidates, 1);
       const timeoutMs = intFlag('timeout', values.timeout, 1);
       const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
       if (values.rerank !== undefined && values.rerank !== 'mmr' && values.rerank !== 'llm') {
-        throw new CliError(`--rerank must be llm or mmr (got '${values.rerank}'); an HTTP reranker is --rerank-url URL --rerank-model M`);
+        throw new CliError(`--rerank must be llm or mmr (got '${values.rerank}'); an HTTP reranker is --rerank-url URL --rerank-model M`, 2);
       }
-      if (values['rerank-url'] && !values['rerank-model']) throw new CliError('--rerank-url needs --rerank-model');
+      if (values['rerank-url'] && !values['rerank-model']) throw new CliError('--rerank-url needs --rerank-model', 2);
       const unsupported = values.unsupported ?? 'remove';
-      if (unsupported !== 'remove' && unsupported !== 'flag') throw new CliError(`--unsupported must be remove or flag (got '${values.unsupported}')`);
+      if (unsupported !== 'remove' && unsupported !== 'flag') throw new CliError(`--unsupported must be remove or flag (got '${values.unsupported}')`, 2);
       const onOff = (name: string, v: string | undefined) => {
         if (v === undefined || v === 'on') return true;
         if (v === 'off') return false;
-        throw new CliError(`--${name} must be on or off (got '${v}')`);
+        throw new CliError(`--${name} must be on or off (got '${v}')`, 2);
       };
       const provenance = onOff('provenance', values.provenance);
       const verify = onOff('verify', values.verify);

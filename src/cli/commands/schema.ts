@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import { DEFAULT_DIMENSIONS, INDEX_PRECISIONS, rolesSql, schemaSql, supabasePoliciesSql, type IndexPrecision } from '../../core/store/schema.js';
 import { CliError, type Command } from '../command.js';
 
@@ -16,7 +16,7 @@ const USAGE = `Usage: corpus-lens schema --print [--dimensions D] [--precision f
 export const schemaCommand: Command = {
   summary: 'print the corpus SQL schema and functions (for a Supabase/PostgreSQL migration)',
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseOptions({
       args,
       allowPositionals: true,
       options: {
@@ -32,8 +32,8 @@ export const schemaCommand: Command = {
       process.stdout.write(USAGE + '\n');
       return 0;
     }
-    if (positionals.length) throw new CliError(`schema takes no positional arguments (got '${positionals[0]}')`);
-    if (!values.print) throw new CliError('schema: nothing to do (use --print)');
+    if (positionals.length) throw new CliError(`schema takes no positional arguments (got '${positionals[0]}')`, 2);
+    if (!values.print) throw new CliError('schema: nothing to do (use --print)', 2);
     const d = values.dimensions === undefined ? DEFAULT_DIMENSIONS : dimensionsFlag(values.dimensions);
     const precision = precisionFlag(values.precision);
     let schema: string;
@@ -51,7 +51,7 @@ export const schemaCommand: Command = {
 /** The --precision flag (schema, ingest): float32, half or absent. */
 export function precisionFlag(value: string | undefined): IndexPrecision | undefined {
   if (value !== undefined && !INDEX_PRECISIONS.includes(value as IndexPrecision)) {
-    throw new CliError(`--precision must be float32 or half (got '${value}')`);
+    throw new CliError(`--precision must be float32 or half (got '${value}')`, 2);
   }
   return value as IndexPrecision | undefined;
 }
@@ -60,7 +60,7 @@ export function precisionFlag(value: string | undefined): IndexPrecision | undef
 export function dimensionsFlag(flag: string): number {
   const d = Number(flag);
   if (flag.trim() === '' || !Number.isInteger(d) || d < 1 || d > 16000) {
-    throw new CliError(`--dimensions must be an integer in 1..16000 (got '${flag}')`);
+    throw new CliError(`--dimensions must be an integer in 1..16000 (got '${flag}')`, 2);
   }
   return d;
 }

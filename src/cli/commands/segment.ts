@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../options.js';
 import { FORMATS, TextModel, type Format, type Sentence } from '../../core/text/index.js';
 import { CliError, printJson, type Command } from '../command.js';
 import { readDocument } from '../read-document.js';
@@ -7,7 +7,7 @@ import { readDocument } from '../read-document.js';
 export const segmentCommand: Command = {
   summary: 'print the sentences of a LaTeX/Markdown/text file, or the sentence at --at offsets (JSON)',
   async run(args) {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseOptions({
       args,
       allowPositionals: true,
       options: { format: { type: 'string' }, at: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
@@ -17,7 +17,7 @@ export const segmentCommand: Command = {
       return 0;
     }
     const format = parseFormat(values.format, positionals[0]);
-    if (positionals.length > 1) throw new CliError('segment takes at most one FILE');
+    if (positionals.length > 1) throw new CliError('segment takes at most one FILE', 2);
     const text = await readDocument(positionals[0]);
     const model = new TextModel(text, format);
     if (values.at === undefined) {
@@ -26,6 +26,10 @@ export const segmentCommand: Command = {
     }
     const offsets = parseOffsets(values.at, text.length);
     const found = offsets.map((o) => model.sentenceAt(o));
+    // null stays the JSON answer (scripts rely on it); a person reading the terminal is told what it means.
+    offsets.forEach((o, i) => {
+      if (!found[i]) process.stderr.write(`corpus-lens: no sentence at offset ${o}: ${whatIsAt(text, o)}\n`);
+    });
     printJson(offsets.length === 1 ? shapeOrNull(found[0]) : found.map(shapeOrNull));
     return 0;
   },
@@ -33,18 +37,27 @@ export const segmentCommand: Command = {
 
 function parseFormat(value: string | undefined, file: string | undefined): Format {
   const guessed = value ?? (file?.endsWith('.tex') ? 'latex' : file && /\.(md|markdown|qmd|rmd)$/i.test(file) ? 'markdown' : undefined);
-  if (!guessed) throw new CliError(`--format is required (one of: ${FORMATS.join(', ')})`);
-  if (!FORMATS.includes(guessed as Format)) throw new CliError(`unknown format '${guessed}' (expected one of: ${FORMATS.join(', ')})`);
+  if (!guessed) throw new CliError(`--format is required (one of: ${FORMATS.join(', ')})`, 2);
+  if (!FORMATS.includes(guessed as Format)) throw new CliError(`unknown format '${guessed}' (expected one of: ${FORMATS.join(', ')})`, 2);
   return guessed as Format;
 }
 
 function parseOffsets(value: string, length: number): number[] {
   return value.split(',').map((part) => {
     const n = Number(part.trim());
-    if (part.trim() === '' || !Number.isInteger(n)) throw new CliError(`--at: '${part}' is not an integer offset`);
-    if (n < 0 || n > length) throw new CliError(`--at: offset ${n} is out of range (the document has ${length} UTF-16 code units)`);
+    if (part.trim() === '' || !Number.isInteger(n)) throw new CliError(`--at: '${part}' is not an integer offset`, 2);
+    if (n < 0 || n > length) throw new CliError(`--at: offset ${n} is out of range (the document has ${length} UTF-16 code units)`, 2);
     return n;
   });
+}
+
+/** Why an offset holds no sentence, in the words of a person at a cursor. */
+function whatIsAt(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  if (!line.trim()) return 'it is on a blank line (between paragraphs)';
+  return 'it is in markup, a comment or a heading, not in a prose sentence';
 }
 
 function shape(s: Sentence) {
