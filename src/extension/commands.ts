@@ -23,7 +23,7 @@ import { toAskProgress, toAskView } from './ask-view.js';
 import { toHitView } from './hit-view.js';
 import { readSettings } from './settings.js';
 import { moveCorpusToPostgres } from './move-corpus.js';
-import { lineOfSentence, openTarget } from '../core/open-target.js';
+import { isUnder, lineOfSentence, openTarget } from '../core/open-target.js';
 import { guarded } from './command-errors.js';
 import { failureReporter, registerCommand } from './register.js';
 import { PdfNotShown, PdfViewer } from './pdf-view.js';
@@ -100,6 +100,21 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
   };
 
   /**
+   * The file and 0-based line of a corpus sentence in a text source: for a LaTeX project the `\input` file it came
+   * from (read again, so edits since indexing are followed; only under a folder the user indexed), else the line of
+   * the source file where the sentence's words are found.
+   */
+  const sentenceInSource = async (file: string, text: string | null): Promise<{ doc: vscode.TextDocument; line: number }> => {
+    if (text && /\.(tex|ltx)$/i.test(file)) {
+      const { latexSentenceSource } = await import('../core/ingest/latex.js');
+      const at = latexSentenceSource(file, text);
+      if (at && isUnder(at.file, indexedRoots())) return { doc: await vscode.workspace.openTextDocument(vscode.Uri.file(at.file)), line: at.line };
+    }
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    return { doc, line: text ? lineOfSentence(doc.getText(), text) : 0 };
+  };
+
+  /**
    * Opens a paper's source at a place in it: a PDF in the Corpus Lens viewer at `page` with `target` highlighted, a
    * text source at the line of `text`, another file in VS Code's viewer for it, else its DOI or web page.
    */
@@ -116,12 +131,11 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     const uri = vscode.Uri.file(target.path);
     if (TEXT_SOURCE.test(target.path)) {
       // A file the author has open already (their own paper in the corpus) stays theirs.
-      const wasOpen = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
-      const doc = await vscode.workspace.openTextDocument(uri);
-      const line = at.text ? lineOfSentence(doc.getText(), at.text) : 0;
+      const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+      const { doc, line } = await sentenceInSource(target.path, at.text);
       const pos = new vscode.Position(line, 0);
-      log.info(`open source of ${p.id}: ${target.path} (line ${line + 1})`);
-      if (!wasOpen) openedAsReference(doc);
+      log.info(`open source of ${p.id}: ${doc.uri.fsPath} (line ${line + 1})`);
+      if (!open.has(doc.uri.toString())) openedAsReference(doc);
       return void (await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true, viewColumn: vscode.ViewColumn.Active }));
     }
     if (PDF_SOURCE.test(target.path)) {
@@ -325,8 +339,8 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     if (target.kind !== 'file') return undefined;
     const uri = vscode.Uri.file(target.path);
     if (!TEXT_SOURCE.test(target.path)) return uri;
-    const doc = await vscode.workspace.openTextDocument(uri);
-    return new vscode.Location(uri, new vscode.Position(lineOfSentence(doc.getText(), sentence), 0));
+    const { doc, line } = await sentenceInSource(target.path, sentence);
+    return new vscode.Location(doc.uri, new vscode.Position(line, 0));
   };
   const participant = registerCorpusParticipant({ corpus, secrets, log, sourceLocation });
   if (participant) context.subscriptions.push(participant);

@@ -291,6 +291,47 @@ test('the trimmed database through the CLI: four papers under shannon1948, bearm
   assert.deepEqual([again.papers, again.skipped], [0, 4]);
 });
 
+test('the real database with a stub attachment: a PDF of one line beside Zotero\'s full-text cache indexes the cache, with a warning; a full PDF is kept', { skip: noShared || noPdflatex, timeout: 180_000 }, async () => {
+  const dir = join(work, 'stub');
+  mkdirSync(dir);
+  copyFileSync(trimmed!, join(dir, 'zotero.sqlite'));
+  // Shannon's attachment (X8YSVS5X): a PDF whose text layer is a single line, as a scan with a cover page gives.
+  const stubDir = join(work, 'stub-tex');
+  mkdirSync(stubDir);
+  writeFileSync(join(stubDir, 'stub.tex'), '\\documentclass{article}\\pagestyle{empty}\\begin{document}\\noindent A mathematical theory of communication.\\end{document}\n');
+  execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'stub.tex'], { cwd: stubDir, stdio: 'ignore', timeout: 60_000 });
+  const shannon = join(dir, 'storage', 'X8YSVS5X');
+  mkdirSync(shannon, { recursive: true });
+  copyFileSync(join(stubDir, 'stub.pdf'), join(shannon, 'Shannon - 1948 - A mathematical theory of communication.pdf'));
+  const paragraphs = Array.from({ length: 12 }, (_, i) =>
+    `Observation ${500 + 3 * i} notes that a channel of ca-\npacity C carries at most C bits a second. Observation ${501 + 3 * i} notes that the\nentropy of the source bounds the rate of any code. Observation ${502 + 3 * i} notes that noise\nlowers the rate at which information can be sent reliably.`);
+  writeFileSync(join(shannon, '.zotero-ft-cache'), paragraphs.join('\n\n'));
+  // Krivitsky's attachment (GWYZYA9V): a full PDF (30+ sentences) and a short cache: the PDF's text stays.
+  const krivitsky = join(dir, 'storage', 'GWYZYA9V');
+  mkdirSync(krivitsky, { recursive: true });
+  writeFileSync(join(krivitsky, 'Krivitsky and Handcock - 2014 - A Separable Model for Dynamic Networks.pdf'), onecolPdf!);
+  writeFileSync(join(krivitsky, '.zotero-ft-cache'), 'Observation 900 notes that this cache is short.');
+
+  const got = await readAll({ dataDir: dir, profiles: join(work, 'no-profiles') });
+  const stub = got.get('shannon1948')!;
+  assert.equal(texts(stub.papers[0]).length, 36, 'the cache\'s 36 sentences, not the PDF\'s one line');
+  assert.equal(texts(stub.papers[0])[0], 'Observation 500 notes that a channel of capacity C carries at most C bits a second.');
+  assert.deepEqual(stub.warnings, [
+    "shannon1948: its PDF Shannon - 1948 - A mathematical theory of communication.pdf yields 1 sentence (39 characters) where Zotero's full-text cache has 36 (3060): indexed Zotero's full text",
+  ]);
+  const full = got.get('krivitsky2014')!;
+  assert.ok(texts(full.papers[0]).filter((t) => /^Observation \d+ notes that/.test(t)).length >= 30, 'the full PDF is read');
+  assert.ok(!texts(full.papers[0]).some((t) => /Observation 900/.test(t)));
+  assert.deepEqual(full.warnings, []);
+
+  // The run's report says so: the warning in the CLI's JSON, nothing failed.
+  const r = await runCli(['ingest', '--db', join(work, 'stub-db'), '--zotero', dir, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const s = JSON.parse(r.stdout);
+  assert.deepEqual(s.failed, []);
+  assert.equal(s.warnings.filter((w: { reason: string }) => /indexed Zotero's full text/.test(w.reason)).length, 1);
+});
+
 test('a database Zotero holds locked, mid-transaction with its journal on disk, is still read (its committed state)', { skip: noShared || noPython, timeout: 60_000 }, async () => {
   const lib = await makeLibrary('locked', undefined);
   const file = join(lib.dataDir, 'zotero.sqlite');

@@ -3,6 +3,7 @@
 import type { Creator, Entry, Library } from '@retorquere/bibtex-parser';
 import type { PaperFields } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
+import { gluedLetter } from '../text/latex-inline.js';
 
 /** One BibTeX entry, reduced to what papers need. */
 export interface BibRecord extends PaperFields {
@@ -33,11 +34,41 @@ export function loadBibtexParser(): Promise<BibModule> {
   return modulePromise;
 }
 
-const PARSE_OPTIONS = { sentenceCase: false as const, caseProtection: false as const };
+const BASE_OPTIONS = { sentenceCase: false as const, caseProtection: false as const };
 
-/** Strip the HTML-ish markup the parser puts in for \emph, \textbf, case protection …, and collapse spaces. */
+/**
+ * Commands the parser does not know, written as authors mean them: `\\ ` (control space, `J.\\ Phys.`) is a space, and
+ * a text letter glued to the rest of a word (`Wroc\\law`) is that letter (`Wroc{\\l}aw`). The source is rewritten
+ * before parsing because only here is the letter before the command in view.
+ */
+export function normaliseBibMacros(text: string): string {
+  return text
+    .replace(/(?<!\\)((?:\\\\)*)\\(?=[ \t\r\n])/g, '$1{}')
+    .replace(/(?<=(?:^|[^\\A-Za-z])[A-Za-z]+)\\([A-Za-z]+)/g, (m, name: string) => {
+      const letter = gluedLetter(name);
+      return letter ? `{\\${letter}}${name.slice(letter.length)}` : m;
+    });
+}
+
+/** Parser options for one parse: any command it does not know is kept as written and named in `unknown`. */
+function parseOptions(unknown: string[]): ParseOptions {
+  return {
+    ...BASE_OPTIONS,
+    unsupported: (node, tex) => {
+      unknown.push(node.type === 'macro' ? `\\${node.content}` : tex.slice(0, 40));
+      return tex;
+    },
+  };
+}
+type ParseOptions = NonNullable<Parameters<BibModule['parse']>[1]>;
+
+/**
+ * Strip the HTML-ish markup the parser puts in for \emph, \textbf, case protection …, and collapse spaces; accents
+ * composed (`\"u` comes out as u + a combining mark), so names and titles match text from other sources.
+ */
 export function stripMarkup(value: string): string {
   return value
+    .normalize('NFC')
     .replace(/<\/?(?:i|b|em|strong|sup|sub|sc|span|nc|ncx|code|pre|br)\b[^>]*>/gi, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -93,7 +124,7 @@ function describe(e: { error: string; input?: string }): string {
   return head ? `${e.error} (in ${JSON.stringify(head)})` : e.error;
 }
 
-type Parsed = Pick<Library, 'entries' | 'errors'>;
+type Parsed = Pick<Library, 'entries' | 'errors'> & { unknown: string[] };
 /**
  * Parsed entries by (@string definitions, entry text). The parser costs milliseconds per entry, and the same .bib is
  * read again and again (every Cite reads the project's .bib; a re-run re-reads the folder's): unchanged entries
@@ -107,11 +138,13 @@ function parseChunk(parse: BibModule['parse'], chunk: string, strings: string): 
   const hit = cache.get(key);
   if (hit) return hit;
   let out: Parsed;
+  const unknown: string[] = [];
   try {
-    const lib = parse(chunk, strings ? { ...PARSE_OPTIONS, strings } : PARSE_OPTIONS);
-    out = { entries: lib.entries, errors: lib.errors };
+    const options = parseOptions(unknown);
+    const lib = parse(normaliseBibMacros(chunk), strings ? { ...options, strings } : options);
+    out = { entries: lib.entries, errors: lib.errors, unknown };
   } catch (err) {
-    out = { entries: [], errors: [{ error: err instanceof Error ? err.message : String(err), input: chunk }] };
+    out = { entries: [], errors: [{ error: err instanceof Error ? err.message : String(err), input: chunk }], unknown };
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, out);
@@ -127,10 +160,12 @@ export async function parseBibtex(text: string, file: string | null = null): Pro
   let libs: Parsed[];
   if (!parts.length || parts.some((p) => /^\s*@preamble\b/i.test(p) || (!/^\s*@comment\b/i.test(p) && /\bcrossref\s*=/i.test(p)))) {
     // Crossref inheritance and @preamble macros need the whole file at once.
+    const unknown: string[] = [];
     try {
-      libs = [parse(text, PARSE_OPTIONS)];
+      const lib = parse(normaliseBibMacros(text), parseOptions(unknown));
+      libs = [{ entries: lib.entries, errors: lib.errors, unknown }];
     } catch (err) {
-      libs = [{ entries: [], errors: [{ error: err instanceof Error ? err.message : String(err) }] }];
+      libs = [{ entries: [], errors: [{ error: err instanceof Error ? err.message : String(err) }], unknown }];
     }
   } else {
     // Entry by entry (each cached), with the file's @string definitions.
@@ -139,7 +174,9 @@ export async function parseBibtex(text: string, file: string | null = null): Pro
   }
   const records: BibRecord[] = [];
   const warnings: BibParseResult['warnings'] = [];
+  const unknown = new Map<string, number>();
   for (const lib of libs) {
+    for (const m of lib.unknown) unknown.set(m, (unknown.get(m) ?? 0) + 1);
     for (const e of lib.errors) {
       const warning = asWarning(e.error);
       if (warning) warnings.push({ file: name, reason: warning });
@@ -153,6 +190,10 @@ export async function parseBibtex(text: string, file: string | null = null): Pro
       }
     }
   }
+  if (unknown.size) {
+    const list = [...unknown].map(([m, n]) => (n > 1 ? `${m} (×${n})` : m)).join(', ');
+    warnings.push({ file: name, reason: `unknown LaTeX macro${unknown.size > 1 ? 's' : ''} kept as written: ${list}` });
+  }
   return { records, errors, warnings };
 }
 
@@ -163,7 +204,5 @@ export async function parseBibtex(text: string, file: string | null = null): Pro
 function asWarning(error: string): string | null {
   const macro = /^Unresolved @string reference "([^"]+)"/.exec(error);
   if (macro) return `@string macro ${macro[1]} is not defined here: kept as the text "${macro[1]}"`;
-  const latex = /^unhandled macro (\\\S+)/.exec(error);
-  if (latex) return `unknown LaTeX macro ${latex[1]}: kept as written`;
   return null;
 }

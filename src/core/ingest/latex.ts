@@ -1,14 +1,14 @@
 // LaTeX projects: a main file with \input / \include / \subfile / \import resolved relative to it (recursively),
 // read as one document by the text engine. Cycles and missing files are reported, not fatal.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { TextModel } from '../text/index.js';
 import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
 import { bracedAt, latexElements } from './latex-elements.js';
 import { buildPaper, PaperAssembler } from './paper.js';
-import type { ReadError, ReadOptions, ReadResult } from './types.js';
+import type { ParsedPaper, ReadError, ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { parseYear } from '../paper/ids.js';
 
@@ -32,9 +32,22 @@ export interface ExpandedLatex {
   text: string;
   /** Every file read, in include order (the main file first). */
   files: string[];
+  /** Files that could not be read (content lost). */
   errors: ReadError[];
+  /** Includes left out that lose nothing else: a missing file (a generated `authors.tex`), a cycle, deep nesting. */
+  warnings: ReadError[];
   /** sha256 over the files' paths (relative to the main file) and bytes. */
   contentHash: string;
+  /** Where each stretch of `text` comes from, in order: [start, end) of `text` is `file` from `fileOffset` on. */
+  pieces: SourcePiece[];
+}
+
+/** A stretch of the expanded text copied unchanged from one file. */
+export interface SourcePiece {
+  start: number;
+  end: number;
+  file: string;
+  fileOffset: number;
 }
 
 function resolveTex(name: string, dirs: string[]): string | null {
@@ -54,13 +67,17 @@ function resolveTex(name: string, dirs: string[]): string | null {
   return null;
 }
 
-/** The body of a standalone / subfiles document (between \begin{document} and \end{document}), else the text. */
-function bodyOf(text: string): string {
+/**
+ * The body of a standalone / subfiles document (between \begin{document} and \end{document}), else the text; with
+ * the offset in the file where it starts.
+ */
+function bodyOf(text: string): { text: string; offset: number } {
   const t = blankComments(text);
   const b = /\\begin\s*\{document\}/.exec(t);
-  if (!b || !/\\documentclass/.test(t.slice(0, b.index))) return text;
+  if (!b || !/\\documentclass/.test(t.slice(0, b.index))) return { text, offset: 0 };
   const e = t.indexOf('\\end{document}', b.index);
-  return text.slice(b.index + b[0].length, e < 0 ? text.length : e);
+  const offset = b.index + b[0].length;
+  return { text: text.slice(offset, e < 0 ? text.length : e), offset };
 }
 
 /** Expand the includes of a main file into one LaTeX text. */
@@ -68,15 +85,23 @@ export function expandLatexProject(mainPath: string, mainText?: string): Expande
   const root = dirname(resolve(mainPath));
   const files: string[] = [];
   const errors: ReadError[] = [];
+  const warnings: ReadError[] = [];
   const hash = createHash('sha256');
   const stack: string[] = [];
+  const pieces: SourcePiece[] = [];
+  let out = '';
+  // Copies [a, b) of a file's text (which starts at `offset` in the file) to the output, and remembers where it came from.
+  const copy = (file: string, text: string, offset: number, a: number, b: number) => {
+    if (b <= a) return;
+    pieces.push({ start: out.length, end: out.length + (b - a), file, fileOffset: offset + a });
+    out += text.slice(a, b);
+  };
 
-  const expand = (path: string, text: string, base: string, depth: number): string => {
+  const expand = (path: string, text: string, offset: number, base: string, depth: number): void => {
     files.push(path);
     hash.update(path.startsWith(root) ? path.slice(root.length) : basename(path)).update('\0').update(text).update('\0');
     stack.push(path);
     const blank = blankComments(text);
-    let out = '';
     let last = 0;
     const re = new RegExp(INCLUDE.source, 'g');
     for (let m = re.exec(blank); m; m = re.exec(blank)) {
@@ -96,34 +121,80 @@ export function expandLatexProject(mainPath: string, mainText?: string): Expande
       const start = m.index;
       const end = m.index + m[0].length;
       const target = resolveTex(name, TWO_ARGS.has(cmd) ? [dir] : [base, root, dirname(path)]);
-      let replacement = '';
-      if (!target) {
-        errors.push({ file: path, reason: `\\${cmd}{${name}}: file not found` });
-      } else if (stack.includes(target)) {
-        errors.push({ file: path, reason: `\\${cmd}{${name}}: include cycle (${[...stack, target].map((f) => basename(f)).join(' → ')})` });
-      } else if (depth >= 30) {
-        errors.push({ file: path, reason: `\\${cmd}{${name}}: includes nested too deeply` });
-      } else {
-        let sub: string;
-        try {
-          sub = readFileSync(target, 'utf8');
-        } catch (e) {
-          errors.push({ file: path, reason: `\\${cmd}{${name}}: ${e instanceof Error ? e.message : String(e)}` });
-          sub = '';
-        }
-        const nextBase = TWO_ARGS.has(cmd) ? dir : base;
-        replacement = sub ? '\n' + expand(target, bodyOf(sub), nextBase, depth + 1) + '\n' : '';
-      }
-      out += text.slice(last, start) + replacement;
+      copy(path, text, offset, last, start);
       last = end;
+      // A missing file (often generated by the build, e.g. authors.tex) is named and skipped: the rest is the paper.
+      if (!target) {
+        warnings.push({ file: path, reason: `\\${cmd}{${name}}: file not found (${name} left out; the rest is indexed)` });
+        continue;
+      }
+      if (stack.includes(target)) {
+        warnings.push({ file: path, reason: `\\${cmd}{${name}}: include cycle (${[...stack, target].map((f) => basename(f)).join(' → ')})` });
+        continue;
+      }
+      if (depth >= 30) {
+        warnings.push({ file: path, reason: `\\${cmd}{${name}}: includes nested too deeply` });
+        continue;
+      }
+      let sub: string;
+      try {
+        sub = readFileSync(target, 'utf8');
+      } catch (e) {
+        errors.push({ file: path, reason: `\\${cmd}{${name}}: ${e instanceof Error ? e.message : String(e)}` });
+        continue;
+      }
+      if (!sub) continue;
+      const body = bodyOf(sub);
+      out += '\n';
+      expand(target, body.text, body.offset, TWO_ARGS.has(cmd) ? dir : base, depth + 1);
+      out += '\n';
     }
+    copy(path, text, offset, last, text.length);
     stack.pop();
-    return out + text.slice(last);
   };
 
   const text = mainText ?? readFileSync(mainPath, 'utf8');
-  const expanded = expand(resolve(mainPath), text, root, 0);
-  return { text: expanded, files, errors, contentHash: hash.digest('hex') };
+  expand(resolve(mainPath), text, 0, root, 0);
+  return { text: out, files, errors, warnings, contentHash: hash.digest('hex'), pieces };
+}
+
+/** The file and 1-based line that offset `at` of an expanded project comes from (null for text the expansion added). */
+export function sourceLineAt(expanded: Pick<ExpandedLatex, 'pieces'>, at: number, lineStarts: LineIndex): { file: string; line: number } | null {
+  const { pieces } = expanded;
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const p = pieces[mid];
+    if (at < p.start) hi = mid - 1;
+    else if (at >= p.end) lo = mid + 1;
+    else return { file: p.file, line: lineStarts.lineOf(p.file, p.fileOffset + (at - p.start)) };
+  }
+  return null;
+}
+
+/** Line numbers of offsets in the project's files (each file read once). */
+export class LineIndex {
+  private readonly starts = new Map<string, number[]>();
+  constructor(private readonly read: (file: string) => string) {}
+
+  lineOf(file: string, offset: number): number {
+    let starts = this.starts.get(file);
+    if (!starts) {
+      starts = [0];
+      const text = this.read(file);
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.starts.set(file, starts);
+    }
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
 }
 
 function commandArgs(text: string, name: string): string[] {
@@ -179,10 +250,20 @@ export function readLatexProject(mainPath: string, options: ReadOptions = {}, ma
     start: start + bodyStart,
     element: { ...e, page: null, bbox: null },
   }));
-  assembleTextModel(model, asm, latexNumbering(expanded.text), elements);
+  const main = resolve(mainPath);
+  const lines = new LineIndex((f) => (f === main && mainText !== undefined ? mainText : readFileSync(f, 'utf8')));
+  // Each sentence remembers the file (relative to the main file's folder) and line it starts on, for Open source.
+  const root = dirname(main);
+  const locate = (start: number) => {
+    const at = sourceLineAt(expanded, start, lines);
+    return at ? { sourceFile: relative(root, at.file) || basename(at.file), sourceLine: at.line } : {};
+  };
+  assembleTextModel(model, asm, latexNumbering(expanded.text), elements, locate);
   const meta = latexMeta(expanded.text, model);
+  // A document without \title (a standalone supplement) is named by its first heading, else its file name.
+  meta.title = meta.title?.trim() || model.headings()[0]?.title.trim() || basename(mainPath).replace(/\.(tex|ltx)$/i, '');
   const paper = buildPaper(meta, asm.finish(), { path: mainPath, contentHash: expanded.contentHash }, options.bib, asm.abstractParts);
-  return { papers: [paper], errors: expanded.errors };
+  return { papers: [paper], errors: expanded.errors, warnings: expanded.warnings };
 }
 
 /** Names a file \input / \include / \subfile / \import … (cheap scan, no recursion). */
@@ -263,4 +344,24 @@ export function selectPaperFiles(paths: string[]): string[] {
   // A .tex no main file includes is read on its own: a main file, a part of a project elsewhere (skipped), or a file
   // that is not LaTeX (random bytes, a PDF renamed .tex, UTF-16): reported, never dropped silently.
   return paths.filter((p) => !p.endsWith('.tex') || !included.has(resolve(p)));
+}
+
+/**
+ * Where a corpus sentence of a LaTeX project is now: the project is read again from its main file (so the line is
+ * that of the files as they are, edits since indexing included) and the sentence with the same clean text gives
+ * its file (absolute; an `\input` file or the main file) and 0-based line. Null when no sentence matches.
+ */
+export function latexSentenceSource(mainPath: string, sentence: string): { file: string; line: number } | null {
+  const want = sentence.replace(/\s+/g, ' ').trim();
+  if (!want) return null;
+  let paper: ParsedPaper | undefined;
+  try {
+    paper = readLatexProject(mainPath).papers[0];
+  } catch {
+    return null;
+  }
+  const root = dirname(resolve(mainPath));
+  const hit = paper?.sentences.find((s) => s.text === want) ?? paper?.sentences.find((s) => s.text.startsWith(want.slice(0, 60)));
+  if (!hit?.sourceFile || !hit.sourceLine) return null;
+  return { file: resolve(root, hit.sourceFile), line: hit.sourceLine - 1 };
 }

@@ -1,6 +1,7 @@
 // Turning a TextModel (LaTeX or Markdown) into sections and sentences, with section numbers.
 import type { Heading, TextModel } from '../text/index.js';
 import type { PaperAssembler } from './paper.js';
+import type { SentenceSource } from './types.js';
 
 export type Numbering = (heading: Heading, index: number) => { number: string | null; title: string };
 
@@ -47,6 +48,18 @@ export function latexNumbering(text: string): Numbering {
 }
 
 /**
+ * Where a sentence's text begins in its source: a sentence's span can open with markup that renders as nothing (a
+ * `\newcommand` line, a `\label`), so the first word of its clean text is looked for in the span.
+ */
+function visibleStart(s: { start: number; text: string; clean: string }): number {
+  const word = /[\p{L}\p{N}]{2,}/u.exec(s.clean)?.[0];
+  const at = word ? s.text.indexOf(word) : -1;
+  if (at >= 0) return s.start + at;
+  const lead = /^\s*/.exec(s.text)![0].length;
+  return s.start + lead;
+}
+
+/**
  * Feed a TextModel's sentences into the assembler, opening a section at each heading; `elements` (sorted by their
  * offset in the model's text) are handed over in reading order, in the section their offset is in.
  */
@@ -55,6 +68,7 @@ export function assembleTextModel(
   asm: PaperAssembler,
   numbering: Numbering,
   elements: readonly { start: number; element: Parameters<PaperAssembler['element']>[0] }[] = [],
+  locate?: (start: number) => SentenceSource,
 ): void {
   const headings = model.headings();
   const numbered = headings.map((h, i) => ({ h, ...numbering(h, i) }));
@@ -82,7 +96,7 @@ export function assembleTextModel(
   for (const s of model.sentences()) {
     flushElements(s.start);
     open(s.start, s.section);
-    asm.sentence(s.clean);
+    asm.sentence(s.clean, null, locate?.(visibleStart(s)));
   }
   flushElements(Infinity);
 }

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { BibIndex, BibRecord } from '../bib/index.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
-import type { ParsedElement, ParsedPaper, ParsedSection, ParsedSentence } from './types.js';
+import type { ParsedElement, ParsedPaper, ParsedSection, ParsedSentence, SentenceSource } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
 
@@ -68,7 +68,7 @@ export class PaperAssembler {
     return this.sections[this.current];
   }
 
-  sentence(text: string, page: number | null = null, lines?: { lineStart: number; lineEnd: number; pageEnd: number }): void {
+  sentence(text: string, page: number | null = null, lines?: { lineStart: number; lineEnd: number; pageEnd: number } | SentenceSource): void {
     if (this.skipping) return;
     const t = text.replace(/\s+/g, ' ').trim();
     if (!t) return;

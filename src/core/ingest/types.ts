@@ -18,7 +18,7 @@ export interface ParsedSection {
 }
 
 /** A sentence of a paper. */
-export interface ParsedSentence {
+export interface ParsedSentence extends SentenceSource {
   /** Index into ParsedPaper.sections. */
   sectionIndex: number;
   /** Position within its section (restarts at 0 per section). */
@@ -34,6 +34,12 @@ export interface ParsedSentence {
   pageEnd?: number | null;
   /** Clean text (markup removed), as embedded and stored. */
   text: string;
+}
+
+/** LaTeX: the file (relative to the main file's folder) and 1-based line a sentence starts on. */
+export interface SentenceSource {
+  sourceFile?: string | null;
+  sourceLine?: number | null;
 }
 
 export interface ParsedPaper extends PaperFields {

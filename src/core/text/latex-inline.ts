@@ -1,7 +1,7 @@
 // Reads the LaTeX source of one prose unit into clean text with a source map (see plain.ts).
 import { PlainBuilder, type Plain } from './unit-text.js';
 import {
-  ACCENTS, DROP_WITH_ARGS, HEADING_LEVELS, KEEP_LAST_ARG, MASKED_ARG, MATH_SYMBOLS, SYMBOLS,
+  ACCENTS, DROP_WITH_ARGS, HEADING_LEVELS, KEEP_LAST_ARG, MASKED_ARG, MATH_SYMBOLS, SYMBOLS, TEXT_LETTERS,
 } from './latex-symbols.js';
 
 /**
@@ -178,7 +178,8 @@ class LatexReader {
     if (ACCENTS[name] && name.length === 1) return this.accent(name, i, p, end);
     if (name in SYMBOLS) {
       out.push(SYMBOLS[name], i, p);
-      return startsWithEmptyGroup(this.src, p) ? p + 2 : p;
+      if (startsWithEmptyGroup(this.src, p)) return p + 2;
+      return LETTER_SET.has(name) ? this.skipBlanks(p, end) : p;
     }
     if (name in KEEP_LAST_ARG) return this.skipArgs(p, end, KEEP_LAST_ARG[name] - 1);
     if (DROP_WITH_ARGS.has(name)) {
@@ -191,6 +192,13 @@ class LatexReader {
       const after = this.skipGroup(p, end);
       this.pushMath(this.src.slice(p + 1, after - 1), i, after, p + 1);
       return after;
+    }
+    // A letter macro glued to the rest of a word, as authors write it (`Wroc\\law`, `Gr\\oe nbech`): the letter and the rest.
+    const glued = this.afterWord(i) ? gluedLetter(name) : null;
+    if (glued) {
+      out.push(SYMBOLS[glued], i, i + 1 + glued.length);
+      out.pushSource(this.src, i + 1 + glued.length, p);
+      return p;
     }
     // Unknown commands (font switches, user macros): the name goes, the arguments' text stays.
     return this.skipOptionalTight(p, end);
@@ -279,6 +287,19 @@ class LatexReader {
     return q;
   }
 
+  /** True when a word (letters that are not a command's name) ends right before i. */
+  private afterWord(i: number): boolean {
+    let j = i;
+    while (j > 0 && /[a-zA-Z]/.test(this.src[j - 1])) j--;
+    return j < i && this.src[j - 1] !== '\\';
+  }
+
+  /** Spaces and tabs (not a line break). */
+  private skipBlanks(p: number, end: number): number {
+    while (p < end && (this.src[p] === ' ' || this.src[p] === '\t')) p++;
+    return p;
+  }
+
   private skipSpaces(p: number, end: number): number {
     while (p < end && (this.src[p] === ' ' || this.src[p] === '\t' || this.src[p] === '\n')) p++;
     return p;
@@ -335,6 +356,14 @@ class LatexReader {
     }
     return end;
   }
+}
+
+const LETTER_SET = new Set(TEXT_LETTERS);
+
+/** The text letter an unknown command name starts with, when the rest is lower-case letters (`law` → `l`). */
+export function gluedLetter(name: string): string | null {
+  for (const l of TEXT_LETTERS) if (name.length > l.length && name.startsWith(l) && /^[a-z]+$/.test(name.slice(l.length))) return l;
+  return null;
 }
 
 function startsWithEmptyGroup(src: string, p: number): boolean {

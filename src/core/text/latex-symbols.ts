@@ -36,6 +36,12 @@ export const SYMBOLS: Record<string, string> = {
   newline: ' ', linebreak: ' ', space: ' ', nobreakspace: ' ', xspace: '',
 };
 
+/**
+ * Text-mode letters (`\\ss`, `\\o`, `\\l` …): as TeX does, the spaces after them are not text (`\\L ukasz` is Łukasz).
+ * Longest first, for reading a name glued to the next letters (`Wroc\\law`).
+ */
+export const TEXT_LETTERS = ['ss', 'ae', 'AE', 'oe', 'OE', 'aa', 'AA', 'o', 'O', 'l', 'L', 'i', 'j'];
+
 /** Symbols inside math, by command name. Greek letters become their Unicode letters. */
 export const MATH_SYMBOLS: Record<string, string> = {
   alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ε', varepsilon: 'ε', zeta: 'ζ', eta: 'η',

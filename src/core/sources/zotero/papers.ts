@@ -3,6 +3,7 @@
 // is indexed by its abstract alone. Zotero's metadata wins over what the PDF reader guessed; the reader only
 // fills what Zotero lacks. Each item is one IngestUnit of the shared pipeline (src/core/ingest/pipeline.ts).
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { formatBibtexEntry } from '../../bib/format.js';
 import type { IngestUnit } from '../../ingest/pipeline.js';
 import { buildPaper, isReferenceSection, PaperAssembler, sha256Hex } from '../../ingest/paper.js';
@@ -85,6 +86,13 @@ export function zoteroUnit(item: ZoteroItem, ctx: ZoteroContext): IngestUnit {
   };
 }
 
+/**
+ * A PDF's text is a stub when Zotero's own full-text cache of the item holds far more: fewer than this many sentences
+ * (a scan with a one-line text layer, a cover page) or under a fifth of the cache's text.
+ */
+export const STUB_SENTENCES = 20;
+const STUB_SHARE = 0.2;
+
 async function readZoteroItem(item: ZoteroItem, sources: ItemSources, hash: string, signal?: AbortSignal): Promise<ReadResult> {
   const refused = sources.refused.map((reason) => ({ file: zoteroItemUri(item), reason: `${item.citationKey}: ${reason}; not read` }));
   const result = await readZoteroText(item, sources, hash, signal);
@@ -94,6 +102,13 @@ async function readZoteroItem(item: ZoteroItem, sources: ItemSources, hash: stri
 async function readZoteroText(item: ZoteroItem, sources: ItemSources, hash: string, signal?: AbortSignal): Promise<ReadResult> {
   const meta = zoteroMeta(item);
   const source = { path: zoteroItemUri(item), contentHash: hash };
+  // Zotero's cache with the most text, read once: the fallback for a PDF without text, and the yardstick of a stub.
+  let cache: { file: string; assembled: ReturnType<typeof assembleText>; chars: number } | null = null;
+  for (const c of sources.caches) {
+    const assembled = assembleText((await readFile(c.file, 'utf8').catch(() => null)) ?? '');
+    const chars = textLength(assembled.sentences);
+    if (assembled.sentences.length && (!cache || chars > cache.chars)) cache = { file: c.file, assembled, chars };
+  }
   for (const pdf of sources.pdfs) {
     const bytes = await readFile(pdf.file).catch(() => null);
     if (!bytes) continue;
@@ -102,16 +117,25 @@ async function readZoteroText(item: ZoteroItem, sources: ItemSources, hash: stri
       return null;
     });
     const got = read?.papers.find((p) => p.sentences.length);
-    if (got) return { papers: [fromPdf(meta, got, source)], errors: [] };
+    if (!got) continue;
+    const chars = textLength(got.sentences);
+    const stub = cache && cache.assembled.sentences.length > got.sentences.length && (got.sentences.length < STUB_SENTENCES || chars < STUB_SHARE * cache.chars);
+    if (!stub) return { papers: [fromPdf(meta, got, source)], errors: [] };
+    // A stub attachment: Zotero's text is the better text. Said in the run's report, and listed in the log.
+    const reason =
+      `${item.citationKey}: its PDF ${basename(pdf.file)} yields ${got.sentences.length} sentence${got.sentences.length === 1 ? '' : 's'} ` +
+      `(${chars} characters) where Zotero's full-text cache has ${cache!.assembled.sentences.length} (${cache!.chars}): indexed Zotero's full text`;
+    return { papers: [buildPaper(meta, cache!.assembled, source)], errors: [], warnings: [{ file: zoteroItemUri(item), reason }] };
   }
-  for (const cache of sources.caches) {
-    const assembled = assembleText((await readFile(cache.file, 'utf8').catch(() => null)) ?? '');
-    if (assembled.sentences.length) return { papers: [buildPaper(meta, assembled, source)], errors: [] };
-  }
+  if (cache) return { papers: [buildPaper(meta, cache.assembled, source)], errors: [] };
   const abstract = abstractOnly(item.abstract);
   if (abstract.sentences.length) return { papers: [buildPaper(meta, abstract, source)], errors: [] };
   // Nothing is lost (there is no text to lose) and nothing failed: a warning, reported on every run.
   return { papers: [], errors: [], warnings: [{ file: zoteroItemUri(item), reason: `${item.citationKey}: no PDF, no Zotero full text and no abstract to index` }] };
+}
+
+function textLength(sentences: readonly { text: string }[]): number {
+  return sentences.reduce((n, s) => n + s.text.length, 0);
 }
 
 /** The PDF's sections and sentences under Zotero's metadata; what Zotero lacks is taken from the PDF. */
