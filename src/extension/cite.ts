@@ -16,9 +16,12 @@ export interface CiteTarget {
   position?: vscode.Position;
 }
 
-/** Inserts the citation and adds the entry; returns the key used. */
-export function citeHit(hit: HitView, target: CiteTarget): Promise<string> {
-  return citePaper({ ...hit.paper, authors: hit.paper.authors }, target);
+/**
+ * Inserts the citation and adds the entry; returns the key used. `bibtex`: the paper's source entry from the corpus
+ * (its type and venue field are kept: `@inproceedings` with `booktitle` stays so).
+ */
+export function citeHit(hit: HitView, target: CiteTarget, bibtex?: string | null): Promise<string> {
+  return citePaper({ ...hit.paper, authors: hit.paper.authors, bibtex }, target);
 }
 
 /**

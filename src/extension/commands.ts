@@ -67,7 +67,9 @@ export function registerCommands(deps: CommandDeps): { panelActions: PanelAction
     const editor = uri ? vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri) ?? (await vscode.window.showTextDocument(vscode.Uri.parse(uri))) : paperEditor();
     if (!editor) return void vscode.window.showWarningMessage('Corpus Lens: open the paper to cite into first.');
     try {
-      const key = await citeHit(hit, { editor, position });
+      const { store } = await corpus.connection();
+      const source = (await store.paperBibtex?.([hit.paper.id]).catch(() => []))?.[0]?.bibtex ?? null;
+      const key = await citeHit(hit, { editor, position }, source);
       panel?.notice(`Cited as ${key}`);
       log.info(`cited ${hit.paper.id} as ${key} in ${editor.document.uri.fsPath}`);
     } catch (err) {

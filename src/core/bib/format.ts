@@ -2,7 +2,16 @@
 import type { PaperMeta } from '../paper/fields.js';
 
 /** What formatBibtexEntry and makeCitationKey read from a paper (ParsedPaper and the store's PaperRef fit). */
-export type CitablePaper = Pick<PaperMeta, 'title' | 'authors' | 'year' | 'venue' | 'doi' | 'arxivId' | 'url' | 'citationKey'>;
+export type CitablePaper = Pick<PaperMeta, 'title' | 'authors' | 'year' | 'venue' | 'doi' | 'arxivId' | 'url' | 'citationKey'> & {
+  /** The paper's source entry (the corpus's own .bib, stored in papers.bibtex), whose entry type Cite keeps. */
+  bibtex?: string | null;
+};
+
+/** How an entry is written when the paper's source entry says: its type, and the field its venue goes in. */
+export interface EntryShape {
+  type: string;
+  venueField: 'journal' | 'booktitle' | 'publisher' | 'howpublished' | 'school' | 'institution';
+}
 
 const STOP = new Set(
   'a an the on of in for and to with towards toward via from by at is are as or its into using how what why when do does can we our new'.split(' '),
@@ -150,10 +159,25 @@ export function bibtexKey(key: string): string {
 }
 
 /**
- * A paper's BibTeX entry: @article when it has a venue, @misc otherwise (arXiv papers get eprint fields). The title is
+ * The shape of a source entry (`@inproceedings{… booktitle = …}`): its type when it is a plain word, and the field
+ * its venue is in. Null when there is no readable head.
+ */
+export function sourceShape(bibtex: string | null | undefined): EntryShape | null {
+  const head = /^\s*@([a-z]+)\s*[{(]/i.exec(bibtex ?? '');
+  if (!head || /^(?:string|preamble|comment)$/i.test(head[1])) return null;
+  const type = head[1].toLowerCase();
+  const has = (f: string) => new RegExp(`[,{(]\\s*${f}\\s*=`, 'i').test(bibtex!);
+  const venueField = (['journal', 'booktitle', 'school', 'institution', 'howpublished', 'publisher'] as const).find(has) ?? (type === 'article' ? 'journal' : /^(?:inproceedings|conference|incollection|inbook)$/.test(type) ? 'booktitle' : 'journal');
+  return { type, venueField };
+}
+
+/**
+ * A paper's BibTeX entry: the type and venue field of its source entry where it has one (`@inproceedings` with
+ * `booktitle`), else @article when it has a venue, @misc otherwise (arXiv papers get eprint fields). The title is
  * wrapped in double braces so that styles keep its casing. Every value is escaped or checked (see above).
  */
 export function formatBibtexEntry(paper: CitablePaper, key: string = makeCitationKey(paper)): string {
+  const shape = sourceShape(paper.bibtex);
   const fields: Array<[string, string]> = [];
   const title = paper.title ? escapeBibtex(paper.title) : '';
   if (title) fields.push(['title', `{${title}}`]);
@@ -161,7 +185,7 @@ export function formatBibtexEntry(paper: CitablePaper, key: string = makeCitatio
   if (authors.length) fields.push(['author', authors.map(bibAuthor).join(' and ')]);
   if (paper.year && Number.isInteger(Number(paper.year))) fields.push(['year', String(Number(paper.year))]);
   const venue = paper.venue ? escapeBibtex(paper.venue) : '';
-  if (venue) fields.push(['journal', venue]);
+  if (venue) fields.push([shape?.venueField ?? 'journal', venue]);
   const doi = bibtexDoi(paper.doi);
   if (doi) fields.push(['doi', doi]);
   const eprint = bibtexEprint(paper.arxivId);
@@ -171,7 +195,7 @@ export function formatBibtexEntry(paper: CitablePaper, key: string = makeCitatio
   }
   const url = bibtexUrl(paper.url);
   if (url) fields.push(['url', url]);
-  const type = venue ? 'article' : 'misc';
+  const type = shape?.type ?? (venue ? 'article' : 'misc');
   const body = fields.map(([k, v]) => `  ${k} = {${v}}`).join(',\n');
   return `@${type}{${bibtexKey(key)}${body ? ',\n' + body : ''}\n}`;
 }

@@ -33,6 +33,7 @@ export const OPTIONAL_METHODS = [
   'createSearchIndexes',
   'paperSentences',
   'sentencePages',
+  'paperBibtex',
   'matchElements',
   'linkedElements',
   'listElements',

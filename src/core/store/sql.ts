@@ -711,6 +711,12 @@ export class SqlCorpusStore implements CorpusStore {
     return rows.map((r) => String(r.text));
   }
 
+  async paperBibtex(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>> {
+    if (!paperIds.length || !(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT id, bibtex FROM papers WHERE id = ANY($1::text[]) AND bibtex IS NOT NULL', [paperIds]);
+    return rows.map((r) => ({ id: String(r.id), bibtex: String(r.bibtex) }));
+  }
+
   async sentencePages(sentenceIds: readonly number[]): Promise<SentenceLocation[]> {
     if (!sentenceIds.length || !(await this.meta())) return [];
     const { rows } = await this.driver.query(

@@ -314,6 +314,8 @@ export interface CorpusStore {
    * answer cite it. Hits do not carry it, as the typing loop has no use for it. Only the Corpus Lens SQL schema has it.
    */
   sentencePages?(sentenceIds: readonly number[]): Promise<SentenceLocation[]>;
+  /** The source BibTeX entry ingest stored for each of these papers (papers without one are left out): Cite keeps its type. */
+  paperBibtex?(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>>;
   /**
    * Elements (figures, tables, equations) best first for a query: vector similarity of their caption + context fused
    * with a keyword ranking over label, caption, content and description; optional type and paper filters. Only the
