@@ -7,7 +7,9 @@ import type { LookupResult } from './lookup.js';
 import { toHitView } from './hit-view.js';
 import type { HitView } from '../../webview/protocol.js';
 import { readSettings } from './settings.js';
-import { sentenceRange } from './documents.js';
+import { formatOf, sentenceRange } from './documents.js';
+import { heavy } from './load.js';
+import type { Sentence } from '../core/text/index.js';
 
 export const CITE_HIT_COMMAND = 'corpusLens.citeHit';
 
@@ -16,6 +18,16 @@ interface Finding {
   hit: HitView;
   /** The sentence text when the finding was made: a later edit of it drops the finding. */
   text: string;
+}
+
+/** A citation right after a sentence's end (`… text.~\cite{x}`, `… text [@x].`) still belongs to it. */
+const TRAILING_CITATION = /^[\s~]*(?:(?:\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}[\s~,;]*)+|\[[^\]]*@[^\]]*\])/;
+
+/** The keys a sentence of the document cites (LaTeX \cite… or Pandoc [@key]). */
+function citedBy(doc: vscode.TextDocument, sentence: Sentence): string[] {
+  const after = doc.getText(new vscode.Range(doc.positionAt(sentence.end), doc.positionAt(sentence.end + 300)));
+  const text = sentence.text + (TRAILING_CITATION.exec(after)?.[0] ?? '');
+  return heavy().citedKeys(text, formatOf(doc) === 'markdown' ? 'markdown' : 'latex');
 }
 
 export class OriginalityGuard implements vscode.CodeActionProvider, vscode.Disposable {
@@ -34,7 +46,10 @@ export class OriginalityGuard implements vscode.CodeActionProvider, vscode.Dispo
     const uri = doc.uri.toString();
     const range = sentenceRange(doc, result.sentence);
     const others = (this.findings.get(uri) ?? []).filter((f) => !f.diagnostic.range.intersection(range));
-    const copy = settings.originality.enabled && result.shift === 0 ? findNearCopy(result.sentence.clean, result.hits) : null;
+    // A sentence that already cites the paper it matches is attributed: only the papers it does not cite are checked.
+    const cited = new Set(result.shift === 0 ? citedBy(doc, result.sentence) : []);
+    const uncited = result.hits.filter((h) => !h.paper.citationKey || !cited.has(h.paper.citationKey));
+    const copy = settings.originality.enabled && result.shift === 0 ? findNearCopy(result.sentence.clean, uncited) : null;
     if (copy) {
       const hit = toHitView(copy.hit);
       const paper = `${hit.paper.title ?? 'a corpus paper'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;

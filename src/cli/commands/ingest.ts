@@ -21,7 +21,7 @@ const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder of
   (and above 2,000 dimensions). An existing corpus keeps its own: a different --precision is refused before
   anything is written.
   Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
-  --json prints {papers, sentences, elements, skipped, failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
+  --json prints {papers, sentences, elements, skipped, merged (when a duplicate was merged), failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
   stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.
   An embedded corpus (a folder) that this run would take past 80 % of its measured size limit gets a warning line on
   stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit. A PostgreSQL server whose
@@ -109,7 +109,7 @@ export const ingestCommand: Command = {
         bar?.stop();
         if (values.json) printJson(summary);
         else {
-          process.stdout.write(`${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`);
+          process.stdout.write(`${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.merged ? `${summary.merged} duplicates merged; ` : ''}${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`);
           for (const f of summary.failed) process.stdout.write(`  failed: ${f.file}: ${f.reason}\n`);
           for (const g of groupProblems(summary.warnings)) process.stdout.write(`  warning: ${g.file}: ${g.reason}${g.count > 1 ? ` (×${g.count})` : ''}\n`);
         }

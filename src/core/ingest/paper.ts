@@ -166,6 +166,7 @@ export function buildPaper(
     abstract,
     bibtex: meta.bibtex ?? null,
     citationKey: meta.citationKey ?? null,
+    ownKey: !!meta.citationKey,
     sourcePath: source.path,
     contentHash: source.contentHash,
     sections: assembled.sections,

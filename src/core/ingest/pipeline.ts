@@ -12,6 +12,7 @@ import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput } f
 import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
+import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
 import type { BibIndex } from '../bib/bib-index.js';
 import type { ParsedPaper, ReadError, ReadResult } from './types.js';
 
@@ -34,6 +35,8 @@ export interface IngestSummary {
   elements: number;
   /** Files (or papers of a changed .bib) that needed no work because they are already in the corpus. */
   skipped: number;
+  /** Records of a work merged into another record of it (a PDF into its LaTeX source): one paper each. */
+  merged?: number;
   failed: ReadError[];
   /** Problems that lost nothing (e.g. a .bib entry kept with an undefined macro as text): not failures. */
   warnings: ReadError[];
@@ -99,6 +102,14 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
   await initCorpus(store, embedder, { indexPrecision: options.indexPrecision, signal });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const knownHashes = new Set([...known.values()].map((s) => `${s.sourcePath}\u0000${s.contentHash}`));
+  // One paper per work: each record read is matched against the works of the run (and the stored papers' DOIs and
+  // arXiv ids); a second record of a work is merged into the first (identity.ts), never written beside it.
+  const works = new WorkIndex();
+  for (const id of known.keys()) works.addStored(id);
+  const storedBySource = new Map<string, string[]>();
+  for (const s of known.values()) if (s.sourcePath) storedBySource.set(s.sourcePath, [...(storedBySource.get(s.sourcePath) ?? []), s.id]);
+  /** Papers of this run written to the store already (a replaced one is deleted from it). */
+  const written = new Set<string>();
   const started = Date.now();
   const indexes = searchIndexes(store);
   const existing = indexes ? (await store.counts()).sentences : 0;
@@ -113,10 +124,45 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
     const batch = pending;
     pending = [];
     pendingSentences = 0;
-    const written = await store.writePapers(batch, { signal });
-    summary.papers += written.papers;
-    summary.sentences += written.sentences;
-    summary.elements += written.elements ?? 0;
+    const result = await store.writePapers(batch, { signal });
+    for (const p of batch) written.add(p.id);
+    summary.papers += result.papers;
+    summary.sentences += result.sentences;
+    summary.elements += result.elements ?? 0;
+  };
+  /** Takes a record of this run out (it was merged into a better one): from the pending batch, else the store. */
+  const retract = async (work: Work) => {
+    if (pending.some((p) => p.id === work.id)) {
+      pending = pending.filter((p) => p.id !== work.id);
+      pendingSentences = pending.reduce((n, p) => n + p.sentences.length, 0);
+    } else if (written.has(work.id)) {
+      await store.deletePapers([work.id]);
+      written.delete(work.id);
+      summary.papers--;
+      summary.sentences -= work.paper?.sentences.length ?? 0;
+    }
+    summary.merged = (summary.merged ?? 0) + 1;
+    known.delete(work.id);
+  };
+  /** The records of a unit with every second record of a work merged into its first. */
+  const oneRecordPerWork = async (papers: readonly ParsedPaper[]): Promise<ParsedPaper[]> => {
+    const out: ParsedPaper[] = [];
+    for (let paper of papers) {
+      const match = works.find(paper);
+      if (!match) works.add(paper);
+      else if (!match.paper) {
+        // A stored paper with this DOI / arXiv id: the record takes its id (freshPapers decides which text stays).
+        paper = { ...paper, id: match.id };
+        works.add(paper);
+      } else {
+        const merged = mergeWork(match.paper, paper);
+        await retract(match);
+        works.add(merged, match);
+        paper = merged;
+      }
+      out.push(paper);
+    }
+    return out;
   };
 
   try {
@@ -134,7 +180,15 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
           const result = await unit.read(signal);
           summary.failed.push(...result.errors);
           summary.warnings.push(...(result.warnings ?? []));
-          const fresh = await freshPapers(store, result.papers, known, summary);
+          const records = await oneRecordPerWork(result.papers);
+          // A stored paper its source no longer yields (an edited draft's previous version, an entry since removed).
+          const yielded = new Set(records.map((p) => p.id));
+          const gone = [...new Set(records.map((p) => p.sourcePath))].flatMap((s) => (s ? storedBySource.get(s) ?? [] : [])).filter((id) => !yielded.has(id) && known.has(id) && !written.has(id));
+          if (gone.length) {
+            await store.deletePapers(gone);
+            gone.forEach((id) => known.delete(id));
+          }
+          const fresh = await freshPapers(store, records, known, summary);
           // A paper read again in this run (a .bib entry, then its full text) replaces the one still waiting to be written.
           const replaced = new Set(fresh.map((p) => p.id));
           if (pending.some((p) => replaced.has(p.id))) {
@@ -187,9 +241,9 @@ async function freshPapers(
   const stale: string[] = [];
   for (const p of papers) {
     const old = known.get(p.id);
-    // A .bib entry (title + abstract) never replaces the same paper read from its full text: the two used to take
-    // turns on every rerun (each run "changed" the paper back), so a rerun was never a no-op.
-    if ((old && old.contentHash === p.contentHash) || (old && isBib(p.sourcePath) && !isBib(old.sourcePath))) summary.skipped++;
+    // A worse text never replaces a better one of the same paper (a .bib entry or a PDF the LaTeX source, identity.ts):
+    // the two used to take turns on every rerun (each run "changed" the paper back), so a rerun was never a no-op.
+    if ((old && old.contentHash === p.contentHash) || (old && textRank(p) < textRank(old))) summary.skipped++;
     else {
       if (old) stale.push(p.id);
       fresh.push(p);
@@ -198,10 +252,6 @@ async function freshPapers(
   }
   if (stale.length) await store.deletePapers(stale);
   return fresh;
-}
-
-function isBib(path: string | null | undefined): boolean {
-  return !!path && /\.bib(tex)?$/i.test(path);
 }
 
 async function embedPaper(paper: ParsedPaper, embedder: Embedder, signal?: AbortSignal): Promise<PaperInput> {

@@ -12,6 +12,8 @@ export interface IndexingCounts {
   papers: number;
   sentences: number;
   skipped: number;
+  /** Records of a paper merged into another record of it (a PDF into its LaTeX source). */
+  merged?: number;
   failed: readonly ReadError[];
   warnings?: readonly ReadError[];
 }
@@ -38,8 +40,9 @@ export function failedFiles(failed: readonly ReadError[]): number {
 export function indexingSummaryLine(s: IndexingCounts): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const unchanged = s.skipped ? ` (${plural(s.skipped, 'file')} unchanged)` : '';
+  const merged = s.merged ? `; ${plural(s.merged, 'duplicate')} merged into ${s.merged === 1 ? 'its paper' : 'their papers'}` : '';
   const failed = failedFiles(s.failed);
-  return `${plural(s.papers, 'paper')}, ${plural(s.sentences, 'sentence')}${unchanged}; ${failed} file${failed === 1 ? '' : 's'} failed; ${plural(s.warnings?.length ?? 0, 'warning')}`;
+  return `${plural(s.papers, 'paper')}, ${plural(s.sentences, 'sentence')}${unchanged}${merged}; ${failed} file${failed === 1 ? '' : 's'} failed; ${plural(s.warnings?.length ?? 0, 'warning')}`;
 }
 
 /** The log lines for a run's problems: one per group, failures first. */

@@ -47,6 +47,8 @@ export interface ParsedPaper extends PaperFields {
   id: string;
   bibtex: string | null;
   citationKey: string | null;
+  /** The key is the user's own (their .bib entry's, their Zotero / Better BibTeX item's), not one made up here. */
+  ownKey?: boolean;
   sourcePath: string | null;
   /** sha256 (hex) of the source file's bytes (for "unchanged file → no work"); for a LaTeX project, of all its files. */
   contentHash: string;

@@ -50,11 +50,12 @@ export function containment(a: ReadonlySet<number>, b: ReadonlySet<number>): num
 }
 
 /**
- * Whether two fingerprints are the same work: either holds at least `threshold` of the other's shingles (default a
- * half). Containment, not resemblance: a draft that has grown since it was indexed still holds all of the indexed
+ * Whether two fingerprints are the same work: either holds at least `threshold` of the other's shingles (default
+ * 0.8: a LaTeX source and its PDF share ~0.99, a draft and its indexed earlier version most; papers from one template
+ * with other facts up to ~0.6). Containment, not resemblance: a draft that has grown since it was indexed still holds all of the indexed
  * copy, and a PDF's extra running text (headers, the reference list) does not dilute it. Both need MIN_SHINGLES.
  */
-export function sameWork(a: ReadonlySet<number>, b: ReadonlySet<number>, threshold = 0.5): boolean {
+export function sameWork(a: ReadonlySet<number>, b: ReadonlySet<number>, threshold = 0.8): boolean {
   if (a.size < MIN_SHINGLES || b.size < MIN_SHINGLES) return false;
   return Math.max(containment(a, b), containment(b, a)) >= threshold;
 }
