@@ -61,6 +61,7 @@ test('the same work by DOI, by arXiv id, by title + first author + year, and by 
   const g = new WorkIndex();
   g.add(generated(1));
   assert.equal(g.find(generated(21)), undefined);
+  assert.equal(g.find({ ...generated(21), year: 2001 }), undefined, 'a title is held by another only word for word');
   assert.equal(g.find({ ...generated(21), title: null, year: null })?.paper?.title, 'Generated Paper 1', 'without metadata the text decides');
 });
 

@@ -133,13 +133,14 @@ export class WorkIndex {
  */
 function conflicting(a: ParsedPaper, b: ParsedPaper): boolean {
   const differ = <T>(x: T | null, y: T | null) => x != null && y != null && x !== y;
-  const ta = normaliseTitle(a.title ?? '');
-  const tb = normaliseTitle(b.title ?? '');
+  // Padded, so that a title holds another only word for word ('paper 1' is not in 'paper 21').
+  const ta = ` ${normaliseTitle(a.title ?? '')} `;
+  const tb = ` ${normaliseTitle(b.title ?? '')} `;
   return (
     differ(normaliseDoi(a.doi), normaliseDoi(b.doi)) ||
     differ(normaliseArxivId(a.arxivId), normaliseArxivId(b.arxivId)) ||
     (a.year != null && b.year != null && Math.abs(a.year - b.year) > 1) ||
-    (!!ta && !!tb && !ta.includes(tb) && !tb.includes(ta))
+    (!!ta.trim() && !!tb.trim() && !ta.includes(tb) && !tb.includes(ta))
   );
 }
 
