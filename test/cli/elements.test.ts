@@ -14,6 +14,9 @@ import { noPdflatex } from '../support/pdflatex.ts';
 const fixtures = join(__dirname, '..', 'fixtures', 'ingest');
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-elements-cli-'));
 const db = join(dir, 'corpus');
+// The compiled PDF is the same work as elements.tex, so ingested together they are one paper (LaTeX's text and
+// elements win); its own elements, with pages and boxes, are read from a corpus of the PDF alone.
+const dbPdf = join(dir, 'corpus-pdf');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Row {
@@ -24,12 +27,16 @@ interface Row {
 }
 
 async function elements(...args: string[]): Promise<Row[]> {
-  const r = await runCli(['elements', '--db', db, '--json', ...args]);
+  return elementsOf(db, ...args);
+}
+
+async function elementsOf(corpus: string, ...args: string[]): Promise<Row[]> {
+  const r = await runCli(['elements', '--db', corpus, '--json', ...args]);
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
 
-let summary: { papers: number; sentences: number; elements: number; skipped: number; failed: unknown[] };
+let summary: { papers: number; sentences: number; elements: number; skipped: number; failed: unknown[]; merged?: number };
 before(async () => {
   const inputs = [join(fixtures, 'elements.tex'), join(fixtures, 'arxiv-2503.12436.html')];
   if (!noPdflatex) {
@@ -39,15 +46,21 @@ before(async () => {
   const r = await runCli(['ingest', '--db', db, '--json', ...inputs]);
   assert.equal(r.code, 0, r.stderr);
   summary = JSON.parse(r.stdout);
+  if (!noPdflatex) {
+    const alone = await runCli(['ingest', '--db', dbPdf, '--json', join(dir, 'elements.pdf')]);
+    assert.equal(alone.code, 0, alone.stderr);
+  }
 });
 
 test('ingest --json counts the elements next to papers and sentences (keys extended, none removed)', () => {
-  assert.deepEqual(Object.keys(summary), ['papers', 'sentences', 'elements', 'skipped', 'failed', 'warnings']);
+  const keys = ['papers', 'sentences', 'elements', 'skipped', 'failed', 'warnings'];
+  assert.deepEqual(Object.keys(summary), noPdflatex ? keys : [...keys, 'merged']);
   assert.deepEqual(summary.failed, []);
-  // elements.tex: 2 figures, 2 tables, 3 equations (one unnumbered); the HTML page: a figure, an equation, a table;
-  // the compiled PDF: its 7 labelled ones and the unnumbered display equation (found by its layout).
-  assert.equal(summary.elements, noPdflatex ? 10 : 18);
-  assert.equal(summary.papers, noPdflatex ? 2 : 3);
+  // elements.tex: 2 figures, 2 tables, 3 equations (one unnumbered); the HTML page: a figure, an equation, a table.
+  // The compiled PDF is merged into elements.tex's paper, whose LaTeX elements stand.
+  assert.equal(summary.elements, 10);
+  assert.equal(summary.papers, 2);
+  if (!noPdflatex) assert.equal(summary.merged, 1);
 });
 
 test('without QUERY: every element, with label, caption, section, and page + box for the PDF', async () => {
@@ -60,7 +73,8 @@ test('without QUERY: every element, with label, caption, section, and page + box
     ['table', 'Table 1', 'Window Size', null],
   ]);
   if (!noPdflatex) {
-    const pdf = all.filter((r) => r.element.page !== null);
+    // the PDF alone: its 7 labelled elements and the unnumbered display equation (found by its layout)
+    const pdf = (await elementsOf(dbPdf)).filter((r) => r.element.page !== null);
     assert.equal(pdf.length, 8);
     assert.deepEqual(pdf.filter((r) => r.element.label === null).map((r) => [r.element.type, r.element.content]), [['equation', 'c(d) = cos(E(q), E(section(d)))']]);
     assert.ok(pdf.every((r) => r.element.bbox?.length === 4));
