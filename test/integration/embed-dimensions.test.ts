@@ -257,9 +257,10 @@ describe('--dimensions N for models that take the parameter', () => {
   test('a bad --dimensions, or one for the offline embedder, is refused before anything is made', async () => {
     const db = join(dir, 'dims-bad');
     const zero = await cli(['ingest', '--db', db, '--embedder', 'openai', '--model', MODEL, '--dimensions', '0', paper('k', 'lead')]);
-    assert.equal(zero.code, 1, zero.stderr);
+    assert.equal(zero.code, 2, zero.stderr); // a usage error
     assert.match(zero.stderr, /--dimensions must be an integer in 1\.\.16000 \(got '0'\)/);
     const offline = await cli(['ingest', '--db', db, '--dimensions', '128', paper('k', 'lead')]);
+    assert.equal(offline.code, 2, offline.stderr);
     assert.match(offline.stderr, /--dimensions applies to --embedder openai/);
     // A model the server does not have (Ollama's answer before `ollama pull`).
     standin.failAlways({ kind: 'status', status: 404, message: `model "${MODEL}" not found, try pulling it first` });
