@@ -1,4 +1,4 @@
-import type { SqlDriver } from '../../src/core/store/sql.js';
+import type { SqlDriver } from '../../src/core/store/driver.js';
 
 /** Counts every statement the store sends through its driver (query, exec, lookup, transaction). */
 export function countTrips(driver: SqlDriver, bump: () => void): void {

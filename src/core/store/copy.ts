@@ -7,7 +7,8 @@
 // At the end both sides are counted and checksummed over the source's papers.
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS, type CopyField } from './pg-copy.js';
 import { parseVectorText } from './rows.js';
-import { insertElements, type SqlCorpusStore, type Row } from './sql.js';
+import type { Row } from './driver.js';
+import { insertElements, type SqlCorpusStore } from './sql.js';
 import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from './types.js';
 
 export interface CopyOptions {

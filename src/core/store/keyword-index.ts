@@ -21,7 +21,7 @@ import {
   RERANK_FACTOR,
   RERANK_MIN,
 } from './schema.js';
-import type { Row, SqlDriver } from './sql.js';
+import type { Row, SqlDriver } from './driver.js';
 
 /**
  * Rows read per statement while loading: PGlite runs one statement at a time, and a lookup waits for the one under

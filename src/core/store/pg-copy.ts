@@ -2,7 +2,7 @@
 // into a real server: a vector travels as pgvector's binary form, so neither side writes or parses 384 numbers as
 // text (the text path was most of a `pg` ingest's time: 800 sentences/s at 10k).
 import { vectorBinary } from './rows.js';
-import type { StagedSentence } from './sql.js';
+import type { StagedSentence } from './driver.js';
 
 export type CopyField = Buffer | null;
 

@@ -7,7 +7,8 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, 
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from './rows.js';
-import { SqlCorpusStore, type Row, type SqlDriver, type SqlStoreOptions, type SqlTx, type StagedSentence } from './sql.js';
+import type { Row, SqlDriver, SqlTx, StagedSentence } from './driver.js';
+import { SqlCorpusStore, type SqlStoreOptions } from './sql.js';
 import { StoreError } from './types.js';
 import { describeThrown } from '../redact.js';
 import { LOCK_FILE, fsProblem, isAlive, lockCorpus } from './lock.js';

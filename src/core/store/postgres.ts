@@ -6,7 +6,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from './pg-copy.js';
 import { firstLine, vectorText } from './rows.js';
-import { SqlCorpusStore, type Row, type SqlDriver, type SqlStoreOptions, type SqlTx } from './sql.js';
+import type { Row, SqlDriver, SqlTx } from './driver.js';
+import { SqlCorpusStore, type SqlStoreOptions } from './sql.js';
 import { SESSION_EF_SEARCH } from './schema.js';
 import { StoreError } from './types.js';
 

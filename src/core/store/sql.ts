@@ -13,6 +13,7 @@ import {
   vectorIndex,
   type VectorIndex,
 } from './schema.js';
+import type { SqlDriver, SqlTx } from './driver.js';
 import { KeywordIndex } from './keyword-index.js';
 import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
@@ -37,13 +38,10 @@ import {
   type PaperInput,
   type PaperSource,
   type SectionTitle,
-  type SentenceInput,
   type StoreKind,
   type WriteOptions,
   type WriteResult,
 } from './types.js';
-
-export type Row = Record<string, unknown>;
 
 /**
  * The server could not give a parallel index build its shared memory: pgvector reserves maintenance_work_mem in one
@@ -79,34 +77,6 @@ export function defaultIndexPrecision(kind: StoreKind, dimensions: number): Inde
 
 /** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
 const STATS_STALE = 'search_stats_stale';
-
-/** A staged sentence row: what the bulk loader writes into the temporary table `staging_sentences`. */
-export interface StagedSentence extends SentenceInput {
-  paperId: string;
-}
-
-export interface SqlDriver {
-  readonly kind: StoreKind;
-  /** One parameterised statement. */
-  query(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
-  /** Several statements, no parameters. */
-  exec(sql: string): Promise<void>;
-  /**
-   * A lookup statement whose first parameter is the query vector (sent as efficiently as the driver can). With
-   * `prepareAs`, the statement is prepared once per connection under that name (the same name must always carry
-   * the same text) and later lookups only bind and execute it.
-   */
-  lookup(sql: string, vector: Float32Array | null, params: readonly unknown[], prepareAs?: string): Promise<Row[]>;
-  /** Runs fn in one transaction on one connection. */
-  transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
-
-export interface SqlTx {
-  query(sql: string, params?: readonly unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
-  /** Fills `staging_sentences` (a temp table, emptied on commit) with the rows. */
-  stage(rows: readonly StagedSentence[]): Promise<void>;
-}
 
 /**
  * The memory an index build asks for (the statement setting maintenance_work_mem). pgvector builds the HNSW graph in
