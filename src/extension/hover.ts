@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { documentModel } from './documents.js';
 import type { Lookups } from './lookup.js';
 import { readSettings } from './settings.js';
-import { escapeMarkdownText } from '../core/text/escape-markdown.js';
+import { escapeMarkdownText } from '../core/text/escape.js';
 import { toHitView } from './hit-view.js';
 import { CITE_HIT_COMMAND } from './originality.js';
 

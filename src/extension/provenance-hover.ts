@@ -3,7 +3,7 @@
 // it stands, also after closing VS Code or editing the prose.
 import * as vscode from 'vscode';
 import { provenanceAt } from '../core/review/provenance.js';
-import { escapeMarkdownText } from '../core/text/escape-markdown.js';
+import { escapeMarkdownText } from '../core/text/escape.js';
 import { formatOf } from './documents.js';
 
 export class ProvenanceHover implements vscode.HoverProvider {

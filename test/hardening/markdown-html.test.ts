@@ -8,7 +8,7 @@ import { answerForPaper } from '../../src/core/ask/insert.ts';
 import type { AskSource, AskTurn } from '../../src/core/ask/types.ts';
 import { renderUnits } from '../../src/core/review/emit.ts';
 import type { SentenceReport, VerifiedQuote } from '../../src/core/review/types.ts';
-import { escapeMarkdownProse } from '../../src/core/text/escape-markdown.ts';
+import { escapeMarkdownProse } from '../../src/core/text/escape.ts';
 
 /** Raw HTML a Markdown renderer would pass through, or a link / autolink it would make. */
 const LIVE = /<script|<img|<!--|<\/?[a-z][^>]*>|(?<!\\)\]\(javascript:|<javascript:/i;

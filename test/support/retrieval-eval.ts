@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentTokens, rawTokens, isStopWord, stripCitationTokens } from '../../src/core/embed/tokenize.js';
+import { contentTokens, rawTokens, stripCitationTokens } from '../../src/core/embed/tokenize.js';
+import { isStopWord } from '../../src/core/text/stop-words.js';
 import { evalPath } from './eval.js';
 
 export interface Claim {

@@ -145,11 +145,12 @@ describe('the ordered distribution of section titles', () => {
 });
 
 describe('section headings to insert', () => {
-  test('LaTeX \\section with special characters escaped; Markdown ##', () => {
+  test('LaTeX \\section with special characters escaped; Markdown ## with tags and links escaped', () => {
     assert.equal(sectionHeading('latex', 'Related Work'), '\\section{Related Work}');
     assert.equal(sectionHeading('latex', 'Q&A on 100% of #tags_x {y} ~z^'), '\\section{Q\\&A on 100\\% of \\#tags\\_x \\{y\\} \\textasciitilde{}z\\textasciicircum{}}');
     assert.equal(sectionHeading('latex', 'a\\b'), '\\section{a\\textbackslash{}b}');
     assert.equal(sectionHeading('markdown', 'Related Work'), '## Related Work');
+    assert.equal(sectionHeading('markdown', 'Tags <img src=x onerror=alert(1)> and [links](javascript:x)'), '## Tags &lt;img src=x onerror=alert(1)&gt; and \\[links\\](javascript:x)');
   });
 
   test('the abstract is an environment in LaTeX', () => {

@@ -1,8 +1,7 @@
 // An answer as text for the author's paper ("Insert answer at cursor"): the kept, checked sentences only, each run
 // of [n] markers one citation of the cited papers' keys in the document's format, the prose escaped as related-work
 // prose is (review/emit.ts). Which key a paper gets (the .bib's entry, its own, a new one) is the caller's to decide.
-import { escapeLatex } from '../review/emit.js';
-import { escapeMarkdownProse } from '../text/escape-markdown.js';
+import { escapeLatex, escapeMarkdownProse } from '../text/escape.js';
 import type { CitationCommand } from '../bib/cite.js';
 import type { AskSource, AskTurn } from './types.js';
 

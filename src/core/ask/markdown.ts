@@ -2,7 +2,7 @@
 // with its [n] citations, its sources (paper, year, section, page where known, the quoted sentence), then the
 // earlier questions. Corpus text, model output and the author's own question are untrusted: every piece of them is
 // escaped as Markdown text (no HTML, no links, no formatting), only the document's own scaffolding is Markdown.
-import { escapeMarkdownText as esc } from '../text/escape-markdown.js';
+import { escapeMarkdownText as esc } from '../text/escape.js';
 import { pageAndLines } from './location.js';
 import type { AskElement, AskSource, AskTurn, Conversation } from './types.js';
 

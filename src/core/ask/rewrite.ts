@@ -4,7 +4,7 @@
 // gets the previous question's key terms appended, which is what the retrieval needs and never changes the user's
 // words. A short question with words of its own ("What is the capital of Mongolia?") is a new topic, searched as
 // itself: appending the last topic's terms would answer it from that topic's papers.
-import { isStopWord } from '../embed/tokenize.js';
+import { isStopWord } from '../text/stop-words.js';
 import { isAbortError, type ChatModel } from '../llm/chat.js';
 import { words } from '../text/match.js';
 import { rewritePrompt } from './prompts.js';

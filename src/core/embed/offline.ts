@@ -9,7 +9,8 @@
  * morphological variants ("hepatic" ~ "hepatocytes").
  */
 import type { Embedder } from './types.js';
-import { isStopWord, rawTokens, stem } from './tokenize.js';
+import { isStopWord } from '../text/stop-words.js';
+import { rawTokens, stem } from './tokenize.js';
 
 export interface HashEmbedderConfig {
   /** Output length (default 384). */

@@ -3,24 +3,7 @@
  * diacritics folded, alphanumeric runs (so "SARS-CoV-2" → sars, cov, 2), English stop words, and a light,
  * deterministic suffix stemmer (plural/-ing/-ed/-ly folding; no dictionary).
  */
-
-// A compact English stop-word list (function words + a few academic fillers that carry no topic).
-const STOP = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below ' +
-    'between both but by can could did do does doing down during each few for from further had has have having ' +
-    'he her here hers herself him himself his how i if in into is it its itself just me more most my myself no ' +
-    'nor not now of off on once only or other our ours ourselves out over own same she should so some such than ' +
-    'that the their theirs them themselves then there these they this those through to too under until up very ' +
-    'was we were what when where which while who whom why will with would you your yours yourself yourselves ' +
-    'et al may might must shall upon via within without however thus therefore although though whereas whether ' +
-    'yet either neither among amongst onto per since toward towards us cit multi_cit other_cit'
-  ).split(/\s+/),
-);
-
-export function isStopWord(w: string): boolean {
-  return STOP.has(w);
-}
+import { isStopWord } from '../text/stop-words.js';
 
 const CITATION_TOKEN = /\[?<\|[a-z_]+\|>\]?/g;
 
@@ -65,6 +48,6 @@ export function stem(w: string): string {
 /** Content tokens: raw tokens minus stop words, stemmed. */
 export function contentTokens(text: string): string[] {
   const out: string[] = [];
-  for (const t of rawTokens(text)) if (!STOP.has(t)) out.push(stem(t));
+  for (const t of rawTokens(text)) if (!isStopWord(t)) out.push(stem(t));
   return out;
 }

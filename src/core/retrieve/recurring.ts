@@ -14,6 +14,8 @@
 // dropped, and a light plural/-ing/-ed stem so "models"/"model" and "studies"/"study" count as one term.
 // Tokens without a letter (numbers, citations like [12]) and one-letter tokens are ignored.
 
+import { isHighlightStopWord } from '../text/stop-words.js';
+
 export type HighlightMode = 'recurring' | 'rare';
 
 /** A single word, two adjacent words, or a run of overlapping recurring bigrams (3+ words). */
@@ -56,29 +58,6 @@ export interface HighlightResult {
   ranges: HighlightRange[][];
   /** The terms highlighted anywhere, with the number of texts containing each (most shared first). */
   terms: { term: string; kind: TermKind; hits: number }[];
-}
-
-// English function words plus a few academic fillers that carry no topic ("however", "paper", "show").
-const STOP_WORDS = new Set(
-  (
-    'a about above after again against all also although am an and any are aren as at be because been before ' +
-    'being below between both but by can cannot could did do does doing done down during each either else etc ' +
-    'even ever every few for from further had has have having he her here hers herself him himself his how ' +
-    'however i if in into is isn it its itself just least less let like made make makes many may me might ' +
-    'more most much must my myself neither no nor not now of off often on once one only onto or other others ' +
-    'otherwise our ours ourselves out over own per perhaps rather same several shall she should since so some ' +
-    'such than that the their theirs them themselves then there therefore these they this those though thus ' +
-    'to too toward towards under until up upon us use used uses using very via was we were what whatever when ' +
-    'where whereas whether which while who whom whose why will with within without would yet you your yours ' +
-    'yourself yourselves e g ie eg al et cf vs ' +
-    'paper papers work works show shows shown study studies approach result results propose proposed present ' +
-    'presented well new based first second two three also can may way ways given'
-  ).split(/\s+/),
-);
-
-/** True when `word` (already lowercased) is an English stop word for highlighting purposes. */
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
 }
 
 /** A word occurrence in a text. */
@@ -143,7 +122,7 @@ export function tokenize(text: string): Token[] {
     let norm = fold(surface);
     if (norm.endsWith("'s")) norm = norm.slice(0, -2);
     if (norm.length < 2) continue;
-    const stop = STOP_WORDS.has(norm) || norm.split(/['\-‐]/).every((p) => p.length === 0 || STOP_WORDS.has(p));
+    const stop = isHighlightStopWord(norm) || norm.split(/['\-‐]/).every((p) => p.length === 0 || isHighlightStopWord(p));
     out.push({ start: m.index, end: m.index + surface.length, norm, stem: stop ? norm : stem(norm), stop });
   }
   return out;

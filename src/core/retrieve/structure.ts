@@ -3,6 +3,7 @@
 // Pure: the rows come from CorpusStore.sectionTitles().
 
 import type { SectionTitle } from '../store/types.js';
+import { escapeLatex, escapeMarkdownProse } from '../text/escape.js';
 
 /** One section of one paper, as the store lists them (CorpusStore.sectionTitles). */
 export type SectionTitleRow = SectionTitle;
@@ -131,17 +132,12 @@ export function sectionStructure(rows: readonly SectionTitleRow[], options: Stru
   return { papers, sections };
 }
 
-const LATEX_SPECIAL: Record<string, string> = {
-  '\\': '\\textbackslash{}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_', '{': '\\{', '}': '\\}',
-  '~': '\\textasciitilde{}', '^': '\\textasciicircum{}',
-};
-
 /**
- * `\section{Title}` (LaTeX, special characters escaped: corpus titles are plain text) or `## Title` (Markdown). The
+ * `\section{Title}` (LaTeX) or `## Title` (Markdown), escaped: corpus titles are untrusted plain text. The
  * abstract, which the ingest files as a section "Abstract", is an environment in LaTeX.
  */
 export function sectionHeading(format: 'latex' | 'markdown', title: string): string {
-  if (format === 'markdown') return `## ${title}`;
+  if (format === 'markdown') return `## ${escapeMarkdownProse(title)}`;
   if (/^abstract$/i.test(title.trim())) return '\\begin{abstract}\n\\end{abstract}';
-  return `\\section{${title.replace(/[\\&%$#_{}~^]/g, (c) => LATEX_SPECIAL[c])}}`;
+  return `\\section{${escapeLatex(title)}}`;
 }

@@ -7,23 +7,8 @@ import type { BibIndex } from '../bib/bib-index.js';
 import type { SectionUnit } from './claims.js';
 import { assessSupport } from './support.js';
 import type { CitationCommand } from '../bib/cite.js';
-import { escapeMarkdownProse } from '../text/escape-markdown.js';
+import { escapeLatex, escapeMarkdownCell, escapeMarkdownProse } from '../text/escape.js';
 import type { CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
-
-/** Escapes model prose for LaTeX (it was told to write plain text); typographic double quotes become ``…''. */
-export function escapeLatex(s: string): string {
-  return s
-    .replace(/\\/g, '\u0000')
-    .replace(/\u201c/g, '\u0001')
-    .replace(/\u201d/g, '\u0002')
-    .replace(/([&%$#_{}])/g, '\\$1')
-    .replace(/~/g, '\\textasciitilde{}')
-    .replace(/\^/g, '\\textasciicircum{}')
-    .replace(/\u0000/g, '\\textbackslash{}')
-    .replace(/\u0001/g, '``')
-    .replace(/\u0002/g, "''");
-}
-
 
 /** Assigns keys to the cited papers (first citation first), reusing the keys of papers the .bib has (BibIndex.find). */
 export function assignKeys(citedShortIds: readonly string[], papers: readonly PaperCandidate[], existing?: BibIndex): CitedPaper[] {
@@ -217,7 +202,6 @@ export function comparisonTable(
   }
   if (!rows.length) return undefined;
   if (o.format === 'latex') {
-    const cell = (s: string) => escapeLatex(s);
     return [
       '\\begin{table}[htbp]',
       '  \\centering\\small',
@@ -225,17 +209,16 @@ export function comparisonTable(
       '    \\hline',
       '    Work & Year & Venue & Approach \\\\',
       '    \\hline',
-      ...rows.map((r) => `    \\${o.cite}{${r.key}} & ${r.paper.year ?? ''} & ${cell(r.paper.venue ?? '')} & ${cell(r.point)} \\\\`),
+      ...rows.map((r) => `    \\${o.cite}{${r.key}} & ${r.paper.year ?? ''} & ${escapeLatex(r.paper.venue ?? '')} & ${escapeLatex(r.point)} \\\\`),
       '    \\hline',
       '  \\end{tabular}',
       `  \\caption{${escapeLatex(title)}: comparison.}`,
       '\\end{table}',
     ].join('\n');
   }
-  const cell = (s: string) => escapeMarkdownProse(s).replace(/\|/g, '\\|');
   return [
     '| Work | Year | Venue | Approach |',
     '| --- | --- | --- | --- |',
-    ...rows.map((r) => `| [@${r.key}] | ${r.paper.year ?? ''} | ${cell(r.paper.venue ?? '')} | ${cell(r.point)} |`),
+    ...rows.map((r) => `| [@${r.key}] | ${r.paper.year ?? ''} | ${escapeMarkdownCell(r.paper.venue ?? '')} | ${escapeMarkdownCell(r.point)} |`),
   ].join('\n');
 }

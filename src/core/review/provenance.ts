@@ -7,7 +7,7 @@
 //   Markdown: each sentence carries a footnote mark `[^S1-2]` whose definition holds its notes, with `Q3 [@key]: “…”`
 //             — a citation is matched to the footnote of its own sentence.
 import type { OutputFormat } from './types.js';
-import { unescapeMarkdownProse } from '../text/escape-markdown.js';
+import { unescapeMarkdownProse } from '../text/escape.js';
 
 /** One verified quote named in a provenance note. */
 export interface ProvenanceQuote {

@@ -6,7 +6,8 @@
 // Tuned on the train half of test/fixtures/claim-support.json; `npm run bench -- review` prints both halves.
 import { stemmer } from 'stemmer';
 import { OFFLINE_IDF_GROUPS, OFFLINE_IDF_MAX } from '../embed/offline-idf.generated.js';
-import { isStopWord, stem as lightStem } from '../embed/tokenize.js';
+import { stem as lightStem } from '../embed/tokenize.js';
+import { isStopWord } from '../text/stop-words.js';
 import { normalizeKeepCase } from '../text/match.js';
 
 export type SupportVerdict = 'supported' | 'unsupported';
