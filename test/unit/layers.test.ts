@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['embed', 'bib', 'llm'],
   ['store'],
   ['retrieve', 'ingest'],
-  ['review', 'ask', 'sources'],
+  ['review', 'ask', 'sources', 'cite-check'],
   ['src/extension', 'src/cli'],
 ];
 /** webview/ is the panel's browser bundle (webview/main.ts): nothing it reaches may need Node, VS Code or a corpus. */

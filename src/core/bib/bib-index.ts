@@ -138,6 +138,11 @@ export class BibIndex {
     return this.written.has(key.toLowerCase());
   }
 
+  /** The entry under a key (BibTeX compares keys without case), parsed or read leniently. */
+  entry(key: string): BibEntryIds | undefined {
+    return this.byKey.get(key.toLowerCase());
+  }
+
   /** The parsed entry for a paper's DOI, else arXiv id, else normalised title (what ingest merges in). */
   match(q: PaperIds): BibRecord | undefined {
     return this.byIdentifier(q)?.record;

@@ -222,6 +222,6 @@ export interface TextEdit {
 //   rankForCompletion(ctx: CheckContext, sentence: string, candidates: readonly CompletionCandidate[]): Promise<RankedCandidate[]>
 //   checkDocument(ctx: CheckContext, input: { text: string; format: CiteFormat; file?: string | null; bib: BibIndex },
 //       options?: DocumentCheckOptions): Promise<DocumentCheck>
-//   locatorEdit(site: CitationSite, format: CiteFormat, page: number): TextEdit    (\cite[p.~3]{k}; [@k, p. 3])
-//   replaceKeyEdit(site: CitationSite, oldKey: string, newKey: string, mode: 'instead' | 'also'): TextEdit
-//   CHECK_THRESHOLD: number
+//   locatorEdit(site: CitationSite, format: CiteFormat, page: number): TextEdit | null   (\cite[p.~3]{k}; [@k, p. 3]; null: has one)
+//   replaceKeyEdit(site: CitationSite, oldKey: string, newKey: string, mode: 'instead' | 'also'): TextEdit | null
+//   CHECK_THRESHOLD, CITATION_NEEDED_THRESHOLD: number;  formatOfPath(path): CiteFormat

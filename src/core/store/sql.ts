@@ -15,7 +15,7 @@ import {
 } from './schema.js';
 import type { SqlDriver, SqlTx } from './driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { filterArgs, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
+import { filterArgs, parseVectorText, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -32,7 +32,9 @@ import {
   type HybridOptions,
   type IndexPrecision,
   type InitOptions,
+  type PaperRef,
   type SentenceLocation,
+  type StoredSentence,
   type LookupOptions,
   type PaperOptions,
   type PaperInput,
@@ -695,6 +697,41 @@ export class SqlCorpusStore implements CorpusStore {
     );
     const int = (v: unknown) => (v == null ? null : Number(v));
     return rows.map((r) => ({ id: Number(r.id), page: Number(r.page), lineStart: int(r.line_start), lineEnd: int(r.line_end), pageEnd: int(r.page_end) }));
+  }
+
+  async paperRows(paperId: string, options: { embeddings?: boolean; signal?: AbortSignal } = {}): Promise<StoredSentence[]> {
+    options.signal?.throwIfAborted();
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query(
+      `SELECT id, global_index, text, section_title, page, line_start, line_end${options.embeddings ? ', embedding::text AS embedding' : ''}
+         FROM sentences WHERE paper_id = $1 ORDER BY global_index`,
+      [paperId],
+    );
+    const int = (v: unknown) => (v == null ? null : Number(v));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      globalIndex: Number(r.global_index),
+      text: String(r.text),
+      sectionTitle: r.section_title == null ? null : String(r.section_title),
+      page: int(r.page),
+      lineStart: int(r.line_start),
+      lineEnd: int(r.line_end),
+      embedding: r.embedding == null ? null : parseVectorText(String(r.embedding)),
+    }));
+  }
+
+  async listPapers(): Promise<PaperRef[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT id, title, authors, year, venue, doi, citation_key FROM papers ORDER BY id');
+    return rows.map((r) => ({
+      id: String(r.id),
+      title: r.title == null ? null : String(r.title),
+      authors: Array.isArray(r.authors) ? r.authors.map(String) : [],
+      year: r.year == null ? null : Number(r.year),
+      venue: r.venue == null ? null : String(r.venue),
+      doi: r.doi == null ? null : String(r.doi),
+      citationKey: r.citation_key == null ? null : String(r.citation_key),
+    }));
   }
 
   async close(): Promise<void> {

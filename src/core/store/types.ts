@@ -314,6 +314,14 @@ export interface CorpusStore {
    * answer cite it. Hits do not carry it, as the typing loop has no use for it. Only the Corpus Lens SQL schema has it.
    */
   sentencePages?(sentenceIds: readonly number[]): Promise<SentenceLocation[]>;
+  /**
+   * Every stored sentence of a paper in reading order with its row id, position, section, PDF page and lines, and
+   * (when asked) its stored vector: the citation checker scores a citing sentence against them. Only the Corpus
+   * Lens SQL schema has it; elsewhere the checker falls back on paperSentences.
+   */
+  paperRows?(paperId: string, options?: { embeddings?: boolean; signal?: AbortSignal }): Promise<StoredSentence[]>;
+  /** Every paper's metadata (id, title, authors, year, venue, DOI, citation key): the citation checker resolves keys with it. */
+  listPapers?(): Promise<PaperRef[]>;
   /** The source BibTeX entry ingest stored for each of these papers (papers without one are left out): Cite keeps its type. */
   paperBibtex?(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>>;
   /**
@@ -340,6 +348,18 @@ export interface SectionTitle {
   /** Ordinal of the section within its paper. */
   sectionIndex: number;
   title: string | null;
+}
+
+/** A stored sentence of a paper (CorpusStore.paperRows). */
+export interface StoredSentence {
+  id: number;
+  globalIndex: number;
+  text: string;
+  sectionTitle: string | null;
+  page: number | null;
+  lineStart: number | null;
+  lineEnd: number | null;
+  embedding: Float32Array | null;
 }
 
 export interface PaperSource {

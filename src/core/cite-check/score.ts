@@ -1,0 +1,106 @@
+// The offline support score of a citing sentence against one cited paper's stored sentences. Pure: the caller
+// supplies the sentences (and, when it has them, the embedder's vectors); the store is not touched here, so the
+// bench scores Citation-Integrity in memory with exactly the function the CLI and the editor use.
+//
+// Each paper sentence gets a score from three signals that catch different paraphrases:
+//   - term coverage: grounding's IDF-weighted share of the claim's content terms (Porter stems, synonyms,
+//     acronyms) found in the sentence (assessSupport's score), the one that names the specific finding;
+//   - lexical match: the same light-stem content tokens as the offline embedder, weighted by general-English
+//     IDF, matched both ways (claim terms in the sentence, sentence terms in the claim), which rewards a
+//     sentence that is about the claim rather than merely mentioning one rare word;
+//   - the embedder's cosine (character n-grams: inflections and compounds that stems miss).
+// A paper's score is its best sentence's score, plus a small share of the claim's coverage by the whole paper
+// (a finding stated across two sentences). Weights were chosen on Citation-Integrity claims_train only
+// (`npm run bench -- check` prints train and dev); a sentence's position in the paper is deliberately not used
+// (in that set the annotated evidence is always an excerpt's first sentence, an artefact a real paper lacks).
+import { contentTokens } from '../embed/tokenize.js';
+import { offlineWordWeight } from '../embed/offline-default.js';
+import { assessSupport, numbersOf } from '../review/support.js';
+
+export interface ScoreWeights {
+  coverage: number;
+  lexical: number;
+  cosine: number;
+  numbers: number;
+  /** Weight of the whole paper's coverage of the claim in the paper score. */
+  paper: number;
+}
+
+/** Chosen on claims_train (bench/check.bench.ts). */
+export const SCORE_WEIGHTS: ScoreWeights = { coverage: 0.45, lexical: 0.35, cosine: 0.2, numbers: 0.1, paper: 0.15 };
+
+export interface SentenceScore {
+  /** Index into the sentences given. */
+  index: number;
+  score: number;
+}
+
+export interface PaperScore {
+  /** The paper's support score (0–1). */
+  score: number;
+  /** Every sentence's score, best first. */
+  sentences: SentenceScore[];
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** The claim's content stems with their weights (distinct). */
+function weighted(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of contentTokens(text)) if (t.length > 1) out.set(t, offlineWordWeight(t));
+  return out;
+}
+
+/** Weighted share of `a`'s terms found in `b`. */
+function share(a: Map<string, number>, b: Map<string, number>): number {
+  let total = 0;
+  let hit = 0;
+  for (const [t, w] of a) {
+    total += w;
+    if (b.has(t)) hit += w;
+  }
+  return total ? hit / total : 0;
+}
+
+/** The share of the claim's numbers (not years) the sentence states; 0 when the claim has none. */
+function numberMatch(claimNumbers: Set<string>, text: string): number {
+  if (!claimNumbers.size) return 0;
+  const mine = numbersOf(text);
+  let n = 0;
+  for (const x of claimNumbers) if (mine.has(x)) n++;
+  return n / claimNumbers.size;
+}
+
+/**
+ * Scores a claim against a paper's sentences. `vectors`: the claim's vector and one per sentence (same order), from
+ * the corpus's embedder; without them the cosine term is left out and the others are rescaled.
+ */
+export function scorePaper(
+  claim: string,
+  sentences: readonly string[],
+  vectors?: { claim: Float32Array; sentences: readonly (Float32Array | null)[] } | null,
+  weights: ScoreWeights = SCORE_WEIGHTS,
+): PaperScore {
+  if (!sentences.length) return { score: 0, sentences: [] };
+  const claimTerms = weighted(claim);
+  const claimNumbers = new Set([...numbersOf(claim)].filter((n) => !/^(19|20)\d\d$/.test(n)));
+  const useCos = !!vectors && weights.cosine > 0;
+  const base = weights.coverage + weights.lexical + (useCos ? weights.cosine : 0);
+  const scored = sentences.map((text, index) => {
+    const coverage = assessSupport(claim, [text], { threshold: 0 }).score;
+    const terms = weighted(text);
+    const lexical = Math.sqrt(share(claimTerms, terms) * share(terms, claimTerms));
+    const v = vectors?.sentences[index];
+    const cosine = useCos && v ? Math.max(0, dot(vectors!.claim, v)) : 0;
+    const s = (weights.coverage * coverage + weights.lexical * lexical + (useCos ? weights.cosine * cosine : 0)) / base;
+    return { index, score: Math.min(1, s + weights.numbers * numberMatch(claimNumbers, text)) };
+  });
+  const ranked = [...scored].sort((a, b) => b.score - a.score || a.index - b.index);
+  const whole = weights.paper > 0 ? assessSupport(claim, sentences, { threshold: 0 }).score : 0;
+  return { score: Math.min(1, (1 - weights.paper) * ranked[0].score + weights.paper * whole), sentences: ranked };
+}
