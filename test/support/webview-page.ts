@@ -1,4 +1,4 @@
-// Test harness for the side-panel webview in headless Chromium (playwright-core + Debian's /usr/bin/chromium).
+// Test harness for the side-panel webview in headless Chromium (the browser: chromium.ts's fixture).
 // A local HTTP server plays the webview's resource origin: it serves the page built by `panelHtml` (with its
 // CSP and a fresh nonce), the built dist/webview.js and media/panel.css. A stub `acquireVsCodeApi` injected
 // before any page script records what the view posts and keeps its setState; tests post host messages with
@@ -8,13 +8,11 @@ import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { panelHtml } from '../../src/extension/panel-html.js';
 import type { HitView, HostMessage, ViewMessage } from '../../webview/protocol.js';
 
 export const ROOT = resolve(__dirname, '..', '..');
-export const ARTIFACTS = join(ROOT, '.test-artifacts');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BUNDLE = join(ROOT, 'dist/webview.js');
 
 function newestMtime(dir: string): number {
@@ -91,23 +89,6 @@ export async function startPanelServer(): Promise<PanelServer> {
     lastNonce: () => nonce,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
-}
-
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
 }
 
 // ---- themes: the variables VS Code sets on <html> (via CSSOM) and the class it sets on <body> ----

@@ -1,15 +1,11 @@
 // The panel's Ask tab in headless Chromium (the real CSP from panelHtml, the built dist/webview.js, a stub
 // acquireVsCodeApi): hostile answer and quote text stays text, a citation reveals its verified quote on hover and on
 // keyboard focus, the draft streams, and the buttons post exactly the protocol messages the host acts on.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import type { AskView } from '../../webview/protocol.js';
-import { ARTIFACTS, CHROMIUM, ensureWebviewBundle, launchChromium, openPanel, startPanelServer, waitPosted, type PanelPage, type PanelServer } from '../support/webview-page.js';
-
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+import { chromiumFixture, noChromium } from '../support/chromium.js';
+import { ensureWebviewBundle, openPanel, startPanelServer, waitPosted, type PanelPage } from '../support/webview-page.js';
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
@@ -52,28 +48,16 @@ const conversation: AskView = {
   ],
 };
 
-let browser: Browser;
-let server: PanelServer;
-
 async function askTab(p: PanelPage): Promise<void> {
   await p.send({ type: 'askFocus' });
   await p.page.waitForFunction(() => !document.querySelector('.cl-ask')?.hasAttribute('hidden'));
 }
 
-describe('the Ask tab in headless Chromium', { skip }, () => {
-  before(async () => {
-    await ensureWebviewBundle();
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startPanelServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
+  const chrome = chromiumFixture(startPanelServer, ensureWebviewBundle);
 
   test('askFocus shows the tab with the cursor in the question box; Enter posts the question, the draft streams without paper ids, the answer replaces it', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       assert.equal(await p.page.isVisible('#cl-ask-input'), false, 'the similar-sentences tab is shown first');
       await askTab(p);
@@ -102,14 +86,14 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       assert.equal(card, `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`, 'an element card, its caption as text');
       assert.deepEqual(await p.violations(), [], 'no CSP violation');
       assert.deepEqual(p.pageErrors, []);
-      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-tab.png'), fullPage: true });
+      await p.page.screenshot({ path: chrome.artifact('webview-ask-tab.png'), fullPage: true });
     } finally {
       await p.close();
     }
   });
 
   test('a citation reveals its verified quote (paper, section, page) on hover and on keyboard focus; only cited markers are citations', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await askTab(p);
       await p.send({ type: 'ask', ask: conversation });
@@ -124,7 +108,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
       assert.ok(quote!.includes('[1] HNSW Tuning <b>bold</b> (Mwangi 2022), section “Results”, p. 4, ll. 12–14'), quote!);
       assert.ok(quote!.includes('Before it.') && quote!.includes('After it.'), 'with its context');
       assert.equal(await p.page.locator('#cl-ask-quote img, #cl-ask-quote b').count(), 0);
-      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-quote.png') });
+      await p.page.screenshot({ path: chrome.artifact('webview-ask-quote.png') });
       await p.page.mouse.move(5, 5);
       await p.page.waitForSelector('#cl-ask-quote[hidden]', { state: 'attached' });
       // Keyboard: focus the second citation.
@@ -142,7 +126,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
   });
 
   test('in a short side bar, a scrolled conversation keeps the tab strip and the question box in view, and the tabs still switch', async () => {
-    const p = await openPanel(browser, server, { height: 360 });
+    const p = await openPanel(chrome.browser, chrome.server, { height: 360 });
     try {
       await askTab(p);
       const long = { ...conversation, turns: Array.from({ length: 6 }, (_, i) => ({ ...conversation.turns[0], index: i })) };
@@ -163,7 +147,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
         return { tab: at(document.querySelector('vscode-tab-header')), question: at(document.querySelector('#cl-ask-input')) };
       })()`);
       assert.deepEqual(onTop, { tab: 'visible', question: 'visible' });
-      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-ask-short.png') });
+      await p.page.screenshot({ path: chrome.artifact('webview-ask-short.png') });
       // In the scrolled panel a citation's quote opens just under the citation, and scrolling puts it away.
       const cite = p.page.locator('.cl-ask-turn[data-turn="5"] .cl-ask-answer .cl-ask-cite[data-source="1"]');
       await cite.hover();
@@ -180,7 +164,7 @@ describe('the Ask tab in headless Chromium', { skip }, () => {
   });
 
   test('Insert answer, Cite, Open source and Clear post the messages the host acts on, and nothing else', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await askTab(p);
       await p.send({ type: 'ask', ask: conversation });

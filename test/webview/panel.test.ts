@@ -1,33 +1,23 @@
 // The side-panel webview in headless Chromium (Debian's /usr/bin/chromium via playwright-core), served with the
 // real CSP from panelHtml and the built dist/webview.js, talking to a stub acquireVsCodeApi.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
 import type { HitView, HostMessage, ViewState } from '../../webview/protocol.js';
 import { tokenize } from '../../src/core/retrieve/recurring.js';
 import {
-  ARTIFACTS,
-  CHROMIUM,
   SENTENCES,
   ensureWebviewBundle,
-  launchChromium,
   makeHits,
   openPanel,
   resultsMessage,
   startPanelServer,
   waitPosted,
   type PanelPage,
-  type PanelServer,
   type ThemeName,
 } from '../support/webview-page.js';
+import { chromiumFixture, noChromium } from '../support/chromium.js';
 
-// Locally a missing browser skips the suite; in CI (CI=true) it fails, so a missing install step cannot hide.
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
-
-let browser: Browser;
-let server: PanelServer;
 
 async function showResults(p: PanelPage, hits: HitView[] = makeHits(25), offset: 0 | 1 = 0): Promise<void> {
   await p.send(resultsMessage(hits, offset));
@@ -44,20 +34,11 @@ async function cleanPage(p: PanelPage): Promise<void> {
   assert.deepEqual(p.dialogs, [], 'no dialog');
 }
 
-describe('side-panel webview in headless Chromium', { skip }, () => {
-  before(async () => {
-    await ensureWebviewBundle();
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startPanelServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describe('side-panel webview in headless Chromium', { skip: noChromium }, () => {
+  const chrome = chromiumFixture(startPanelServer, ensureWebviewBundle);
 
   test('posts ready, shows the idle state, and vscode-elements render under the CSP', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       assert.deepEqual(await p.posted(), [{ type: 'ready' }]);
       assert.match(await p.page.textContent('#cl-message') ?? '', /Place the cursor in a sentence/);
@@ -87,7 +68,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('renders 25 results with context, section, paper, authors, year, venue and similarity', async (t) => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       const hits = makeHits(25);
       // Time the render in the page: message dispatch → list built (sync) → the next task → the next frame.
@@ -201,7 +182,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('sliced render: results arrive in order, a newer state cancels the rest, reveal waits for its item', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       // One result per slice (a budget of 0 ms), as on a very slow machine.
       await p.page.evaluate(() => void ((window as unknown as { __corpusLensSliceMs: number }).__corpusLensSliceMs = 0));
@@ -236,7 +217,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('screen readers: named landmarks, switches, list, items, buttons and a live status', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await showResults(p, makeHits(25));
       const page = p.page;
@@ -257,7 +238,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('recurring words are highlighted; the toggle switches to rare words, a setting of the view alone', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await showResults(p);
       const marks = () =>
@@ -316,7 +297,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('"what authors write next" posts setOffset and offset-1 results are labelled', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await showResults(p);
       await p.page.click('#cl-offset-toggle');
@@ -339,7 +320,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('Copy, Cite, Open source and Bookmark post their message with the right hit id', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await showResults(p);
       await p.clearPosted();
@@ -406,7 +387,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('keyboard: Tab reaches the results, arrows move between them, shortcuts and Enter/Space act', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       await showResults(p);
       await p.clearPosted();
@@ -489,7 +470,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('every state has readable text and its buttons post the right message', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     try {
       const message = () => p.page.textContent('#cl-message').then((t) => t ?? '');
       const status = () => p.page.textContent('#cl-status').then((t) => t ?? '');
@@ -579,7 +560,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   });
 
   test('XSS: corpus text with HTML renders as characters, runs nothing, loads nothing', async () => {
-    const p = await openPanel(browser, server);
+    const p = await openPanel(chrome.browser, chrome.server);
     const requests: string[] = [];
     p.page.on('request', (r) => requests.push(r.url()));
     try {
@@ -647,7 +628,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
   test('setState: a reloaded view restores its toggles and last results at once', async () => {
     const hits = makeHits(25);
     const last = (resultsMessage(hits) as Extract<HostMessage, { type: 'state' }>).state;
-    const p = await openPanel(browser, server, { initialState: { v: 1, highlight: 'rare', offset: 0, last } });
+    const p = await openPanel(chrome.browser, chrome.server, { initialState: { v: 1, highlight: 'rare', offset: 0, last } });
     try {
       assert.equal(await p.page.locator('#cl-results > .cl-hit').count(), 25);
       assert.equal(await p.page.evaluate(() => (document.querySelector('#cl-rare-toggle') as HTMLElement & { checked: boolean }).checked), true);
@@ -667,7 +648,7 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
 
   for (const theme of ['light', 'dark', 'high-contrast'] as ThemeName[]) {
     test(`screenshot: ${theme} theme`, async () => {
-      const p = await openPanel(browser, server, { theme, width: 400, height: 960 });
+      const p = await openPanel(chrome.browser, chrome.server, { theme, width: 400, height: 960 });
       try {
         const hits = makeHits(25);
         await p.send({ type: 'bookmarks', list: [{ id: hits[1].id, sentence: hits[1].sentence, paper: hits[1].paper }] });
@@ -685,16 +666,16 @@ describe('side-panel webview in headless Chromium', { skip }, () => {
         const expected = { light: 'rgb(248, 248, 248)', dark: 'rgb(24, 24, 24)', 'high-contrast': 'rgb(0, 0, 0)' }[theme];
         assert.equal(colors.bg, expected);
         assert.notEqual(colors.fg, colors.bg);
-        const path = join(ARTIFACTS, `webview-${theme}.png`);
+        const path = chrome.artifact(`webview-${theme}.png`);
         await p.page.screenshot({ path });
         assert.ok(existsSync(path));
         if (theme === 'dark') {
           await p.page.click('#cl-rare-toggle');
           await p.page.waitForSelector('mark.cl-mark-rare');
-          await p.page.screenshot({ path: join(ARTIFACTS, 'webview-dark-rare.png') });
+          await p.page.screenshot({ path: chrome.artifact('webview-dark-rare.png') });
           await p.send({ type: 'state', state: { kind: 'error', message: 'could not reach the corpus at localhost:5432 (ECONNREFUSED)', detail: 'Error: connect ECONNREFUSED 127.0.0.1:5432' } });
           await p.page.waitForFunction(() => document.body.dataset.state === 'error');
-          await p.page.screenshot({ path: join(ARTIFACTS, 'webview-dark-error.png'), clip: { x: 0, y: 0, width: 400, height: 320 } });
+          await p.page.screenshot({ path: chrome.artifact('webview-dark-error.png'), clip: { x: 0, y: 0, width: 400, height: 320 } });
         }
         await cleanPage(p);
       } finally {

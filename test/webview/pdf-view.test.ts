@@ -5,19 +5,19 @@
 // of the sentences around it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { getDocumentProxy } from 'unpdf';
 import { readPaperFile } from '../../src/core/ingest/index.js';
 import type { ParsedPaper } from '../../src/core/ingest/index.js';
 import type { PdfViewMessage } from '../../webview/pdf/protocol.js';
 import { compileFixture, noPdflatex } from '../support/pdflatex.js';
-import { openPdfViewer, startPdfServer, waitShown, type PdfPage, type PdfServer } from '../support/pdf-view-page.js';
-import { ARTIFACTS, CHROMIUM, ROOT, launchChromium } from '../support/webview-page.js';
+import { openPdfViewer, startPdfServer, waitShown, type PdfPage } from '../support/pdf-view-page.js';
+import { chromiumFixture, noChromium } from '../support/chromium.js';
+import { ROOT } from '../support/webview-page.js';
 
-const skip = noPdflatex || (existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+const skip = noPdflatex || noChromium;
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
 
@@ -29,8 +29,6 @@ interface Box {
   y1: number;
 }
 
-let browser: Browser;
-let server: PdfServer;
 let dir: string;
 let bytes: Uint8Array;
 let paper: ParsedPaper;
@@ -66,8 +64,8 @@ const runWith = (page: number, text: string) => {
 };
 
 describe('the PDF viewer in headless Chromium', { skip }, () => {
+  const chrome = chromiumFixture(startPdfServer);
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     dir = mkdtempSync(join(tmpdir(), 'corpus-lens-pdfview-'));
     const pdf = compileFixture('onecol', dir);
     bytes = new Uint8Array(readFileSync(pdf));
@@ -84,12 +82,8 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       );
     }
     await doc.loadingTask.destroy();
-    server = await startPdfServer();
-    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+  after(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -102,7 +96,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('a sentence opens on its stored page, highlighted over its own text runs only, scrolled into view', async () => {
-    const p = await openPdfViewer(browser, server);
+    const p = await openPdfViewer(chrome.browser, chrome.server);
     try {
       const s = sentence('Observation 45 ');
       assert.equal(s.page, 3);
@@ -129,7 +123,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
         return m.top >= v.top && m.bottom <= v.bottom;
       });
       assert.ok(inView, 'the highlight is scrolled into view');
-      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-pdf-sentence.png') });
+      await p.page.screenshot({ path: chrome.artifact('webview-pdf-sentence.png') });
       assert.deepEqual(await p.violations(), []);
       assert.deepEqual(p.pageErrors, []);
     } finally {
@@ -138,7 +132,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('the view resized while it opens (a panel comes and goes) still opens at the sentence\'s page, highlighted', async () => {
-    const p = await openPdfViewer(browser, server);
+    const p = await openPdfViewer(chrome.browser, chrome.server);
     const cdp = await p.page.context().newCDPSession(p.page);
     try {
       const s = sentence('Observation 45 ');
@@ -164,7 +158,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('a sentence over a page break (hyphenated, a running header between) is highlighted on both pages', async () => {
-    const p = await openPdfViewer(browser, server);
+    const p = await openPdfViewer(chrome.browser, chrome.server);
     try {
       const s = sentence('Observation 36 ');
       assert.equal(s.page, 2);
@@ -188,7 +182,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('an element opens on its page with its stored box outlined; without a page a sentence is searched for', async () => {
-    const p = await openPdfViewer(browser, server);
+    const p = await openPdfViewer(chrome.browser, chrome.server);
     try {
       const figure = paper.elements!.find((e) => e.type === 'figure')!;
       assert.equal(figure.page, 2);
@@ -200,7 +194,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       for (const [got, want] of [[box.x0, x0], [box.y0, y0], [box.x1, x1], [box.y1, y1]]) assert.ok(Math.abs(got - want) < 1.5, `the outline is the stored box: ${JSON.stringify(box)} vs ${figure.bbox}`);
       assert.ok(covered(runWith(2, 'A caption that describes'), [box]), 'it covers the caption the box was made from');
       assert.match((await p.page.textContent('#pdf-status'))!, /^Page 2 of 4\. Figure 1 is outlined\.$/);
-      await p.page.screenshot({ path: join(ARTIFACTS, 'webview-pdf-element.png') });
+      await p.page.screenshot({ path: chrome.artifact('webview-pdf-element.png') });
       // The same document again (no bytes): the view keeps it, and finds a sentence whose page is not known.
       const s = sentence('Observation 64 ');
       await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', page: null, target: { kind: 'sentence', text: s.text } });
@@ -215,7 +209,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('text not on the page: the page opens with a note, no highlight; another document not held is asked for', async () => {
-    const p = await openPdfViewer(browser, server);
+    const p = await openPdfViewer(chrome.browser, chrome.server);
     try {
       await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', data: bytes, page: 2, target: { kind: 'sentence', text: 'A sentence this paper never wrote about quantum gravity and cheese.' } });
       const shown = await waitShown(p, 0);
@@ -236,7 +230,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('a hostile file name and sentence stay text; a broken PDF says so in the view; zoom and navigation work; no CSP violation', async () => {
-    const p = await openPdfViewer(browser, server);
+    const p = await openPdfViewer(chrome.browser, chrome.server);
     try {
       const name = `${HOSTILE}.pdf`;
       await p.send({ type: 'open', name, docId: 'h', data: bytes, page: 1, target: { kind: 'sentence', text: HOSTILE } });
