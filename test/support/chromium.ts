@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(resolve(__dirname, '..', '..'), '.test-artifacts');
 
 /** Why a Chromium suite cannot run here (a string), or false. Also false under CI=true, where it must run. */
@@ -30,7 +30,7 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export interface ChromiumFixture<S> {
+interface ChromiumFixture<S> {
   /** The suite's browser (set once its `before` hook has run). */
   readonly browser: Browser;
   /** The suite's page server. */
