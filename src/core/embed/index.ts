@@ -11,15 +11,12 @@ import { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offl
 import { PrefixedEmbedder, resolvePrefixes, type PrefixSetting } from './prefix.js';
 import { NeuralEmbedder, NEURAL_MODEL } from './neural.js';
 
-export type { Embedder, EmbedRole } from './types.js';
-export { PrefixedEmbedder, PREFIX_PRESETS, resolvePrefixes, type PrefixSetting, type Prefixes } from './prefix.js';
+export { PrefixedEmbedder, PREFIX_PRESETS, resolvePrefixes, type PrefixSetting } from './prefix.js';
 export { CachedEmbedder } from './cache.js';
-export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai.js';
-export { HashEmbedder, type HashEmbedderConfig } from './offline.js';
+export { OpenAIEmbedder } from './openai.js';
 export { createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS } from './offline-default.js';
-export { NeuralEmbedder, NEURAL_MODEL, NEURAL_DIMENSIONS, NEURAL_PACKAGES, type NeuralEmbedderOptions } from './neural.js';
-export { EmbeddingError } from './errors.js';
-export { contextualize, contextDescriptor, DEFAULT_CONTEXT_WEIGHT, type ContextOptions } from './context.js';
+export { NeuralEmbedder, NEURAL_MODEL, NEURAL_DIMENSIONS } from './neural.js';
+export { contextualize } from './context.js';
 
 export interface CreateEmbedderOptions {
   provider: 'offline' | 'openai' | 'neural';

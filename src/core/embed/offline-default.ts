@@ -13,8 +13,7 @@ import { HashEmbedder, type HashEmbedderConfig } from './offline.js';
 import { OFFLINE_IDF_GROUPS, OFFLINE_IDF_MAX } from './offline-idf.generated.js';
 
 export const OFFLINE_DIMENSIONS = 384;
-export const OFFLINE_MODEL_BASE = 'corpus-lens-offline-hash-v1';
-export const OFFLINE_MODEL = OFFLINE_MODEL_BASE;
+export const OFFLINE_MODEL = 'corpus-lens-offline-hash-v1';
 
 let idfTable: Map<string, number> | undefined;
 
@@ -42,6 +41,6 @@ export const OFFLINE_CONFIG: Omit<HashEmbedderConfig, 'dimensions' | 'model'> = 
 /** The offline embedder; a non-default dimension gets its own model id (`…-d<dimensions>`). */
 export function createOfflineEmbedder(options: { dimensions?: number } = {}): HashEmbedder {
   const dimensions = options.dimensions ?? OFFLINE_DIMENSIONS;
-  const model = dimensions === OFFLINE_DIMENSIONS ? OFFLINE_MODEL : `${OFFLINE_MODEL_BASE}-d${dimensions}`;
+  const model = dimensions === OFFLINE_DIMENSIONS ? OFFLINE_MODEL : `${OFFLINE_MODEL}-d${dimensions}`;
   return new HashEmbedder({ ...OFFLINE_CONFIG, dimensions, model });
 }

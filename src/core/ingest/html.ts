@@ -320,8 +320,3 @@ export function readArxivHtmlText(html: string, path: string | null, options: Re
   const warnings = flattened ? [{ file: path ?? '<html>', reason: `markup nested deeper than ${MAX_HTML_DEPTH} levels: read as plain text below that depth` }] : [];
   return { papers: [paper], errors: [], warnings };
 }
-
-/** True for a LaTeXML / ar5iv page. */
-export function isLatexmlHtml(html: string): boolean {
-  return /class="[^"]*\bltx_(document|page_main|para|title_document)\b/.test(html.slice(0, 200_000));
-}

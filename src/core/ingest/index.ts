@@ -13,11 +13,10 @@ import { readPdfBytes } from './pdf.js';
 import type { ReadOptions, ReadResult, SourceKind } from './types.js';
 
 export * from './types.js';
-export { readArxivHtmlText, isLatexmlHtml } from './html.js';
-export { readLatexProject, expandLatexProject, findLatexRoot, isLatexMain, selectPaperFiles, latexAuthors } from './latex.js';
-export { readMarkdownText, frontMatterMeta } from './markdown.js';
+export { readArxivHtmlText } from './html.js';
+export { readLatexProject, expandLatexProject, isLatexMain, selectPaperFiles, latexAuthors } from './latex.js';
+export { readMarkdownText } from './markdown.js';
 export { readPdfBytes, pdfLayout, paperFromLayout, type PdfLayout, type PdfLine } from './pdf.js';
-export { buildPaper, isReferenceSection, paperId, PaperAssembler, sha256Hex } from './paper.js';
 
 const EXT: Record<string, SourceKind> = {
   '.pdf': 'pdf',
@@ -113,4 +112,3 @@ async function readText(kind: SourceKind, text: string, path: string, options: R
       return { papers: [], errors: [{ file: path, reason: 'unsupported file type' }] };
   }
 }
-export { listPaperFiles, collectBibIndex, toPaperInput } from './folder.js';

@@ -266,18 +266,6 @@ export function readLatexProject(mainPath: string, options: ReadOptions = {}, ma
   return { papers: [paper], errors: expanded.errors, warnings: expanded.warnings };
 }
 
-/** Names a file \input / \include / \subfile / \import … (cheap scan, no recursion). */
-export function includedNames(text: string): string[] {
-  const blank = blankComments(text);
-  const out: string[] = [];
-  const re = new RegExp(INCLUDE.source, 'g');
-  for (let m = re.exec(blank); m; m = re.exec(blank)) {
-    const name = TWO_ARGS.has(m[1]) ? (m[3] !== undefined ? join(m[2], m[3]) : undefined) : (m[2] ?? m[4]);
-    if (name) out.push(name.trim());
-  }
-  return out;
-}
-
 /**
  * The main file a non-main .tex belongs to: the `% !TEX root = …` magic comment, else a main .tex in the same folder
  * or its parent whose include tree reaches this file. null when there is none.

@@ -7,12 +7,10 @@ import type { Candidate, SearchOptions, SearchSource, SourceContext } from './ty
 
 export * from './types.js';
 export { sourcesConfig, sourceContext } from './context.js';
-export { parseArxivAtom, arxivQuery, searchArxiv, arxivByIds, fetchArxivEprint, fetchArxivHtml } from './arxiv.js';
-export { searchS2, s2Paper } from './semantic-scholar.js';
-export { searchOpenAlex, openAlexByDoi, openAlexByTitle, invertedAbstract } from './openalex.js';
-export { candidatesFromBib, candidatesFromIds, resolveIdentifiers } from './bibliography.js';
-export { readFullText, type Outcome } from './fulltext.js';
-export { fetchToCorpus, progressLine, type EntryReport, type FetchProgress, type FetchSummary } from './fetch.js';
+export { parseArxivAtom } from './arxiv.js';
+export { candidatesFromBib, candidatesFromIds } from './bibliography.js';
+export { readFullText } from './fulltext.js';
+export { fetchToCorpus, progressLine, type FetchSummary } from './fetch.js';
 
 /** Search one source for candidates. */
 export function search(ctx: SourceContext, source: SearchSource, query: string, options: SearchOptions = {}): Promise<Candidate[]> {

@@ -5,9 +5,9 @@ import { defaultZoteroDataDir, findBaseAttachmentPath } from './attachments.js';
 import { readZoteroLibrary, type ReadLibraryOptions, type ZoteroItem } from './library.js';
 import { zoteroUnit } from './papers.js';
 
-export { readZoteroLibrary, listZoteroCollections, zoteroDatabasePath, type ZoteroItem, type ZoteroAttachment, type ReadLibraryOptions } from './library.js';
-export { attachmentFile, attachmentRefusal, defaultZoteroDataDir, findZoteroDataDir, findBaseAttachmentPath, fullTextCacheFile, readPref, zoteroProfileRoots } from './attachments.js';
-export { assembleText, zoteroItemUri, zoteroMeta, zoteroUnit, type ZoteroContext } from './papers.js';
+export { readZoteroLibrary, listZoteroCollections, type ZoteroItem, type ReadLibraryOptions } from './library.js';
+export { attachmentFile, findZoteroDataDir, findBaseAttachmentPath, fullTextCacheFile, readPref } from './attachments.js';
+export { zoteroMeta, zoteroUnit } from './papers.js';
 export { BetterBibtex, BetterBibtexError, DEFAULT_BBT_URL } from './better-bibtex.js';
 
 export interface ZoteroSourceOptions extends ReadLibraryOptions {
