@@ -1,7 +1,26 @@
-/** A subcommand of `corpus-lens`: parses its own arguments, writes to stdout, returns an exit code. */
+import type { Embedder } from '../core/embed/types.js';
+import type { EmbedderFlags } from './corpus.js';
+
+/** A subcommand of `corpus-lens`: parses its arguments by its spec (cli/spec.ts), writes to stdout, returns an exit code. */
 export interface Command {
-  summary: string;
   run(args: string[]): Promise<number>;
+}
+
+/** What a command reads and writes besides its arguments; tests inject them. */
+export interface StoreDeps {
+  /** Builds the embedder (tests inject a deterministic one). */
+  makeEmbedder?: (flags: EmbedderFlags) => Promise<Embedder>;
+  env?: NodeJS.ProcessEnv;
+  /** Where output goes (default process.stdout / process.stderr); tests capture it. */
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+}
+
+export function outputs(deps: StoreDeps) {
+  return {
+    out: deps.stdout ?? ((t: string) => void process.stdout.write(t)),
+    err: deps.stderr ?? ((t: string) => void process.stderr.write(t)),
+  };
 }
 
 /** An error meant for the user: printed as one line on stderr, exit code non-zero. */
@@ -34,5 +53,10 @@ export function negativeValues(args: readonly string[], booleanFlags: readonly s
 
 /** Prints a value as JSON on stdout, the CLI's output format for scripts. */
 export function printJson(value: unknown, pretty = false): void {
-  process.stdout.write(JSON.stringify(value, null, pretty ? 2 : undefined) + '\n');
+  writeJson((t) => void process.stdout.write(t), value, pretty);
+}
+
+/** Writes a value as one JSON line (or indented) to `out`. */
+export function writeJson(out: (text: string) => void, value: unknown, pretty = false): void {
+  out(JSON.stringify(value, null, pretty ? 2 : undefined) + '\n');
 }

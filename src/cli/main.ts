@@ -2,30 +2,26 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CliError, type Command } from './command.js';
-import { closest } from './options.js';
+import { closest, commandList } from './options.js';
+import { commandSpecs } from './spec.js';
 import { errorText, redactSecrets } from '../core/redact.js';
-import { segmentCommand } from './commands/segment.js';
-import { schemaCommand } from './commands/schema.js';
-import { importCommand } from './commands/import.js';
-import { queryCommand } from './commands/query.js';
-import { ingestCommand } from './commands/ingest.js';
 
-const commands: Record<string, Command> = {
-  segment: segmentCommand,
-  schema: schemaCommand,
-  import: importCommand,
-  query: queryCommand,
-  ingest: ingestCommand,
-  fetch: { summary: 'build a corpus from arXiv, Semantic Scholar, OpenAlex, a .bib or DOIs / arXiv ids', run: async (a) => (await import('./commands/fetch.js')).fetchCommand.run(a) },
-  review: { summary: 'generate a cited related-work section (without an LLM: an evidence outline)', run: async (a) => (await import('./commands/review.js')).reviewCommand.run(a) },
-  ask: { summary: 'answer a question from the corpus with checked sentence-level citations (without an LLM: an extract)', run: async (a) => (await import('./commands/ask.js')).askCommand.run(a) },
-  elements: { summary: 'list or search the figures, tables and equations of the corpus', run: async (a) => (await import('./commands/elements.js')).elementsCommand.run(a) },
-  copy: { summary: 'copy a corpus to another (e.g. embedded → PostgreSQL), resumable, verified', run: async (a) => (await import('./commands/copy.js')).copyCommand.run(a) },
+/** Each command's module, loaded when it runs (its summary and options are in cli/spec.ts). */
+const commands: Record<string, () => Promise<Command>> = {
+  segment: async () => (await import('./commands/segment.js')).segmentCommand,
+  schema: async () => (await import('./commands/schema.js')).schemaCommand,
+  import: async () => (await import('./commands/import.js')).importCommand,
+  query: async () => (await import('./commands/query.js')).queryCommand,
+  ingest: async () => (await import('./commands/ingest.js')).ingestCommand,
+  fetch: async () => (await import('./commands/fetch.js')).fetchCommand,
+  review: async () => (await import('./commands/review.js')).reviewCommand,
+  ask: async () => (await import('./commands/ask.js')).askCommand,
+  elements: async () => (await import('./commands/elements.js')).elementsCommand,
+  copy: async () => (await import('./commands/copy.js')).copyCommand,
 };
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return ['Usage: corpus-lens <command> [options]', '       corpus-lens --version', '', 'Commands:', ...lines].join('\n');
+  return ['Usage: corpus-lens <command> [options]', '       corpus-lens --version', '       corpus-lens <command> --help', '', 'Commands:', commandList(commandSpecs)].join('\n');
 }
 
 // A reader that stops early (`corpus-lens segment … | head`) closes the pipe: that ends the output, it is not an error.
@@ -70,9 +66,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage() + '\n');
     return name ? 0 : 2;
   }
-  const command = commands[name];
-  if (!command) throw new CliError(`unknown command '${name}'${closest(name, Object.keys(commands)) ? ` — did you mean ${closest(name, Object.keys(commands))}?` : ''} (try: ${Object.keys(commands).join(', ')})`, 2);
-  return command.run(rest);
+  const load = commands[name];
+  if (!load) throw new CliError(`unknown command '${name}'${closest(name, Object.keys(commands)) ? ` — did you mean ${closest(name, Object.keys(commands))}?` : ''} (try: ${Object.keys(commands).join(', ')})`, 2);
+  return (await load()).run(rest);
 }
 
 main(process.argv.slice(2)).then(

@@ -4,7 +4,7 @@
  */
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedderFromFlags } from '../../src/cli/commands/import.js';
+import { embedderFromFlags } from '../../src/cli/corpus.js';
 import { createEmbedder, resolvePrefixes, PREFIX_PRESETS } from '../../src/core/embed/index.js';
 import { search } from '../../src/core/retrieve/index.js';
 import { pgliteStore } from '../../src/core/store/pglite.js';

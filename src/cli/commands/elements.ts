@@ -1,27 +1,9 @@
-import { parseOptions } from '../options.js';
-import type { ElementHit, ElementType } from '../../core/store/types.js';
-import { CliError, negativeValues, type Command } from '../command.js';
-import { embedderFromFlags, openDb, outputs, writeJson, type StoreDeps } from './import.js';
+import { parseCommand, type Values } from '../options.js';
+import { elementsSpec } from '../spec.js';
+import type { ElementHit } from '../../core/store/types.js';
+import { CliError, outputs, writeJson, type Command, type StoreDeps } from '../command.js';
+import { embedderFromFlags, openDb } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
-
-const USAGE = `Usage: corpus-lens elements --db DB [--type figure|table|equation] [--paper ID]… [--k N] [--json]
-                            [--embedder offline|neural|openai] [--model M] [--prefixes P] [QUERY]
-  The figures, tables and equations ingest found (LaTeX, arXiv HTML, PDF). Without QUERY: every element, in the
-  order written (--k: at most N). With QUERY: the best --k (default 10), by the vector of their caption + context
-  fused with keyword search over label, caption, table cells and equation LaTeX.
-  --json prints a JSON array of {match, similarity, score, element: {id, paperId, elementIndex, type, label,
-  labelKey, caption, content, description, sectionTitle, sectionIndex, afterSentence, page, bbox}, paper}; page and
-  bbox ([x0, y0, x1, y1] in points from the page's top-left) for PDFs, else null. Otherwise one line each.
-       corpus-lens elements --db DB --enrich [--force] [--llm-base-url URL] [--llm-model M] [--json]
-  --enrich asks the chat model (--llm-base-url or OPENAI_BASE_URL, key in OPENAI_API_KEY) for a short searchable
-  description of every element without one (--force: of every element) from its label, caption, content and the
-  sentences around it, stores it (plain text, at most 400 characters) and recomputes the element's vector from
-  label + caption + content + description + context, so searches find it by the description too. Ingest never
-  calls a model: run this after it. --json prints {elements, enriched, skipped, failed: [{id, paperId, label,
-  reason}], stopped}; stopped says why the model could not be used (unreachable, key refused, rate-limited): the
-  elements described before stay described, the rest are left as they were, and the exit code is 1.`;
-
-const TYPES: readonly ElementType[] = ['figure', 'table', 'equation'];
 
 /** One line: 'Table 2 (table, p. 3) Median lookup latency by corpus size. — Paper title [paper id]'. */
 function line(h: ElementHit): string {
@@ -34,42 +16,18 @@ function line(h: ElementHit): string {
 
 export function createElementsCommand(deps: StoreDeps = {}): Command {
   return {
-    summary: 'list or search the figures, tables and equations of the corpus',
     async run(args) {
       const env = deps.env ?? process.env;
       const { out } = outputs(deps);
-      const { values, positionals } = parseOptions({
-        args: negativeValues(args, ['help']),
-        allowPositionals: true,
-        options: {
-          db: { type: 'string' },
-          type: { type: 'string' },
-          paper: { type: 'string', multiple: true },
-          k: { type: 'string' },
-          json: { type: 'boolean' },
-          embedder: { type: 'string' },
-          model: { type: 'string' },
-          prefixes: { type: 'string' },
-          enrich: { type: 'boolean' },
-          force: { type: 'boolean' },
-          'llm-base-url': { type: 'string' },
-          'llm-model': { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      });
-      if (values.help) {
-        out(USAGE + '\n');
+      const parsed = parseCommand(elementsSpec, args);
+      if ('help' in parsed) {
+        out(parsed.help);
         return 0;
       }
+      const { values, positionals } = parsed;
       if (values.enrich) return enrich(values, positionals, env, deps);
       if (values.force) throw new CliError('--force goes with --enrich', 2);
-      const type = values.type as ElementType | undefined;
-      if (type !== undefined && !TYPES.includes(type)) throw new CliError(`--type must be figure, table or equation (got '${values.type}')`, 2);
-      let k: number | undefined;
-      if (values.k !== undefined) {
-        k = Number(values.k);
-        if (values.k.trim() === '' || !Number.isInteger(k) || k < 1 || k > 100_000) throw new CliError(`--k must be an integer from 1 to 100000 (got '${values.k}')`, 2);
-      }
+      const { type, k } = values;
       const query = positionals.join(' ').trim();
       if (query) {
         const { checkQueryText } = await import('../../core/retrieve/index.js');
@@ -115,7 +73,7 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
 
 /** `--enrich`: describe the elements with the chat model (src/core/ingest/enrich.ts), print what was done. */
 async function enrich(
-  values: { db?: string; json?: boolean; force?: boolean; embedder?: string; model?: string; prefixes?: string; 'llm-base-url'?: string; 'llm-model'?: string },
+  values: Values<typeof elementsSpec.options>,
   positionals: string[],
   env: NodeJS.ProcessEnv,
   deps: StoreDeps,

@@ -1,44 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { parseOptions } from '../options.js';
-import type { Candidate, FetchSummary, SearchSource, SourcesConfig } from '../../core/sources/index.js';
+import { parseCommand } from '../options.js';
+import { fetchSpec } from '../spec.js';
+import type { Candidate, FetchSummary, SourcesConfig } from '../../core/sources/index.js';
 import { CliError, printJson, type Command } from '../command.js';
-import { embedderFromFlags, openDb } from './import.js';
-
-const USAGE = `Usage: corpus-lens fetch --db DB (--arxiv QUERY | --ids ID… | --bib FILE) [--source arxiv|s2|openalex]
-                         [--max N] [--since YEAR] [--until YEAR] [--yes] [--json] [--open-license-only]
-                         [--contact EMAIL] [--cache DIR] [--arxiv-url URL] [--arxiv-api-url URL] [--s2-url URL]
-                         [--openalex-url URL] [--no-s2] [--embedder offline|neural|openai] [--model M] [--dimensions N] [--prefixes P]
-                         [--max-eprint-mb N] [--max-pdf-mb N]
-  Builds a corpus from the web. --arxiv QUERY searches (arXiv by default; --source s2 or openalex searches Semantic
-  Scholar or OpenAlex instead; --max candidates, default 20, published from --since to --until). --ids takes DOIs
-  and arXiv ids; --bib FILE takes every entry of a .bib, each stored under its own citation key.
-  Each paper's open full text is fetched: the arXiv e-print (LaTeX source), else arXiv HTML, else an open-access PDF
-  (OpenAlex / Semantic Scholar), else the abstract alone; the report says which, entry by entry.
-  The candidates are listed first; without --yes the command asks (no terminal: pass --yes).
-  Polite by design: arXiv is asked once per 3 s on one connection, 429/5xx are retried honouring Retry-After,
-  downloads resume. Budgets: an e-print may take --max-eprint-mb (default 100) downloaded, unpacked and extracted,
-  a PDF --max-pdf-mb (default 200); a larger one fails that entry (a gzip bomb stops at the budget). Contact (User-Agent and OpenAlex mailto): --contact or CORPUS_LENS_CONTACT. Keys:
-  SEMANTIC_SCHOLAR_API_KEY, OPENALEX_API_KEY. Base URLs (mirrors): the flags or CORPUS_LENS_ARXIV_URL,
-  CORPUS_LENS_ARXIV_API_URL, CORPUS_LENS_S2_URL, CORPUS_LENS_OPENALEX_URL. Progress ("12/40 papers · 3 failed")
-  goes to stderr. --json prints {papers, sentences, skipped, failed, outcomes, entries:[{key, title, doi, arxivId,
-  outcome: latex|html|pdf|metadata|not-found|in-corpus, from, license, paperId, failed, notes}]}.`;
-
-const SOURCES: readonly SearchSource[] = ['arxiv', 's2', 'openalex'];
-
-function year(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!/^\d{4}$/.test(v.trim()) || n < 1900 || n > 2999) throw new CliError(`--${name} must be a year such as 2020 (got '${v}')`, 2);
-  return n;
-}
-
-function megabytesFlag(name: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new CliError(`--${name} must be a positive number of megabytes (got '${v}')`, 2);
-  return Math.round(n * 1024 * 1024);
-}
+import { embedderFromFlags, openDb } from '../corpus.js';
 
 function msEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const v = env[name];
@@ -50,59 +16,21 @@ function msEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 
 /** `corpus-lens fetch`: search or bibliography → reviewed candidate list → open full text → corpus. */
 export const fetchCommand: Command = {
-  summary: 'build a corpus from arXiv, Semantic Scholar, OpenAlex, a .bib or a list of DOIs / arXiv ids',
   async run(args) {
-    const { values, positionals } = parseOptions({
-      args,
-      allowPositionals: true,
-      options: {
-        db: { type: 'string' },
-        arxiv: { type: 'string' },
-        query: { type: 'string' },
-        ids: { type: 'string', multiple: true },
-        bib: { type: 'string' },
-        source: { type: 'string' },
-        max: { type: 'string' },
-        since: { type: 'string' },
-        until: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        json: { type: 'boolean' },
-        'open-license-only': { type: 'boolean' },
-        'no-s2': { type: 'boolean' },
-        contact: { type: 'string' },
-        cache: { type: 'string' },
-        'arxiv-url': { type: 'string' },
-        'arxiv-api-url': { type: 'string' },
-        's2-url': { type: 'string' },
-        'openalex-url': { type: 'string' },
-        embedder: { type: 'string' },
-        prefixes: { type: 'string' },
-        model: { type: 'string' },
-        'max-eprint-mb': { type: 'string' },
-        'max-pdf-mb': { type: 'string' },
-        dimensions: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
-      process.stdout.write(USAGE + '\n');
+    const parsed = parseCommand(fetchSpec, args);
+    if ('help' in parsed) {
+      process.stdout.write(parsed.help);
       return 0;
     }
+    const { values, positionals } = parsed;
     if (!values.db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)', 2);
     const query = values.arxiv ?? values.query;
     const ids = values.ids ? [...values.ids, ...positionals] : [];
     if (!values.ids && positionals.length) throw new CliError(`unexpected argument '${positionals[0]}' (DOIs and arXiv ids go after --ids)`, 2);
     const modes = [query !== undefined, !!values.ids, values.bib !== undefined].filter(Boolean).length;
     if (modes !== 1) throw new CliError('fetch needs exactly one of --arxiv QUERY, --ids ID…, --bib FILE (see --help)', 2);
-    const source = (values.source ?? 'arxiv') as SearchSource;
-    if (!SOURCES.includes(source)) throw new CliError(`--source must be one of ${SOURCES.join(', ')} (got '${values.source}')`, 2);
-    const max = values.max === undefined ? 20 : Number(values.max);
-    if (!Number.isInteger(max) || max < 1 || max > 1000) throw new CliError(`--max must be an integer from 1 to 1000 (got '${values.max}')`, 2);
-    const since = year('since', values.since);
-    const until = year('until', values.until);
+    const { source, max, since, until } = values;
     const env = process.env;
-    const maxEprintBytes = megabytesFlag('max-eprint-mb', values['max-eprint-mb']);
-    const maxPdfBytes = megabytesFlag('max-pdf-mb', values['max-pdf-mb']);
 
     const sources = await import('../../core/sources/index.js');
     let config: SourcesConfig;
@@ -121,8 +49,8 @@ export const fetchCommand: Command = {
         arxivIntervalMs: msEnv(env, 'CORPUS_LENS_ARXIV_INTERVAL_MS'),
         s2IntervalMs: msEnv(env, 'CORPUS_LENS_S2_INTERVAL_MS'),
         openalexIntervalMs: msEnv(env, 'CORPUS_LENS_OPENALEX_INTERVAL_MS'),
-        maxEprintBytes,
-        maxPdfBytes,
+        maxEprintBytes: values['max-eprint-mb'],
+        maxPdfBytes: values['max-pdf-mb'],
       });
     } catch (e) {
       throw new CliError(e instanceof Error ? e.message : String(e));

@@ -1,62 +1,23 @@
-import { parseOptions } from '../options.js';
+import { parseCommand } from '../options.js';
+import { ingestSpec } from '../spec.js';
 import { CliError, printJson, type Command } from '../command.js';
-import { embedderFromFlags, openDb } from './import.js';
-import { precisionFlag } from './schema.js';
+import { embedderFromFlags, openDb } from '../corpus.js';
 import { groupProblems } from '../../core/ingest/report.js';
 import { redactUrl } from '../../core/redact.js';
 
-const USAGE = `Usage: corpus-lens ingest --db DB [--glob PATTERN] [--embedder offline|neural|openai] [--model M] [--dimensions N]
-                          [--prefixes P] [--precision float32|half] [--json] PATH…
-       corpus-lens ingest --db DB --zotero DIR [--collection NAME] [--json]
-  PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them.
-  --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be
-  running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key;
-  --collection NAME: only that collection (and its subcollections).
-  --embedder openai: any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY); a new corpus records the
-  model and the vector size it answers (one probe), and a later run with another model or size is refused before
-  anything is written. --dimensions N asks models that take OpenAI's dimensions parameter (text-embedding-3-*) for
-  N-d vectors.
-  --precision: how a NEW corpus's HNSW indexes hold the vectors (the vectors stay float32): half takes about half
-  the index memory, but an embedded corpus builds ~5× slower with it; default float32 embedded, half on PostgreSQL
-  (and above 2,000 dimensions). An existing corpus keeps its own: a different --precision is refused before
-  anything is written.
-  Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end.
-  --json prints {papers, sentences, elements, skipped, merged (when a duplicate was merged), failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to
-  stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.
-  An embedded corpus (a folder) that this run would take past 80 % of its measured size limit gets a warning line on
-  stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit. A PostgreSQL server whose
-  /dev/shm cannot hold a parallel index build gets its indexes built serially, with a warning (file: the --db).`;
-
 /** `corpus-lens ingest`: builds or updates a corpus from paper files, with a progress bar on stderr. */
 export const ingestCommand: Command = {
-  summary: 'add PDF, LaTeX, arXiv HTML, Markdown and BibTeX papers (files or folders) to a corpus',
   async run(args) {
-    const { values, positionals } = parseOptions({
-      args,
-      allowPositionals: true,
-      options: {
-        db: { type: 'string' },
-        glob: { type: 'string' },
-        zotero: { type: 'string' },
-        collection: { type: 'string' },
-        embedder: { type: 'string' },
-        prefixes: { type: 'string' },
-        model: { type: 'string' },
-        dimensions: { type: 'string' },
-        precision: { type: 'string' },
-        json: { type: 'boolean' },
-        progress: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
-      process.stdout.write(USAGE + '\n');
+    const parsed = parseCommand(ingestSpec, args);
+    if ('help' in parsed) {
+      process.stdout.write(parsed.help);
       return 0;
     }
+    const { values, positionals } = parsed;
     if (values.zotero !== undefined && positionals.length) throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice', 2);
     if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR', 2);
     if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR', 2);
-    const indexPrecision = precisionFlag(values.precision);
+    const indexPrecision = values.precision;
     // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
     const creating = await newCorpusFolder(values.db);

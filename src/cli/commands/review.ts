@@ -1,41 +1,12 @@
 import { existsSync } from 'node:fs';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseOptions } from '../options.js';
-import type { CitationCommand } from '../../core/bib/cite.js';
+import { parseCommand } from '../options.js';
+import { reviewSpec } from '../spec.js';
 import type { ReviewResult } from '../../core/review/types.js';
-import { CliError, negativeValues, printJson, type Command } from '../command.js';
-import { embedderFromFlags, openDb, type StoreDeps } from './import.js';
+import { CliError, printJson, type Command, type StoreDeps } from '../command.js';
+import { embedderFromFlags, openDb } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
-
-const USAGE = `Usage: corpus-lens review --db DB (--topic TEXT | --paper FILE.tex|.md) [--format latex|markdown] [--out FILE]
-                          [--bib FILE] [--llm-base-url URL] [--llm-model M] [--json] [--cite cite|citep|citet|autocite|parencite]
-                          [--tables] [--papers 50] [--candidates 256] [--rerank-url URL --rerank-model M] [--rerank mmr]
-                          [--embedder offline|neural|openai] [--model M] [--prefixes P] [--schema corpusStudio] [--timeout MS] [--quiet]
-                          [--unsupported remove|flag] [--provenance on|off] [--verify on|off]
-  Writes a related-work section from the corpus: every claim cites a corpus paper, every citation is backed by a
-  quote verified against the paper's stored text. The LLM is any OpenAI-compatible chat endpoint: --llm-base-url
-  or OPENAI_BASE_URL, key in OPENAI_API_KEY, model --llm-model (default gpt-4o-mini). Without an endpoint: an
-  evidence outline (clusters of retrieved sentences with citation keys, as comments) to write from.
-  The section goes to --out or stdout. BibTeX of the cited papers: appended to --bib FILE (entries already there,
-  by DOI or title, are reused, not repeated); without --bib it follows the section after a marker line.
-  Every generated sentence is checked against the verified quotes of the papers it cites (offline; with an LLM
-  also one verification call per section, --verify off to skip): unsupported or uncited claims, citations that do
-  not resolve to a paper among the section's quotes, and copies of corpus text that are not quotations are removed
-  (--unsupported flag keeps them, visibly flagged). Each sentence's backing quotes follow its paragraph as LaTeX
-  comments / Markdown footnotes (--provenance off to omit). --tables adds a comparison table to list sections: one
-  row per cited paper whose own quotes support what the list says of it.
-  --json prints {text, bibtex, counts, sentences (per-sentence report), trace (steps, durations, tokens), check}
-  instead. Progress goes to stderr.`;
-
-const CITES: readonly CitationCommand[] = ['cite', 'citep', 'citet', 'autocite', 'parencite'];
-
-function intFlag(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min} (got '${v}')`, 2);
-  return n;
-}
 
 async function readText(file: string): Promise<string> {
   try {
@@ -101,45 +72,14 @@ export function reviewJson(r: ReviewResult) {
 
 export function createReviewCommand(deps: StoreDeps = {}): Command {
   return {
-    summary: 'generate a cited related-work section (or, without an LLM, an evidence outline) from the corpus',
     async run(args) {
       const env = deps.env ?? process.env;
-      const { values, positionals } = parseOptions({
-        args: negativeValues(args, ['json', 'tables', 'quiet', 'help']),
-        allowPositionals: true,
-        options: {
-          db: { type: 'string' },
-          topic: { type: 'string' },
-          paper: { type: 'string' },
-          format: { type: 'string' },
-          out: { type: 'string' },
-          bib: { type: 'string' },
-          'llm-base-url': { type: 'string' },
-          'llm-model': { type: 'string' },
-          json: { type: 'boolean' },
-          cite: { type: 'string' },
-          tables: { type: 'boolean' },
-          papers: { type: 'string' },
-          candidates: { type: 'string' },
-          rerank: { type: 'string' },
-          'rerank-url': { type: 'string' },
-          'rerank-model': { type: 'string' },
-          embedder: { type: 'string' },
-          prefixes: { type: 'string' },
-          model: { type: 'string' },
-          schema: { type: 'string' },
-          timeout: { type: 'string' },
-          quiet: { type: 'boolean' },
-          unsupported: { type: 'string' },
-          provenance: { type: 'string' },
-          verify: { type: 'string' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      });
-      if (values.help) {
-        process.stdout.write(USAGE + '\n');
+      const parsed = parseCommand(reviewSpec, args);
+      if ('help' in parsed) {
+        process.stdout.write(parsed.help);
         return 0;
       }
+      const { values, positionals } = parsed;
       if (positionals.length) throw new CliError(`review takes no positional arguments (got '${positionals[0]}'; use --topic "…")`, 2);
       let document: { text: string; format: 'latex' | 'markdown' } | undefined;
       if (values.paper) {
@@ -148,26 +88,12 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       }
       if (!values.topic?.trim() && !document) throw new CliError('give the topic: --topic "…" (or --paper FILE to use its title and abstract)', 2);
       const format = values.format ?? document?.format ?? 'latex';
-      if (format !== 'latex' && format !== 'markdown') throw new CliError(`--format must be latex or markdown (got '${format}')`, 2);
-      const cite = (values.cite ?? 'cite').replace(/^\\/, '');
-      if (!CITES.includes(cite as CitationCommand)) throw new CliError(`--cite must be one of ${CITES.join(', ')} (got '${values.cite}')`, 2);
-      const papers = intFlag('papers', values.papers, 1);
-      const candidates = intFlag('candidates', values.candidates, 1);
-      const timeoutMs = intFlag('timeout', values.timeout, 1);
+      const { papers, candidates, timeout: timeoutMs, unsupported } = values;
+      const cite = values.cite ?? 'cite';
       const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
-      if (values.rerank !== undefined && values.rerank !== 'mmr' && values.rerank !== 'llm') {
-        throw new CliError(`--rerank must be llm or mmr (got '${values.rerank}'); an HTTP reranker is --rerank-url URL --rerank-model M`, 2);
-      }
       if (values['rerank-url'] && !values['rerank-model']) throw new CliError('--rerank-url needs --rerank-model', 2);
-      const unsupported = values.unsupported ?? 'remove';
-      if (unsupported !== 'remove' && unsupported !== 'flag') throw new CliError(`--unsupported must be remove or flag (got '${values.unsupported}')`, 2);
-      const onOff = (name: string, v: string | undefined) => {
-        if (v === undefined || v === 'on') return true;
-        if (v === 'off') return false;
-        throw new CliError(`--${name} must be on or off (got '${v}')`, 2);
-      };
-      const provenance = onOff('provenance', values.provenance);
-      const verify = onOff('verify', values.verify);
+      const provenance = values.provenance === 'on';
+      const verify = values.verify === 'on';
 
       const { runReview, OpenAIChat, BibIndex, isAbortError } = await import('../../core/review/index.js');
       const existingBib = values.bib && existsSync(values.bib) ? await BibIndex.read(await readText(values.bib), values.bib) : undefined;
@@ -197,7 +123,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
             topic: values.topic,
             document,
             format,
-            citeCommand: cite as CitationCommand,
+            citeCommand: cite,
             tables: values.tables ?? false,
             papers,
             candidates,

@@ -1,21 +1,18 @@
-import { parseOptions } from '../options.js';
+import { parseCommand } from '../options.js';
+import { segmentSpec } from '../spec.js';
 import { FORMATS, TextModel, type Format, type Sentence } from '../../core/text/index.js';
 import { CliError, printJson, type Command } from '../command.js';
 import { readDocument } from '../read-document.js';
 
 /** `corpus-lens segment`: every sentence of a document, or the sentence at given cursor offsets. */
 export const segmentCommand: Command = {
-  summary: 'print the sentences of a LaTeX/Markdown/text file, or the sentence at --at offsets (JSON)',
   async run(args) {
-    const { values, positionals } = parseOptions({
-      args,
-      allowPositionals: true,
-      options: { format: { type: 'string' }, at: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-    if (values.help) {
-      process.stdout.write('Usage: corpus-lens segment --format latex|markdown|text [--at N[,N…]] [FILE]\n');
+    const parsed = parseCommand(segmentSpec, args);
+    if ('help' in parsed) {
+      process.stdout.write(parsed.help);
       return 0;
     }
+    const { values, positionals } = parsed;
     const format = parseFormat(values.format, positionals[0]);
     if (positionals.length > 1) throw new CliError('segment takes at most one FILE', 2);
     const text = await readDocument(positionals[0]);

@@ -1,0 +1,103 @@
+// What the shared flags name, opened: the corpus (--db, --schema) and the embedder (--embedder, --model,
+// --prefixes, --dimensions), for every command that reads or writes a corpus.
+import type { PrefixSetting } from '../core/embed/prefix.js';
+import type { Embedder } from '../core/embed/types.js';
+import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../core/store/index.js';
+import { CliError } from './command.js';
+import { prefixesValue } from './options.js';
+
+/** The embedder flags, parsed (the options of `embedderOptions` and `dimensionsOptions`). */
+export interface EmbedderFlags {
+  embedder?: string;
+  model?: string;
+  /** --prefixes: `auto` (the model family's preset, the default), `none`, or `QUERY|DOCUMENT` (openai only). */
+  prefixes?: string;
+  /** --dimensions N: the vector length to request (openai only; models that take OpenAI's `dimensions`). */
+  dimensions?: number;
+  /**
+   * The corpus's recorded model, used to pick the embedder when no --embedder is given (query). Its size is checked
+   * where the embedder meets the corpus: before a write (core/ingest/corpus-embedder.ts), and on every query vector.
+   */
+  corpus?: CorpusMeta | null;
+}
+
+/**
+ * The embedder for the flags: `--embedder offline|neural|openai`, `--model`, OPENAI_BASE_URL, OPENAI_API_KEY. Without
+ * --embedder, a corpus built with `openai:<model>[@dims]` is queried with that model, one built with `neural:…`
+ * with the neural embedder, anything else offline.
+ */
+export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
+  const { createEmbedder } = await import('../core/embed/index.js');
+  let provider = flags.embedder;
+  let model = flags.model;
+  let dimensions: number | undefined;
+  const recorded = flags.corpus?.model;
+  if (!provider && recorded?.startsWith('neural:')) provider = 'neural';
+  if (!provider && recorded?.startsWith('openai:')) {
+    provider = 'openai';
+    const m = /^openai:(.*?)(?:@(\d+))?$/.exec(recorded)!;
+    model ??= m[1];
+    if (m[2]) dimensions = Number(m[2]);
+  }
+  provider ??= 'offline';
+  if (provider !== 'offline' && provider !== 'openai' && provider !== 'neural') {
+    throw new CliError(`--embedder must be offline, neural or openai (got '${provider}')`, 2);
+  }
+  if (flags.dimensions !== undefined) {
+    if (provider !== 'openai') throw new CliError('--dimensions applies to --embedder openai (models that take the dimensions parameter)', 2);
+    dimensions = flags.dimensions;
+  }
+  if (provider === 'offline' && !model && flags.corpus?.dimensions) dimensions = flags.corpus.dimensions;
+  try {
+    return createEmbedder({
+      provider,
+      model,
+      dimensions,
+      prefixes: prefixSetting(flags.prefixes),
+      baseURL: provider === 'openai' ? env.OPENAI_BASE_URL || undefined : undefined,
+      apiKey: provider === 'openai' ? env.OPENAI_API_KEY || undefined : undefined,
+    });
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message.split('\n')[0] : String(err));
+  }
+}
+
+/** `--prefixes auto|none|QUERY|DOCUMENT` as the embedder's setting. */
+function prefixSetting(flag: string | undefined): PrefixSetting | undefined {
+  if (flag === undefined) return undefined;
+  const setting = prefixesValue(flag);
+  if (setting === 'auto' || setting === 'none') return setting;
+  const bar = flag.indexOf('|');
+  return { query: flag.slice(0, bar), document: flag.slice(bar + 1) };
+}
+
+/**
+ * Opens --db (directory, postgres:// URL or supabase:<url> with SUPABASE_KEY) with --schema. Only commands that write
+ * (ingest, import) pass `create`: a reader given a mistyped folder fails instead of leaving a new corpus there.
+ */
+export async function openDb(
+  db: string | undefined,
+  schema: string | undefined,
+  env: NodeJS.ProcessEnv,
+  model?: string,
+  { create = false, onNotice = warnOnStderr }: { create?: boolean; onNotice?: (message: string) => void } = {},
+): Promise<CorpusStore> {
+  if (!db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)', 2);
+  if (schema !== undefined && schema !== 'corpusLens' && schema !== 'corpusStudio') {
+    throw new CliError(`--schema must be corpusLens or corpusStudio (got '${schema}')`, 2);
+  }
+  const { openStore } = await import('../core/store/index.js');
+  const options: OpenStoreOptions = {
+    schema: schema as OpenStoreOptions['schema'],
+    supabaseKey: env.SUPABASE_KEY,
+    corpusModel: model,
+    create,
+    onNotice,
+  };
+  return openStore(db, options);
+}
+
+/** What the store did differently from what was asked (a serial index build): a warning line on stderr. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`corpus-lens: warning: ${message}\n`);
+}
