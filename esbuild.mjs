@@ -65,7 +65,7 @@ const targets = [
     target: 'es2022',
   },
   {
-    // The PDF viewer (src/extension/pdf-view.ts), with PDF.js; its worker is copied beside it below.
+    // The PDF viewer (src/extension/pdf/pdf-view.ts), with PDF.js; its worker is copied beside it below.
     entryPoints: ['webview/pdf/main.ts'],
     outfile: 'dist/pdf-view.js',
     platform: 'browser',

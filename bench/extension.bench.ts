@@ -16,7 +16,7 @@ import { openStore } from '../src/core/store/index.ts';
 import { openRemoteStore } from '../src/core/store/remote.ts';
 import type { CorpusStore, PaperInput } from '../src/core/store/types.ts';
 import { TextModel } from '../src/core/text/index.ts';
-import { toHitView } from '../src/extension/hit-view.ts';
+import { toHitView } from '../src/extension/panel/hit-view.ts';
 import { rng } from './generate-paper.ts';
 import { fmt, median, percentile } from './stats.ts';
 

@@ -1,22 +1,22 @@
 // The composition root: wires the lookup loop to the panel, hover, diagnostics, status bar and commands.
 // Nothing heavy happens here: the corpus (PGlite's WASM) opens on the first lookup.
-import { redactingLog } from './redacting-log.js';
+import { redactingLog } from './shared/redacting-log.js';
 import * as vscode from 'vscode';
-import { CorpusService } from './corpus.js';
-import { closedDocument, isPaperDocument } from './documents.js';
-import { Lookups } from './lookup.js';
-import { ResultsPanel, RESULTS_VIEW_ID } from './panel.js';
-import { ProvenanceHover } from './provenance-hover.js';
-import { SimilarHover } from './hover.js';
-import { OriginalityGuard } from './originality.js';
-import { StatusBar } from './status.js';
-import { Secrets } from './secrets.js';
-import { readSettings } from './settings.js';
+import { CorpusService } from './corpus/corpus.js';
+import { closedDocument, isPaperDocument } from './shared/documents.js';
+import { Lookups } from './lookup/lookup.js';
+import { ResultsPanel, RESULTS_VIEW_ID } from './panel/panel.js';
+import { ProvenanceHover } from './review/provenance-hover.js';
+import { SimilarHover } from './lookup/hover.js';
+import { OriginalityGuard } from './lookup/originality.js';
+import { StatusBar } from './shared/status.js';
+import { Secrets } from './shared/secrets.js';
+import { readSettings } from './shared/settings.js';
 import { registerCommands } from './commands.js';
-import { registerStructureView, type StructureProvider } from './structure.js';
-import { registerAddPapers } from './add-papers.js';
-import type { AskCorpus } from './ask.js';
-import type { PdfViewer } from './pdf-view.js';
+import { registerStructureView, type StructureProvider } from './structure/structure.js';
+import { registerAddPapers } from './add-papers/add-papers.js';
+import type { AskCorpus } from './ask/ask.js';
+import type { PdfViewer } from './pdf/pdf-view.js';
 
 const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 

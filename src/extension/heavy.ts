@@ -18,4 +18,4 @@ export { sourcesConfig, sourceContext, search as searchSource, candidatesFromBib
 export { ask, newConversation, parseConversation, serializeConversation } from '../core/ask/index.js';
 export { answerForPaper, citedPapers } from '../core/ask/insert.js';
 export { turnMarkdown } from '../core/ask/markdown.js';
-export { LanguageModelChat, selectLanguageModel } from './lm-chat.js';
+export { LanguageModelChat, selectLanguageModel } from './shared/lm-chat.js';

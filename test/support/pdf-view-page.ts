@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { pdfHtml } from '../../src/extension/pdf-html.js';
+import { pdfHtml } from '../../src/extension/pdf/pdf-html.js';
 import type { PdfHostMessage, PdfViewMessage } from '../../webview/pdf/protocol.js';
 import { recordPageProblems, ROOT } from './webview-page.js';
 

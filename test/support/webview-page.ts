@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { panelHtml } from '../../src/extension/panel-html.js';
+import { panelHtml } from '../../src/extension/panel/panel-html.js';
 import type { HitView, HostMessage, ViewMessage } from '../../webview/protocol.js';
 
 export const ROOT = resolve(__dirname, '..', '..');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { planCitation } from '../../src/core/bib/cite.ts';
 import { BibIndex } from '../../src/core/bib/bib-index.ts';
 import { citedPaper, entriesToAppend } from '../../src/core/review/emit.ts';
-import { toHitView } from '../../src/extension/hit-view.ts';
+import { toHitView } from '../../src/extension/panel/hit-view.ts';
 import type { Hit, PaperRef } from '../../src/core/store/types.ts';
 
 const BIB = `@string{acl = "Proceedings of ACL"}

@@ -1,8 +1,8 @@
-// What a failing command does (src/extension/command-errors.ts, which every command registration and panel action
+// What a failing command does (src/extension/shared/command-errors.ts, which every command registration and panel action
 // goes through): logged, shown once with "Show Log", never an unhandled rejection; cancelling is not a failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { guarded, SHOW_LOG, type FailureReporter } from '../../src/extension/command-errors.js';
+import { guarded, SHOW_LOG, type FailureReporter } from '../../src/extension/shared/command-errors.js';
 
 function recorder(pick?: string) {
   const seen = { logged: [] as string[], shown: [] as { message: string; actions: string[] }[], logShown: 0 };

@@ -1,11 +1,11 @@
-// VS Code's language models as the core's ChatModel (src/extension/lm-chat.ts), against a stand-in of the few
+// VS Code's language models as the core's ChatModel (src/extension/shared/lm-chat.ts), against a stand-in of the few
 // `vscode.lm` members it uses. The stand-in's limits: responses are scripted fragment lists; errors carry the `code`
 // that vscode.LanguageModelError has (NoPermissions when the user declines consent, Blocked, NotFound); it does not
 // show VS Code's consent dialog, so the "declined" case is the error VS Code throws after it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isAbortError, LlmError } from '../../src/core/llm/chat.js';
-import { LanguageModelChat, NoLanguageModelError, selectLanguageModel, type LmChatModel, type LmHost } from '../../src/extension/lm-chat.js';
+import { LanguageModelChat, NoLanguageModelError, selectLanguageModel, type LmChatModel, type LmHost } from '../../src/extension/shared/lm-chat.js';
 
 interface Sent {
   messages: unknown[];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newConversation, parseConversation, serializeConversation } from '../../src/core/ask/index.js';
-import { conversationFromHistory, CONVERSATION_METADATA } from '../../src/extension/participant-history.js';
+import { conversationFromHistory, CONVERSATION_METADATA } from '../../src/extension/ask/participant-history.js';
 
 const ID = 'corpusLens.corpus';
 const saved = (turns: number) => {

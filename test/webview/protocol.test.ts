@@ -1,7 +1,7 @@
 // The host ↔ webview protocol guards and the panel's HTML/CSP (no browser needed).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panelCsp, panelHtml } from '../../src/extension/panel-html.js';
+import { panelCsp, panelHtml } from '../../src/extension/panel/panel-html.js';
 import { MAX_QUESTION_LENGTH, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
 
 const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, lineStart: 7, lineEnd: 8, pageEnd: 3, text: 's', previous: null, next: 'n' };
@@ -130,7 +130,7 @@ describe('pdfHtml', () => {
   };
 
   test('strict CSP: scripts by nonce only, no eval, the worker only from a blob:, fetches only from the resource origin', async () => {
-    const { pdfCsp, pdfHtml } = await import('../../src/extension/pdf-html.js');
+    const { pdfCsp, pdfHtml } = await import('../../src/extension/pdf/pdf-html.js');
     const csp = pdfCsp(opts.cspSource, opts.nonce);
     assert.equal(
       csp,
@@ -148,7 +148,7 @@ describe('pdfHtml', () => {
 
 describe('adapt (host side)', () => {
   test('a store hit becomes a HitView with a stable id; bookmarks copy it', async () => {
-    const { toHitView, toBookmark } = await import('../../src/extension/hit-view.js');
+    const { toHitView, toBookmark } = await import('../../src/extension/panel/hit-view.js');
     const ref = (id: number, text: string) => ({
       id,
       paperId: 'p1',

@@ -3,7 +3,7 @@
 // (webview/pdf/protocol.ts); nothing here reads the user's disk, and file names and corpus text only ever become text
 // nodes (no innerHTML). The CSP has no 'unsafe-eval': PDF.js 6 has no eval path left (its isEvalSupported option is
 // gone with it; test/webview/pdf-view.test.ts checks the bundles hold neither eval( nor new Function). Its worker
-// starts from a blob: URL holding the extension's own dist/pdf.worker.mjs (see src/extension/pdf-html.ts for why).
+// starts from a blob: URL holding the extension's own dist/pdf.worker.mjs (see src/extension/pdf/pdf-html.ts for why).
 import * as pdfjs from 'pdfjs-dist';
 import type { PDFDocumentProxy, PDFPageProxy, PageViewport, RenderTask } from 'pdfjs-dist';
 import type { TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api.js';

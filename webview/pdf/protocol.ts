@@ -1,4 +1,4 @@
-// The messages between the extension host (src/extension/pdf-view.ts) and the PDF viewer webview (webview/pdf/main.ts).
+// The messages between the extension host (src/extension/pdf/pdf-view.ts) and the PDF viewer webview (webview/pdf/main.ts).
 // The PDF's bytes travel in a message, so the webview can read nothing of the user's disk (its localResourceRoots
 // are the extension's dist/ and media/ only).
 

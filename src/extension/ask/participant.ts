@@ -1,0 +1,91 @@
+// `@corpus` in VS Code's chat, where the chat API exists (guarded at run time; declared in package.json's
+// chatParticipants): the question is answered by the same core as the Ask tab (src/core/ask), the stages shown as
+// progress, the checked answer streamed as Markdown (every piece of corpus or model text escaped: core/ask/markdown.ts)
+// with a reference to each cited paper's source; follow-ups continue the conversation of that chat (its history).
+// The model: the one chosen in the chat view unless corpusLens.llm.provider is "openai" with an endpoint set.
+import * as vscode from 'vscode';
+import { errorText } from '../../core/redact.js';
+import type { AskProgress } from '../../core/ask/types.js';
+import { configuredChat, vscodeChat } from '../shared/chat.js';
+import type { CorpusService } from '../corpus/corpus.js';
+import { heavy } from '../load.js';
+import { conversationFromHistory, CONVERSATION_METADATA, type HistoryEntry } from './participant-history.js';
+import type { Secrets } from '../shared/secrets.js';
+import { readSettings } from '../shared/settings.js';
+
+export const PARTICIPANT_ID = 'corpusLens.corpus';
+
+const STAGE: Record<Extract<AskProgress, { kind: 'stage' }>['stage'], string> = {
+  rewrite: 'Reading the conversation…',
+  search: 'Searching the corpus…',
+  answer: 'Writing the answer…',
+  check: 'Checking each sentence against its quotes…',
+};
+
+export interface ParticipantDeps {
+  corpus: CorpusService;
+  secrets: Secrets;
+  log: vscode.LogOutputChannel;
+  /** Where a cited paper can be opened (its indexed file at the sentence, else its DOI), if anywhere. */
+  sourceLocation(paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined>;
+}
+
+export function registerCorpusParticipant(deps: ParticipantDeps): vscode.Disposable | undefined {
+  const api = (vscode as { chat?: typeof vscode.chat }).chat;
+  if (typeof api?.createChatParticipant !== 'function') {
+    deps.log.info('VS Code offers no chat API here: the @corpus participant is not registered');
+    return undefined;
+  }
+  let participant: vscode.ChatParticipant;
+  try {
+    participant = api.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answer(deps, request, context, stream, token));
+  } catch (err) {
+    // A host whose chat refuses the participant must not cost the rest of the extension its activation.
+    deps.log.warn(`the @corpus chat participant could not be registered: ${errorText(err)}`);
+    return undefined;
+  }
+  participant.iconPath = new vscode.ThemeIcon('library');
+  participant.followupProvider = {
+    provideFollowups: (result) => (result.metadata?.answered ? [{ prompt: 'Where did you find that?', label: 'Where did you find that?' }] : []),
+  };
+  deps.log.info('the @corpus chat participant is registered');
+  return participant;
+}
+
+async function answer(deps: ParticipantDeps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const core = heavy();
+  const conversation = conversationFromHistory(context.history as readonly HistoryEntry[], PARTICIPANT_ID, core.parseConversation, core.newConversation);
+  const controller = new AbortController();
+  const cancel = token.onCancellationRequested(() => controller.abort());
+  try {
+    const { store, embedder } = await deps.corpus.connection();
+    const { llm } = readSettings();
+    const chat = llm.provider === 'openai' && llm.baseUrl ? await configuredChat(deps.secrets) : request.model ? await vscodeChat(llm.model, request.model) : await configuredChat(deps.secrets);
+    const turn = await core.ask(conversation, request.prompt, {
+      store,
+      embedder,
+      chat,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.kind === 'stage') stream.progress(STAGE[p.stage]);
+      },
+    });
+    stream.markdown(core.turnMarkdown(turn, conversation));
+    const cited = turn.kind === 'unknown' ? [] : turn.citations.map((n) => conversation.sources[n - 1]).filter((s) => !!s);
+    const seen = new Set<string>();
+    for (const s of cited) {
+      if (seen.has(s.paperId)) continue;
+      seen.add(s.paperId);
+      const where = await deps.sourceLocation(s.paperId, s.sentenceId, s.text).catch(() => undefined);
+      if (where) stream.reference(where);
+    }
+    deps.log.info(`@corpus: ${turn.kind}, ${turn.citations.length} citations, ${turn.counts.ms} ms`);
+    return { metadata: { [CONVERSATION_METADATA]: core.serializeConversation(conversation), answered: turn.kind === 'answer' || turn.kind === 'extract' } };
+  } catch (err) {
+    if (core.isAbortError(err) || controller.signal.aborted) return {};
+    deps.log.error(`@corpus failed: ${errorText(err)}`);
+    return { errorDetails: { message: `Corpus Lens: ${errorText(err).split('\n')[0]}` } };
+  } finally {
+    cancel.dispose();
+  }
+}

@@ -1,0 +1,45 @@
+// The status-bar item: corpus, size, embedder and state; a click opens the panel.
+import * as vscode from 'vscode';
+import type { LookupEvent } from '../lookup/lookup.js';
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('corpusLens.status', vscode.StatusBarAlignment.Right, 100);
+  private corpus = 'Corpus Lens';
+
+  constructor() {
+    this.item.name = 'Corpus Lens';
+    this.item.command = 'corpusLens.openPanel';
+    this.set('$(library) Corpus Lens', 'Corpus Lens: open the panel');
+    this.item.show();
+  }
+
+  show(event: LookupEvent): void {
+    switch (event.kind) {
+      case 'searching':
+        return this.set(`$(sync~spin) ${this.corpus}`, 'Corpus Lens: searching…');
+      case 'results': {
+        const c = event.result.connection;
+        this.corpus = `${c.name} · ${c.sentences.toLocaleString('en')} sentences`;
+        return this.set(`$(library) ${this.corpus}`, `Corpus Lens: ${c.name}, ${c.papers} papers, ${c.sentences} sentences; embedder ${c.embedderLabel}. ${event.result.hits.length} results.`);
+      }
+      case 'notProse':
+        return this.set(`$(library) ${this.corpus}`, 'Corpus Lens: the cursor is not in a prose sentence');
+      case 'notConfigured':
+        return this.set('$(library) Corpus Lens: set up a corpus', `Corpus Lens: ${event.reason}`);
+      case 'error': {
+        // Name the corpus that failed, not the one shown before the switch.
+        const name = event.corpus ?? this.corpus;
+        return this.set(`$(error) ${name}`, `Corpus Lens: ${name}: ${event.error.message}${event.recover ? ` (the panel offers to go back to ${event.recover})` : ''}`);
+      }
+    }
+  }
+
+  private set(text: string, tooltip: string): void {
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

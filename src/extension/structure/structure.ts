@@ -1,0 +1,213 @@
+// The "Section Structure" view: the corpus's usual section titles in their usual order and how many papers use each
+// (CorpusStudio's ordered distribution of section titles), to help outline a paper. A native tree: themed and
+// keyboard accessible as it is. It reads the corpus only when the view is shown (VS Code asks for its items only
+// then), reloads when the corpus changes, and offers "Insert Section Heading" for the paper being written.
+import * as vscode from 'vscode';
+import type { SectionStat, SectionStructure } from '../../core/retrieve/structure.js';
+import { NotConfiguredError, type CorpusService } from '../corpus/corpus.js';
+import { formatOf, isPaperDocument } from '../shared/documents.js';
+import { heavy } from '../load.js';
+import { registerCommand } from '../shared/register.js';
+
+export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
+export const REFRESH_STRUCTURE_COMMAND = 'corpusLens.refreshStructure';
+export const INSERT_SECTION_HEADING_COMMAND = 'corpusLens.insertSectionHeading';
+const ITEM_CONTEXT = 'corpusLens.section';
+
+export type StructureState =
+  /** Not read yet (the view has not been shown, or the corpus changed while it was hidden). */
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'loaded'; structure: SectionStructure; corpus: string }
+  | { kind: 'notConfigured'; reason: string }
+  | { kind: 'error'; message: string };
+
+/** The tree's data: one flat list of section titles. */
+export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, vscode.Disposable {
+  private state: StructureState = { kind: 'idle' };
+  private view: vscode.TreeView<SectionStat> | undefined;
+  private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+
+  constructor(
+    private readonly corpus: CorpusService,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      corpus.onDidChange(() => this.invalidate()),
+      corpus.onDidFinishIndexing(() => this.invalidate()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('corpusLens.corpus')) this.invalidate();
+      }),
+    );
+  }
+
+  get current(): StructureState {
+    return this.state;
+  }
+
+  /** The titles shown, in order (empty until loaded). */
+  get sections(): readonly SectionStat[] {
+    return this.state.kind === 'loaded' ? this.state.structure.sections : [];
+  }
+
+  attach(view: vscode.TreeView<SectionStat>): void {
+    this.view = view;
+    this.disposables.push(
+      view.onDidChangeVisibility((e) => {
+        if (e.visible && this.state.kind === 'idle') void this.load();
+      }),
+    );
+    this.render();
+  }
+
+  getChildren(element?: SectionStat): SectionStat[] {
+    if (element) return [];
+    // VS Code asks for the items only while the view is visible: the first time is when the corpus is read.
+    if (this.state.kind === 'idle') void this.load();
+    return [...this.sections];
+  }
+
+  getTreeItem(s: SectionStat): vscode.TreeItem {
+    const total = this.state.kind === 'loaded' ? this.state.structure.papers : 0;
+    const pct = Math.round(s.share * 100);
+    const item = new vscode.TreeItem(s.title, vscode.TreeItemCollapsibleState.None);
+    item.id = s.key;
+    item.description = `${s.papers}/${total} papers · ${pct}%`;
+    item.contextValue = ITEM_CONTEXT;
+    const spellings = s.spellings.map((x) => `"${x.text}" ×${x.count}`).join(', ');
+    item.tooltip = `${s.title}\nIn ${s.papers} of ${total} papers (${pct}%), typically ${Math.round(s.position * 100)}% of the way through a paper.\nSpellings merged: ${spellings}`;
+    item.accessibilityInformation = { label: `${s.title}, in ${s.papers} of ${total} papers, ${pct} percent`, role: 'treeitem' };
+    return item;
+  }
+
+  /** Reads the corpus again now (the refresh button). */
+  async refresh(): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.corpus.indexing) {
+      this.render('The corpus is being indexed; this view updates when indexing ends.');
+      return;
+    }
+    await this.load();
+  }
+
+  /**
+   * The corpus changed (settings, a new connection, indexing): reload if the view is showing, else forget the data
+   * so that showing the view reads it again. Never while indexing: the embedded corpus has one writer, and indexing
+   * drops the connection when it starts; the end of indexing invalidates again.
+   */
+  private invalidate(): void {
+    if (this.state.kind === 'idle') return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.corpus.indexing) return;
+      if (this.view?.visible) void this.load();
+      else this.setState({ kind: 'idle' });
+    }, 300);
+  }
+
+  private async load(): Promise<void> {
+    const generation = ++this.generation;
+    this.setState({ kind: 'loading' });
+    let next: StructureState;
+    try {
+      const connection = await this.corpus.connection();
+      const store = connection.store;
+      if (typeof store.sectionTitles !== 'function') throw new Error('this corpus connection cannot list sections');
+      const rows = await store.sectionTitles();
+      next = { kind: 'loaded', structure: heavy().sectionStructure(rows), corpus: connection.name };
+    } catch (err) {
+      if (err instanceof NotConfiguredError) next = { kind: 'notConfigured', reason: err.message };
+      else {
+        next = { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+        this.log.warn(`section structure: ${next.message}`);
+      }
+    }
+    if (generation === this.generation) this.setState(next);
+  }
+
+  private setState(state: StructureState): void {
+    this.state = state;
+    this.render();
+    this.changed.fire();
+  }
+
+  /** The view's message and description for the state. */
+  private render(notice?: string): void {
+    if (!this.view) return;
+    const s = this.state;
+    this.view.description = s.kind === 'loaded' ? `${s.corpus} · ${s.structure.papers} papers` : undefined;
+    this.view.message =
+      notice ??
+      (s.kind === 'loading'
+        ? 'Reading the sections of the corpus…'
+        : s.kind === 'notConfigured'
+          ? `No corpus to read: ${s.reason}. Use "Corpus Lens: Index Folder…" or "Corpus Lens: Connect to Corpus…".`
+          : s.kind === 'error'
+            ? `Could not read the section structure: ${s.message}`
+            : s.kind === 'loaded' && !s.structure.sections.length
+              ? 'No section title occurs in two or more papers of this corpus.'
+              : undefined);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.generation++;
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Inserts the heading on a line of its own at the editor's cursor, as one undoable edit; focuses the editor. */
+export async function insertSectionHeading(editor: vscode.TextEditor, title: string): Promise<void> {
+  if (!vscode.window.visibleTextEditors.includes(editor)) {
+    const selection = editor.selection;
+    editor = await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, selection });
+  }
+  const doc = editor.document;
+  const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
+  const at = editor.selection.active;
+  const line = doc.lineAt(at.line).text;
+  const before = line.slice(0, at.character).trim() ? '\n' : '';
+  const after = line.slice(at.character).trim() ? '\n' : '';
+  const ok = await editor.edit((b) => b.insert(at, `${before}${heavy().sectionHeading(format, title)}${after}`));
+  if (!ok) throw new Error(`could not insert the heading into ${doc.fileName}`);
+  await vscode.window.showTextDocument(doc, { viewColumn: editor.viewColumn, preserveFocus: false });
+}
+
+/** Creates the view, its refresh and insert commands; returns the provider (also on the extension's API). */
+export function registerStructureView(deps: {
+  context: vscode.ExtensionContext;
+  corpus: CorpusService;
+  log: vscode.LogOutputChannel;
+  lastPaperEditor(): vscode.TextEditor | undefined;
+}): StructureProvider {
+  const { context, corpus, log } = deps;
+  const provider = new StructureProvider(corpus, log);
+  const view = vscode.window.createTreeView(STRUCTURE_VIEW_ID, { treeDataProvider: provider });
+  provider.attach(view);
+
+  const insert = async (arg?: SectionStat | string) => {
+    const active = vscode.window.activeTextEditor;
+    const editor = active && isPaperDocument(active.document) ? active : deps.lastPaperEditor();
+    if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open a LaTeX or Markdown paper and place the cursor where the section goes.');
+    let title = typeof arg === 'string' ? arg : arg?.title;
+    if (!title) {
+      if (provider.current.kind !== 'loaded') await provider.refresh();
+      const pick = await vscode.window.showQuickPick(
+        provider.sections.map((s) => ({ label: s.title, description: `${s.papers} papers · ${Math.round(s.share * 100)}%`, title: s.title })),
+        { title: 'Corpus Lens: insert a section heading', placeHolder: provider.sections.length ? 'The corpus\'s usual sections, in their usual order' : 'No section structure: is a corpus set up?' },
+      );
+      title = pick?.title;
+      if (!title) return;
+    }
+    await insertSectionHeading(editor, title);
+  };
+
+  context.subscriptions.push(provider, view);
+  registerCommand(context, log, REFRESH_STRUCTURE_COMMAND, () => provider.refresh());
+  registerCommand(context, log, INSERT_SECTION_HEADING_COMMAND, insert);
+  return provider;
+}
