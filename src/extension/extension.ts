@@ -1,24 +1,33 @@
-// The composition root: wires the lookup loop to the panel, hover, diagnostics, status bar and commands.
-// Nothing heavy happens here: the corpus (PGlite's WASM) opens on the first lookup.
+// The composition root: builds every service once, hands each feature folder (lookup, panel, cite, zotero, ask,
+// review, corpus, add-papers, structure) what it needs through its `register(context, deps)`, and registers the one
+// command table the features' parts make up. Nothing heavy happens here: the corpus (PGlite's WASM) opens on the
+// first lookup, and the heavy modules load on first use (load.ts).
 import { redactingLog } from './shared/redacting-log.js';
 import * as vscode from 'vscode';
+import type { CommandTable } from './command-table.js';
 import { CorpusService } from './corpus/corpus.js';
-import { closedDocument, isPaperDocument } from './shared/documents.js';
+import { closedDocument } from './shared/documents.js';
+import { PaperEditors } from './shared/paper-editors.js';
+import { registerCommands } from './shared/register.js';
 import { Lookups } from './lookup/lookup.js';
-import { ResultsPanel, RESULTS_VIEW_ID } from './panel/panel.js';
-import { ProvenanceHover } from './review/provenance-hover.js';
-import { SimilarHover } from './lookup/hover.js';
+import { ResultsPanel } from './panel/panel.js';
 import { OriginalityGuard } from './lookup/originality.js';
 import { StatusBar } from './shared/status.js';
 import { Secrets } from './shared/secrets.js';
-import { readSettings } from './shared/settings.js';
-import { registerCommands } from './commands.js';
-import { registerStructureView, type StructureProvider } from './structure/structure.js';
-import { registerAddPapers } from './add-papers/add-papers.js';
-import type { AskCorpus } from './ask/ask.js';
-import type { PdfViewer } from './pdf/pdf-view.js';
-
-const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
+import { AskCorpus } from './ask/ask.js';
+import { PdfViewer } from './pdf/pdf-view.js';
+import { RelatedWork } from './review/review.js';
+import { sourceOpener } from './source/open-source.js';
+import { StructureProvider } from './structure/structure.js';
+import * as addPapers from './add-papers/index.js';
+import * as asking from './ask/index.js';
+import * as cite from './cite/index.js';
+import * as corpusFeature from './corpus/index.js';
+import * as lookup from './lookup/index.js';
+import * as panelFeature from './panel/index.js';
+import * as review from './review/index.js';
+import * as structureFeature from './structure/index.js';
+import * as zotero from './zotero/index.js';
 
 export interface CorpusLensApi {
   panel: ResultsPanel;
@@ -41,74 +50,38 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const secrets = new Secrets(context.secrets);
   const corpus = new CorpusService(context, secrets, log);
   active = corpus;
+  const editors = new PaperEditors();
   const lookups = new Lookups(corpus, log);
   const guard = new OriginalityGuard();
   const status = new StatusBar();
-  let lastPaperEditor = vscode.window.activeTextEditor && isPaperDocument(vscode.window.activeTextEditor.document) ? vscode.window.activeTextEditor : undefined;
+  const panel = new ResultsPanel(context);
+  const pdfViewer = new PdfViewer(context.extensionUri, log);
+  const sources = sourceOpener(context, corpus, log, pdfViewer);
+  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log, () => lookups.selfPaperIds(editors.current()?.document));
+  const relatedWork = new RelatedWork(corpus, secrets, log, () => editors.current());
+  const structure = new StructureProvider(corpus, log);
+  context.subscriptions.push(log, corpus, editors, lookups, guard, status, panel, pdfViewer, ask, structure);
 
-  const commands = registerCommands({ context, log, secrets, corpus, lookups, lastPaperEditor: () => lastPaperEditor });
-  const panel = new ResultsPanel(context, commands.panelActions);
-  commands.attachPanel(panel);
-  const structure = registerStructureView({ context, corpus, log, lastPaperEditor: () => lastPaperEditor });
-  const paperEditor = () => (vscode.window.activeTextEditor && isPaperDocument(vscode.window.activeTextEditor.document) ? vscode.window.activeTextEditor : lastPaperEditor);
-  registerAddPapers({ context, log, secrets, corpus, paperEditor });
-
-  lookups.onDidLookup((event) => {
-    panel.show(event);
-    status.show(event);
-    if (event.kind === 'results') guard.check(event.document, event.result);
-  });
-
-  // The corpus opens as soon as the author may look something up, not at the first sentence (issue 31.14).
-  const visiblePaper = () => vscode.window.visibleTextEditors.some((e) => isPaperDocument(e.document));
-  if (visiblePaper()) corpus.warm();
-  panel.onDidShow(() => {
-    corpus.warm();
-    const editor = vscode.window.activeTextEditor ?? lastPaperEditor;
-    if (editor && isPaperDocument(editor.document) && readSettings(editor.document.uri).trigger === 'auto') void lookups.lookupAtCursor(editor);
-  });
-  // A corpus held closed (moved to a server) is back: the panel's "lookups resume…" gives way to results.
-  corpus.onDidResume(() => {
-    const editor = paperEditor();
-    if (panel.visible && editor) void lookups.lookupAtCursor(editor, true);
-  });
-
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = (editor: vscode.TextEditor) => {
-    clearTimeout(timer);
-    const settings = readSettings(editor.document.uri);
-    if (settings.trigger !== 'auto' || !panel.visible) return;
-    timer = setTimeout(() => void lookups.lookupAtCursor(editor), settings.debounceMs);
+  const looking = lookup.register(context, { corpus, lookups, guard, status, panel, editors });
+  const citing = cite.register(context, { log, corpus, panel, editors });
+  const corpora = corpusFeature.register(context, { log, secrets, corpus, lookups, panel, findSimilar: looking.findSimilar });
+  const asked = asking.register(context, { log, secrets, corpus, ask, panel, editors, sources });
+  const commands: CommandTable = {
+    ...looking.commands,
+    ...citing.commands,
+    ...corpora.commands,
+    ...asked.commands,
+    ...zotero.register(context, { log, panel, editors }).commands,
+    ...addPapers.register(context, { log, secrets, corpus, editors, sources }).commands,
+    ...review.register(context, { relatedWork, editors }).commands,
+    ...structureFeature.register(context, { structure, editors }).commands,
+    ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked }).commands,
+    'corpusLens.showLog': () => log.show(),
   };
-
-  context.subscriptions.push(
-    log, corpus, lookups, guard, status, panel,
-    { dispose: () => clearTimeout(timer) },
-    vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
-    vscode.languages.registerHoverProvider(PAPER_SELECTOR, new SimilarHover(lookups)),
-    vscode.languages.registerHoverProvider(PAPER_SELECTOR, new ProvenanceHover()),
-    vscode.languages.registerCodeActionsProvider(PAPER_SELECTOR, guard, { providedCodeActionKinds: OriginalityGuard.providedCodeActionKinds }),
-    vscode.window.onDidChangeTextEditorSelection((e) => {
-      if (!isPaperDocument(e.textEditor.document)) return;
-      lastPaperEditor = e.textEditor;
-      schedule(e.textEditor);
-    }),
-    vscode.window.onDidChangeActiveTextEditor((editor) => {
-      if (editor && isPaperDocument(editor.document)) lastPaperEditor = editor;
-    }),
-    vscode.window.onDidChangeVisibleTextEditors(() => {
-      if (visiblePaper()) corpus.warm();
-    }),
-    vscode.workspace.onDidCloseTextDocument(closedDocument),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('corpusLens.corpus') || e.affectsConfiguration('corpusLens.embedding')) {
-        void corpus.drop('settings changed');
-        lookups.clear();
-      } else if (e.affectsConfiguration('corpusLens.results')) lookups.clear();
-    }),
-  );
+  registerCommands(context, log, commands);
+  context.subscriptions.push(vscode.workspace.onDidCloseTextDocument(closedDocument));
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus, structure, ask: commands.ask, pdfViewer: commands.pdfViewer, logUri: context.logUri };
+  return { panel, lookups, corpus, structure, ask, pdfViewer, logUri: context.logUri };
 }
 
 /** VS Code waits for this promise before it ends the extension host: the corpus process flushes its files first. */

@@ -11,7 +11,6 @@ import type { CorpusService } from '../corpus/corpus.js';
 import { isPaperDocument } from '../shared/documents.js';
 import { heavy } from '../load.js';
 import type { Secrets } from '../shared/secrets.js';
-import { registerCommand } from '../shared/register.js';
 import { readSettings } from '../shared/settings.js';
 import { addFromZotero } from '../zotero/zotero.js';
 
@@ -67,12 +66,11 @@ export const ADD_PAPERS_ENTRIES: AddPapersEntry[] = [
   { id: 'keys', label: '$(key) Set a Semantic Scholar or OpenAlex API key…', detail: 'Optional; kept in VS Code\'s secret storage', run: setSourceKey },
 ];
 
-export function registerAddPapers(deps: AddPapersDeps): void {
-  registerCommand(deps.context, deps.log, 'corpusLens.addPapers', async (entryId?: string, input?: AddPapersInput) => {
-    const entry = entryId ? ADD_PAPERS_ENTRIES.find((e) => e.id === entryId) : await vscode.window.showQuickPick(ADD_PAPERS_ENTRIES, { title: 'Corpus Lens: Add Papers', matchOnDetail: true });
-    if (!entry) return;
-    return entry.run(deps, input);
-  });
+/** "Corpus Lens: Add Papers…": entry `entryId` (a script's or a test's, with its `input`), else the one the user picks. */
+export async function addPapers(deps: AddPapersDeps, entryId?: string, input?: AddPapersInput): Promise<FetchSummary | void> {
+  const entry = entryId ? ADD_PAPERS_ENTRIES.find((e) => e.id === entryId) : await vscode.window.showQuickPick(ADD_PAPERS_ENTRIES, { title: 'Corpus Lens: Add Papers', matchOnDetail: true });
+  if (!entry) return;
+  return entry.run(deps, input);
 }
 
 /** The sources configuration from the settings; keys from secret storage (bound to the configured host) or the environment. */

@@ -47,10 +47,14 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
   /** Fires when the panel appears (opened, or its tab selected again): a moment to look up the cursor's sentence. */
   readonly onDidShow = this.shown.event;
 
-  constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly actions: PanelActions,
-  ) {}
+  /** What the panel's buttons run: bound by the panel feature (panel/index.ts), after the features they call, which show this panel. */
+  private actions!: PanelActions;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  bind(actions: PanelActions): void {
+    this.actions = actions;
+  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;

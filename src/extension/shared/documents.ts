@@ -5,6 +5,9 @@ import { TextModel, type Format } from '../../core/text/index.js';
 
 const FORMAT_BY_LANGUAGE: Record<string, Format> = { latex: 'latex', tex: 'latex', markdown: 'markdown', quarto: 'markdown', rmd: 'markdown', rmarkdown: 'markdown' };
 
+/** The languages Corpus Lens's hovers and quick fixes serve. */
+export const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
+
 export function formatOf(doc: vscode.TextDocument): Format | undefined {
   return FORMAT_BY_LANGUAGE[doc.languageId];
 }

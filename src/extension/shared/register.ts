@@ -1,6 +1,7 @@
-// Every command of the extension is registered here (see command-errors.ts for what a failure does).
+// Every command of the extension is registered here, from the one command table (see command-errors.ts for what a failure does).
 import * as vscode from 'vscode';
 import { guarded, type FailureReporter } from './command-errors.js';
+import type { CommandTable } from '../command-table.js';
 
 export function failureReporter(log: vscode.LogOutputChannel): FailureReporter {
   return {
@@ -18,4 +19,9 @@ export function registerCommand<A extends unknown[], R>(
   fn: (...args: A) => R | PromiseLike<R>,
 ): void {
   context.subscriptions.push(vscode.commands.registerCommand(id, guarded(id, fn, failureReporter(log))));
+}
+
+/** Registers every handler of the command table (extension.ts builds it from the features' parts). */
+export function registerCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, table: CommandTable): void {
+  for (const [id, fn] of Object.entries(table)) registerCommand(context, log, id, fn as (...args: unknown[]) => unknown);
 }

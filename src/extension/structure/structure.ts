@@ -5,9 +5,8 @@
 import * as vscode from 'vscode';
 import type { SectionStat, SectionStructure } from '../../core/retrieve/structure.js';
 import { NotConfiguredError, type CorpusService } from '../corpus/corpus.js';
-import { formatOf, isPaperDocument } from '../shared/documents.js';
+import { formatOf } from '../shared/documents.js';
 import { heavy } from '../load.js';
-import { registerCommand } from '../shared/register.js';
 
 export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
 export const REFRESH_STRUCTURE_COMMAND = 'corpusLens.refreshStructure';
@@ -175,39 +174,4 @@ export async function insertSectionHeading(editor: vscode.TextEditor, title: str
   const ok = await editor.edit((b) => b.insert(at, `${before}${heavy().sectionHeading(format, title)}${after}`));
   if (!ok) throw new Error(`could not insert the heading into ${doc.fileName}`);
   await vscode.window.showTextDocument(doc, { viewColumn: editor.viewColumn, preserveFocus: false });
-}
-
-/** Creates the view, its refresh and insert commands; returns the provider (also on the extension's API). */
-export function registerStructureView(deps: {
-  context: vscode.ExtensionContext;
-  corpus: CorpusService;
-  log: vscode.LogOutputChannel;
-  lastPaperEditor(): vscode.TextEditor | undefined;
-}): StructureProvider {
-  const { context, corpus, log } = deps;
-  const provider = new StructureProvider(corpus, log);
-  const view = vscode.window.createTreeView(STRUCTURE_VIEW_ID, { treeDataProvider: provider });
-  provider.attach(view);
-
-  const insert = async (arg?: SectionStat | string) => {
-    const active = vscode.window.activeTextEditor;
-    const editor = active && isPaperDocument(active.document) ? active : deps.lastPaperEditor();
-    if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open a LaTeX or Markdown paper and place the cursor where the section goes.');
-    let title = typeof arg === 'string' ? arg : arg?.title;
-    if (!title) {
-      if (provider.current.kind !== 'loaded') await provider.refresh();
-      const pick = await vscode.window.showQuickPick(
-        provider.sections.map((s) => ({ label: s.title, description: `${s.papers} papers · ${Math.round(s.share * 100)}%`, title: s.title })),
-        { title: 'Corpus Lens: insert a section heading', placeHolder: provider.sections.length ? 'The corpus\'s usual sections, in their usual order' : 'No section structure: is a corpus set up?' },
-      );
-      title = pick?.title;
-      if (!title) return;
-    }
-    await insertSectionHeading(editor, title);
-  };
-
-  context.subscriptions.push(provider, view);
-  registerCommand(context, log, REFRESH_STRUCTURE_COMMAND, () => provider.refresh());
-  registerCommand(context, log, INSERT_SECTION_HEADING_COMMAND, insert);
-  return provider;
 }

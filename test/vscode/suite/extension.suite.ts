@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TextModel } from '../../../src/core/text/index.js';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
+import { INTERNAL_COMMANDS } from '../../../src/extension/command-table.js';
 import type { HitView, ViewState } from '../../../webview/protocol.js';
 import { snapshot } from './snapshot.js';
 import { setUserSettings, waitFor } from './wait.js';
@@ -84,6 +85,12 @@ describe('Corpus Lens in a real VS Code', function () {
     const ext = extension();
     await waitFor('activation on a LaTeX document', () => ext.isActive, 20_000);
     api = ext.exports;
+  });
+
+  it('registers the command table: every command package.json contributes, the ones its links run, and no other', async () => {
+    const contributed = (extension().packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    const registered = (await vscode.commands.getCommands(true)).filter((id) => /^corpusLens\.\w+$/.test(id));
+    assert.deepEqual([...registered].sort(), [...contributed, ...INTERNAL_COMMANDS].sort());
   });
 
   it('fills the panel with similar sentences whose context comes from the same paper and section', async () => {

@@ -1,0 +1,37 @@
+// Every command id of the extension (pure: no vscode import, so a unit test reads it). The composition root
+// (extension.ts) registers one handler per id from a CommandTable, which the compiler holds to exactly these ids;
+// test/unit/command-table.test.ts holds PUBLIC_COMMANDS to package.json's contributes.commands.
+
+/** The commands package.json contributes (the palette, menus, the keybinding), each registered by one feature. */
+export const PUBLIC_COMMANDS = [
+  'corpusLens.findSimilar',
+  'corpusLens.openPanel',
+  'corpusLens.addPapers',
+  'corpusLens.citeFromZotero',
+  'corpusLens.indexFolder',
+  'corpusLens.indexThisPaper',
+  'corpusLens.connect',
+  'corpusLens.moveToPostgres',
+  'corpusLens.setApiKey',
+  'corpusLens.showLog',
+  'corpusLens.generateRelatedWork',
+  'corpusLens.insertRelatedWork',
+  'corpusLens.appendRelatedWorkBibtex',
+  'corpusLens.showLastRelatedWork',
+  'corpusLens.ask',
+  'corpusLens.clearAskConversation',
+  'corpusLens.insertAskAnswer',
+  'corpusLens.refreshStructure',
+  'corpusLens.insertSectionHeading',
+] as const;
+
+/** Commands run from links the extension renders (the hover's "Cite" and "Open all in the panel", the quick fix), not listed in the palette. */
+export const INTERNAL_COMMANDS = ['corpusLens.citeHit', 'corpusLens.showInPanel'] as const;
+
+export type CommandId = (typeof PUBLIC_COMMANDS)[number] | (typeof INTERNAL_COMMANDS)[number];
+
+/** A command's handler: its arguments are whatever the caller passes (a script, a menu, a link), typed by each feature. */
+export type CommandHandler = (...args: never[]) => unknown;
+
+/** One handler per command id; each feature's `register` returns its part (a Pick of this). */
+export type CommandTable = { [K in CommandId]: CommandHandler };
