@@ -7,7 +7,7 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 // esbuild's namespace import copies only own keys: list the `vscode.X` names the extension uses.
-const names = [...new Set(readdirSync(join(root, 'src', 'extension')).flatMap((f) =>
+const names = [...new Set(readdirSync(join(root, 'src', 'extension'), { recursive: true }).filter((f) => f.endsWith('.ts')).flatMap((f) =>
   [...readFileSync(join(root, 'src', 'extension', f), 'utf8').matchAll(/vscode\.([A-Za-z]+)/g)].map((m) => m[1])))];
 const handler = {
   get: (_t, p) => (p === 'then' ? undefined : p === Symbol.toPrimitive ? () => '' : stub),

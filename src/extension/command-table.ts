@@ -31,7 +31,7 @@ export const INTERNAL_COMMANDS = ['corpusLens.citeHit', 'corpusLens.showInPanel'
 export type CommandId = (typeof PUBLIC_COMMANDS)[number] | (typeof INTERNAL_COMMANDS)[number];
 
 /** A command's handler: its arguments are whatever the caller passes (a script, a menu, a link), typed by each feature. */
-export type CommandHandler = (...args: never[]) => unknown;
+type CommandHandler = (...args: never[]) => unknown;
 
 /** One handler per command id; each feature's `register` returns its part (a Pick of this). */
 export type CommandTable = { [K in CommandId]: CommandHandler };

@@ -9,7 +9,7 @@ import type { SourceOpener } from '../source/open-source.js';
 import { addPapers, type AddPapersInput } from './add-papers.js';
 import { indexPaths } from './indexing.js';
 
-export interface AddPapersFeatureDeps {
+interface AddPapersFeatureDeps {
   log: vscode.LogOutputChannel;
   secrets: Secrets;
   corpus: CorpusService;

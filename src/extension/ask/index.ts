@@ -13,7 +13,7 @@ import type { AskCorpus } from './ask.js';
 import { toAskProgress, toAskView } from './ask-view.js';
 import { registerCorpusParticipant } from './participant.js';
 
-export interface AskDeps {
+interface AskDeps {
   log: vscode.LogOutputChannel;
   secrets: Secrets;
   corpus: CorpusService;

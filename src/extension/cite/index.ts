@@ -10,7 +10,7 @@ import type { ResultsPanel } from '../panel/panel.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { citeHit } from './cite.js';
 
-export interface CiteDeps {
+interface CiteDeps {
   log: vscode.LogOutputChannel;
   corpus: CorpusService;
   panel: ResultsPanel;

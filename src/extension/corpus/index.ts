@@ -15,7 +15,7 @@ import { NotConfiguredError, type CorpusService } from './corpus.js';
 import { moveCorpusToPostgres } from './move-corpus.js';
 import { choiceLabel, currentChoice, useChoice, type CorpusChoice } from './switching.js';
 
-export interface CorpusDeps {
+interface CorpusDeps {
   log: vscode.LogOutputChannel;
   secrets: Secrets;
   corpus: CorpusService;

@@ -13,7 +13,7 @@ import { SimilarHover, SHOW_IN_PANEL_COMMAND } from './hover.js';
 import type { Lookups } from './lookup.js';
 import { OriginalityGuard } from './originality.js';
 
-export interface LookupDeps {
+interface LookupDeps {
   corpus: CorpusService;
   lookups: Lookups;
   guard: OriginalityGuard;

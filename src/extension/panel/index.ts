@@ -14,7 +14,7 @@ import { failureReporter } from '../shared/register.js';
 import type { SourceOpener } from '../source/open-source.js';
 import { RESULTS_VIEW_ID, type ResultsPanel } from './panel.js';
 
-export interface PanelDeps {
+interface PanelDeps {
   log: vscode.LogOutputChannel;
   panel: ResultsPanel;
   lookups: Lookups;

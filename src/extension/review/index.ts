@@ -7,7 +7,7 @@ import type { PaperEditors } from '../shared/paper-editors.js';
 import { ProvenanceHover } from './provenance-hover.js';
 import type { RelatedWork } from './review.js';
 
-export interface ReviewDeps {
+interface ReviewDeps {
   relatedWork: RelatedWork;
   editors: PaperEditors;
 }

@@ -5,7 +5,7 @@ import type { CommandTable } from '../command-table.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { insertSectionHeading, INSERT_SECTION_HEADING_COMMAND, REFRESH_STRUCTURE_COMMAND, STRUCTURE_VIEW_ID, type StructureProvider } from './structure.js';
 
-export interface StructureDeps {
+interface StructureDeps {
   structure: StructureProvider;
   editors: PaperEditors;
 }

@@ -5,7 +5,7 @@ import type { ResultsPanel } from '../panel/panel.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { citeFromZotero } from './zotero.js';
 
-export interface ZoteroDeps {
+interface ZoteroDeps {
   log: vscode.LogOutputChannel;
   panel: ResultsPanel;
   editors: PaperEditors;
