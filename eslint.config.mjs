@@ -1,6 +1,8 @@
 // ESLint (flat config): the recommended JavaScript and TypeScript rule sets (not the type-checked ones: tsc, strict
 // with noUnusedLocals, already checks types in npm run typecheck, and type-aware linting of every file would double
 // its time on CI's two cores). Rules are turned off only where they fight something the code does on purpose.
+// Layout is Prettier's (npm run format): these rule sets hold no layout rules, so nothing here fights it and
+// eslint-config-prettier is not needed.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
