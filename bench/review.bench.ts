@@ -12,7 +12,7 @@ import { createEmbedder } from '../src/core/embed/index.js';
 import { OpenAIChat } from '../src/core/llm/chat.js';
 import { TimedChat } from '../src/core/llm/timed.js';
 import { runReview } from '../src/core/review/index.js';
-import { anySharedWord, assessSupport, SUPPORT_THRESHOLD } from '../src/core/review/support.js';
+import { anySharedWord, assessSupport, SUPPORT_THRESHOLD } from '../src/core/grounding/support.js';
 import { loadClaimFixture, scoreClaims, type ClaimPair } from '../test/support/claim-fixture.js';
 import type { ReviewResult } from '../src/core/review/types.js';
 import { openPGliteStore } from '../src/core/store/pglite.js';

@@ -11,8 +11,7 @@ export { readZoteroLibrary, listZoteroCollections, zoteroUnits, zoteroMeta, find
 export { indexingSummaryLine, problemLines } from '../core/ingest/report.js';
 export { planCitation, bibFilesNamedBy, citationText } from '../core/bib/cite.js';
 export { placeCitation } from '../core/bib/place.js';
-export { citedKeys } from '../core/review/check.js';
-export { defaultTopic, runReview, OpenAIChat, BibIndex, entriesToAppend, isAbortError, htmlCommentSafe } from '../core/review/index.js';
+export { citedKeys, defaultTopic, runReview, OpenAIChat, BibIndex, entriesToAppend, isAbortError, htmlCommentSafe } from '../core/review/index.js';
 export { sectionStructure, sectionHeading } from '../core/retrieve/structure.js';
 export { sourcesConfig, sourceContext, search as searchSource, candidatesFromBib, candidatesFromIds, fetchToCorpus, progressLine } from '../core/sources/index.js';
 export { ask, newConversation, parseConversation, serializeConversation } from '../core/ask/index.js';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { paperTextSource } from '../../src/core/review/paper-text.js';
+import { paperTextSource } from '../../src/core/grounding/paper-text.js';
 import { openRemoteStore, type RemoteCorpusStore } from '../../src/core/store/remote.js';
 import { CorpusMismatchError, StoreError, type PaperInput } from '../../src/core/store/types.js';
 import { storeContract, MODEL, DIM } from '../support/db-contract.js';

@@ -12,7 +12,7 @@ import { createEmbedder } from '../../src/core/embed/index.js';
 import type { Embedder } from '../../src/core/embed/types.js';
 import { LlmError, OpenAIChat } from '../../src/core/llm/index.js';
 import { bibKeys } from '../../src/core/bib/bib-index.js';
-import { checkReview, citedKeys, stripComments } from '../../src/core/review/check.js';
+import { checkReview, citedKeys, stripComments } from '../../src/core/grounding/check.js';
 import { BibIndex, paperTextSource, runReview } from '../../src/core/review/index.js';
 import { provenanceAt } from '../../src/core/review/provenance.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type ProgressEvent, type ReviewOptions, type ReviewResult } from '../../src/core/review/types.js';

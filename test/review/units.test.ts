@@ -10,7 +10,7 @@ import { LlmError, type ChatModel, type ChatRequest } from '../../src/core/llm/c
 import { retryAfterMs } from '../../src/core/net/retry-after.js';
 import { completeJson, extractJson } from '../../src/core/llm/json.js';
 import { BibIndex, bibKeys } from '../../src/core/bib/bib-index.js';
-import { citedKeys, filterShortIds } from '../../src/core/review/check.js';
+import { citedKeys, filterShortIds } from '../../src/core/grounding/check.js';
 import { renderCitations } from '../../src/core/review/emit.js';
 import { escapeLatex } from '../../src/core/text/escape.js';
 import { clusterLabel, htmlCommentSafe, kMeans, renderOutline } from '../../src/core/review/outline.js';
@@ -209,7 +209,7 @@ test('the default topic is the paper title and abstract', () => {
 });
 
 test('foreign citations: every form detected; surname + year of a section paper → its id; the rest removed and reported', async () => {
-  const { resolveForeignCitations } = await import('../../src/core/review/citations.js');
+  const { resolveForeignCitations } = await import('../../src/core/grounding/citations.js');
   const papers = [
     { shortId: 'P2', paper: { authors: ['Grace Hopper'], year: 2021 } },
     { shortId: 'P4', paper: { authors: ['Donald Knuth', 'Leslie Lamport'], year: 2022 } },
@@ -240,7 +240,7 @@ test('foreign citations: every form detected; surname + year of a section paper 
 });
 
 test('sentences and list items; claims vs connective sentences', async () => {
-  const { splitSentences, splitUnits, isClaim } = await import('../../src/core/review/claims.js');
+  const { splitSentences, splitUnits, isClaim } = await import('../../src/core/grounding/claims.js');
   assert.deepEqual(splitSentences('Smith et al. (2020) found it [P1]. E.g. this holds. Next one. [P2]'), ['Smith et al. (2020) found it [P1].', 'E.g. this holds.', 'Next one [P2].']);
   assert.deepEqual(splitUnits('Intro line.\n- First item [P1].\n  continued.\n- Second [P2].', 'list').map((u) => `${u.kind}:${u.text}`), ['paragraph:Intro line.', 'item:First item [P1]. continued.', 'item:Second [P2].']);
   assert.equal(isClaim('A later study extended this to new settings.', 'citation retrieval'), true);

@@ -24,6 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['embed', 'bib', 'llm'],
   ['store'],
   ['retrieve', 'ingest'],
+  ['grounding'],
   ['review', 'ask', 'sources', 'cite-check'],
   ['src/extension', 'src/cli'],
 ];

@@ -4,18 +4,23 @@
 // citation narrowed to the evidence sentences of that paper that back the sentence, numbered for the conversation.
 // Without one: the best evidence sentences grouped by paper, with their context — stored text only, never prose.
 import { isAbortError, type ChatModel } from '../llm/chat.js';
-import { checkSentences, keptSentence } from '../review/claims.js';
-import { assessSupport, SUPPORT_THRESHOLD } from '../review/support.js';
+import {
+  addressesModel,
+  assessSupport,
+  checkSentences,
+  keptSentence,
+  StepContext,
+  SUPPORT_THRESHOLD,
+  verifySection,
+  type PaperCandidate,
+  type VerifiedQuote,
+} from '../grounding/index.js';
 import { ShingleIndex } from '../text/match.js';
-import { StepContext } from '../review/trace.js';
-import type { PaperCandidate, VerifiedQuote } from '../review/types.js';
-import { verifySection } from '../review/verify.js';
 import type { Hit, SentenceLocation } from '../store/types.js';
 import { pageAndLines } from './location.js';
 import { sourceNumber } from './conversation.js';
 import { answerPrompt, DONT_KNOW } from './prompts.js';
 import type { AnswerSentence, AskOptions, Conversation } from './types.js';
-import { addressesModel } from '../review/instructions.js';
 
 /** Shortest copied run of words flagged as an unquoted copy (the related-work default). */
 const COPY_SPAN_WORDS = 12;
@@ -78,7 +83,7 @@ export async function answerWithModel(
 
   const context = hits.flatMap((h) => [h.previous, h.sentence, h.next]).filter((s) => !!s).map((s) => ({ text: s!.text, paperId: s!.paperId }));
   // The question is not evidence: the check reads the cited quotes and the cited papers' titles and authors only.
-  // Text addressing a model reached it inside the data fence, but backs nothing (review/instructions.ts).
+  // Text addressing a model reached it inside the data fence, but backs nothing (grounding/instructions.ts).
   const evidence = quotes.filter((q) => !addressesModel(q.text));
   const checked = checkSentences({ index: 0, text, format: 'paragraph', topic: '', sectionQuotes: evidence, allQuotes: evidence, papers, shingles: new ShingleIndex(context, COPY_SPAN_WORDS) });
   if (options.verify) {

@@ -5,7 +5,7 @@
 // sentences only.
 import type { Embedder } from '../embed/types.js';
 import { elementsForHits, hasElements } from '../retrieve/elements.js';
-import { assessSupport } from '../review/support.js';
+import { assessSupport } from '../grounding/index.js';
 import { StoreError, type CorpusStore, type ElementHit, type Hit } from '../store/types.js';
 import type { AskElement, Conversation } from './types.js';
 

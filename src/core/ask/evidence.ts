@@ -3,8 +3,7 @@
 // where the store keeps one, and the answerability score that decides "I don't know".
 import type { Embedder } from '../embed/types.js';
 import { checkQueryText, paperSearch, search } from '../retrieve/index.js';
-import { paperTextSource } from '../review/paper-text.js';
-import { assessSupport } from '../review/support.js';
+import { assessSupport, paperTextSource } from '../grounding/index.js';
 import { normalizeText } from '../text/match.js';
 import type { CorpusStore, Hit, SentenceLocation } from '../store/types.js';
 

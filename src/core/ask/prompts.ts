@@ -1,9 +1,9 @@
 // The prompts of "Ask the corpus": the follow-up rewrite and the answer. Same rules as the related-work prompts
-// (src/core/review/prompts.ts): corpus text and the user's words fenced as data, papers by short id, the step named
-// on the system prompt's first line.
+// (review/prompts.ts, grounding/prompts.ts): corpus text and the user's words fenced as data (llm/fence.ts), papers
+// by short id, the step named on the system prompt's first line.
 import type { ChatMessage } from '../llm/chat.js';
-import { CORPUS_TAG, DATA_RULE, evidenceRows, fence, line, TOPIC_TAG } from '../review/prompts.js';
-import type { PaperCandidate, VerifiedQuote } from '../review/types.js';
+import { CORPUS_TAG, DATA_RULE, fence, line, TOPIC_TAG } from '../llm/fence.js';
+import { evidenceRows, type PaperCandidate, type VerifiedQuote } from '../grounding/index.js';
 
 /** What the model says when the evidence does not answer the question. */
 export const DONT_KNOW = "I don't know.";

@@ -9,7 +9,7 @@ import type { ChatMessage, ChatModel } from '../llm/chat.js';
 import { isAbortError } from '../llm/chat.js';
 import { CORPUS_TAG, DATA_RULE, fence, line, TOPIC_TAG } from '../llm/fence.js';
 import { completeJson } from '../llm/json.js';
-import { addressesModel } from '../review/instructions.js';
+import { addressesModel } from '../grounding/index.js';
 import type { Evidence } from './types.js';
 
 export type LlmVerdict = 'supported' | 'contradicted' | 'not-enough-info';

@@ -15,7 +15,7 @@
 // (in that set the annotated evidence is always an excerpt's first sentence, an artefact a real paper lacks).
 import { contentTokens } from '../embed/tokenize.js';
 import { offlineWordWeight } from '../embed/offline-default.js';
-import { assessSupport, numbersOf } from '../review/support.js';
+import { assessSupport, numbersOf } from '../grounding/index.js';
 
 export interface ScoreWeights {
   coverage: number;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChatModel } from '../llm/chat.js';
 import { completeJson } from '../llm/json.js';
 import { decomposePrompt } from './prompts.js';
-import type { StepContext } from './trace.js';
+import type { StepContext } from '../grounding/index.js';
 import type { Decomposition } from './types.js';
 
 const year = z

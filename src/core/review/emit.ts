@@ -4,8 +4,7 @@
 import type { PaperRef } from '../store/types.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { BibIndex } from '../bib/bib-index.js';
-import type { SectionUnit } from './claims.js';
-import { assessSupport } from './support.js';
+import { assessSupport, type SectionUnit } from '../grounding/index.js';
 import type { CitationCommand } from '../bib/cite.js';
 import { escapeLatex, escapeMarkdownCell, escapeMarkdownProse } from '../text/escape.js';
 import type { CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';

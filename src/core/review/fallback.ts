@@ -4,7 +4,8 @@
 import { LlmError } from '../llm/chat.js';
 import type { Embedder } from '../embed/types.js';
 import { clusterLabel, kMeans, wordVectors } from './outline.js';
-import { ReviewError, type StepContext } from './trace.js';
+import { ReviewError } from './trace.js';
+import type { StepContext } from '../grounding/index.js';
 import type { PlannedSection, VerifiedQuote } from './types.js';
 
 /** Unusable model output (not a timeout, HTTP error or cancellation: those end the run as before). */

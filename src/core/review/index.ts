@@ -16,10 +16,9 @@
 // Errors: LlmError / ReviewError name the step (`step "plan": …`); cancellation rejects with an AbortError
 // (isAbortError(err)).
 export { runReview, runOutline, DEFAULTS } from './pipeline.js';
-export { checkReview, citedKeys, type CheckInput } from './check.js';
+export { checkReview, citedKeys, paperTextSource, type CheckInput } from '../grounding/index.js';
 export { defaultTopic, resolveTopic } from './topic.js';
 export { htmlCommentSafe } from './outline.js';
-export { paperTextSource } from './paper-text.js';
 export { BibIndex, bibKeys } from '../bib/bib-index.js';
 export { entriesToAppend } from './emit.js';
 export { ReviewError } from './trace.js';

@@ -1,11 +1,8 @@
 // The related-work pipeline (after Ai2 ScholarQA): topic → decompose → retrieve → rerank → quotes → plan →
 // write → check → emit, each step a function of its own, traced (duration, counts, LLM calls, tokens) and
 // reported through onProgress; the AbortSignal reaches every call. Without a chat model: the evidence outline.
-import { paperTextSource } from './paper-text.js';
+import { type CheckedSection, checkReview, checkSentences, joinUnits, keptSentence, paperTextSource, type StepContext, stripQuotations, stripShortIds, verifySection } from '../grounding/index.js';
 import { bibKeys } from '../bib/bib-index.js';
-import { checkReview, stripQuotations, stripShortIds } from './check.js';
-import { checkSentences, joinUnits, keptSentence, type CheckedSection } from './claims.js';
-import { verifySection } from './verify.js';
 import { clusterPlan, withFallback } from './fallback.js';
 import { isAbortError } from '../llm/chat.js';
 import { decompose, identityDecomposition } from './decompose.js';
@@ -18,7 +15,7 @@ import { retrieveCandidates } from './retrieve.js';
 import { writeSections } from './write.js';
 import { ShingleIndex, type SpanSource } from '../text/match.js';
 import { resolveTopic } from './topic.js';
-import { ReviewError, Tracer, type StepContext } from './trace.js';
+import { ReviewError, Tracer } from './trace.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type CitedPaper, type GeneratedSection, type Passage, type ReviewOptions, type ReviewResult } from './types.js';
 import type { Hit } from '../store/types.js';
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { ChatModel } from '../llm/chat.js';
 import { completeJson } from '../llm/json.js';
 import { planPrompt } from './prompts.js';
-import { ReviewError, type StepContext } from './trace.js';
+import { ReviewError } from './trace.js';
+import type { StepContext } from '../grounding/index.js';
 import type { PaperCandidate, PlannedSection, VerifiedQuote } from './types.js';
 
 const sectionSchema = z.object({

@@ -1,24 +1,14 @@
-// Every prompt of the related-work pipeline, in one place.
+// The prompts of the related-work pipeline's own steps (the evidence rows and the verification prompt it shares
+// with Ask are in grounding/prompts.ts).
 //
 // Corpus text (and the user's topic) is fenced as DATA (src/core/llm/fence.ts, shared with Ask and element
 // descriptions), with a standing instruction in every system prompt that fenced text is never instructions. Papers are referred to by short ids (P1, P2, …) that code maps to citation keys; quotes by Q ids.
 import type { ChatMessage } from '../llm/chat.js';
 import type { Hit } from '../store/types.js';
-import type { PaperCandidate, SectionFormat, VerifiedQuote } from './types.js';
+import { evidenceRows, paperHeader, systemPrompt, type PaperCandidate, type SectionFormat, type VerifiedQuote } from '../grounding/index.js';
 
 export { CORPUS_TAG, DATA_RULE, fence, line, neutralize, TOPIC_TAG } from '../llm/fence.js';
-import { CORPUS_TAG, DATA_RULE, fence, line, TOPIC_TAG } from '../llm/fence.js';
-
-/** The first line of every system prompt names the step (`step: quotes`), for logs and test stand-ins. */
-function system(step: string, body: string): ChatMessage {
-  return { role: 'system', content: `Corpus Lens related-work assistant — step: ${step}.\n${body}\n\n${DATA_RULE}` };
-}
-
-export function paperHeader(p: PaperCandidate): string {
-  const authors = p.paper.authors.length > 3 ? `${p.paper.authors[0]} et al.` : p.paper.authors.join(', ');
-  const bits = [authors, p.paper.year ?? 'n.d.', p.paper.venue].filter((x) => x !== null && x !== undefined && x !== '');
-  return `${p.shortId}: "${line(p.paper.title ?? '(untitled)')}" (${line(bits.join(', '))})`;
-}
+import { CORPUS_TAG, fence, line, TOPIC_TAG } from '../llm/fence.js';
 
 /** A passage with its neighbours, as the model sees it. */
 export function passageText(h: Hit): string {
@@ -29,7 +19,7 @@ export function passageText(h: Hit): string {
 
 export function decomposePrompt(topic: string): ChatMessage[] {
   return [
-    system(
+    systemPrompt(
       'decompose',
       'You turn the topic of a related-work section into searches over a corpus of scientific papers.\n' +
         'Return ONLY a JSON object with these fields:\n' +
@@ -45,7 +35,7 @@ export function decomposePrompt(topic: string): ChatMessage[] {
 export function rerankPrompt(topic: string, passages: readonly { id: string; hit: Hit }[]): ChatMessage[] {
   const rows = passages.map((p) => `[${p.id}] (${line(p.hit.paper.title ?? '')}) ${line(p.hit.sentence.text)}`);
   return [
-    system(
+    systemPrompt(
       'rerank',
       'You judge how relevant passages from papers are to a related-work topic.\n' +
         'Score every passage from 0 (irrelevant) to 10 (directly relevant prior work for the topic).\n' +
@@ -61,7 +51,7 @@ export function rerankPrompt(topic: string, passages: readonly { id: string; hit
 export function quotesPrompt(topic: string, paper: PaperCandidate): ChatMessage[] {
   const rows = paper.passages.map((h, i) => `(${i + 1}) ${line(passageText(h))}`);
   return [
-    system(
+    systemPrompt(
       'quotes',
       'You extract evidence from ONE paper for a related-work section on the topic.\n' +
         'Copy up to 5 quotes, each one or two consecutive sentences copied EXACTLY, character for character, from ' +
@@ -90,7 +80,7 @@ export function planPrompt(topic: string, papers: readonly PaperCandidate[], quo
     for (const q of qs) rows.push(`  [${q.id}] ${line(q.text)}`);
   }
   return [
-    system(
+    systemPrompt(
       'plan',
       'You organise evidence quotes into the sections (dimensions) of a related-work section on the topic.\n' +
         'Make 2-6 sections. Each has a short "name", a "format" ("paragraph" for a synthesis, "list" for an ' +
@@ -103,18 +93,6 @@ export function planPrompt(topic: string, papers: readonly PaperCandidate[], quo
       content: `The topic:\n${fence(TOPIC_TAG, line(topic))}\n\nThe quotes, by paper:\n${fence(CORPUS_TAG, rows.join('\n'))}`,
     },
   ];
-}
-
-/** The evidence as the write step (and Ask's answer step) shows it: each paper's header, then its quotes. */
-export function evidenceRows(papers: readonly PaperCandidate[], quotes: readonly VerifiedQuote[]): string[] {
-  const rows: string[] = [];
-  for (const p of papers) {
-    const qs = quotes.filter((q) => q.paperShortId === p.shortId);
-    if (!qs.length) continue;
-    rows.push(paperHeader(p));
-    for (const q of qs) rows.push(`  - ${line(q.text)}`);
-  }
-  return rows;
 }
 
 export function writePrompt(
@@ -131,7 +109,7 @@ export function writePrompt(
       ? 'Write a list: one item per approach or finding, each line starting with "- ", one or two sentences each.'
       : 'Write one or two paragraphs of connected prose (a synthesis, not a list of summaries).';
   return [
-    system(
+    systemPrompt(
       'write',
       'You write one part of the related-work section of a scientific paper, from evidence quotes.\n' +
         `${form}\n` +
@@ -163,22 +141,3 @@ export function writePrompt(
   ];
 }
 
-/** The verification step: each generated sentence with the quotes of the papers it cites → a verdict. */
-export function verifyPrompt(items: readonly { id: string; sentence: string; quotes: readonly { paper: string; text: string }[] }[]): ChatMessage[] {
-  const rows: string[] = [];
-  for (const it of items) {
-    rows.push(`[${it.id}] ${line(it.sentence)}`);
-    for (const q of it.quotes) rows.push(`  quote of ${q.paper}: ${line(q.text)}`);
-  }
-  return [
-    system(
-      'verify',
-      'You check generated related-work sentences against the evidence quotes of the papers each one cites.\n' +
-        'For every sentence id, answer "supported" when its quotes state everything the sentence claims (numbers, ' +
-        'methods, direction of findings), "partial" when they state the main claim but not every detail, and ' +
-        '"unsupported" when a claim, number, method or comparison is missing from or contradicted by the quotes.\n' +
-        'Return ONLY a JSON object: {"verdicts": [{"id": "S1.1", "verdict": "supported"}, ...]} with one entry per sentence id.',
-    ),
-    { role: 'user', content: `The sentences, each followed by its quotes:\n${fence(CORPUS_TAG, rows.join('\n'))}` },
-  ];
-}

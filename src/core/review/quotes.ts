@@ -6,9 +6,9 @@ import type { ChatModel } from '../llm/chat.js';
 import { completeJson } from '../llm/json.js';
 import { quotesPrompt } from './prompts.js';
 import { verifyQuote } from '../text/match.js';
-import { mapLimit, ReviewError, type StepContext } from './trace.js';
+import { mapLimit, ReviewError } from './trace.js';
+import { addressesModel, type StepContext } from '../grounding/index.js';
 import type { PaperCandidate, PaperTextSource, VerifiedQuote } from './types.js';
-import { addressesModel } from './instructions.js';
 
 const quoteItem = z.union([
   z.string(),

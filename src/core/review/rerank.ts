@@ -8,7 +8,8 @@ import { isRetryableStatus, retryWaitMs } from '../net/retry.js';
 import { completeJson } from '../llm/json.js';
 import type { Hit } from '../store/types.js';
 import { rerankPrompt } from './prompts.js';
-import { mapLimit, ReviewError, type StepContext } from './trace.js';
+import { mapLimit, ReviewError } from './trace.js';
+import type { StepContext } from '../grounding/index.js';
 import type { PaperCandidate, Passage, RerankConfig } from './types.js';
 
 export const RerankSchema = z.object({

@@ -4,7 +4,8 @@
 import type { Embedder } from '../embed/types.js';
 import { dedupeHits, keywordSearch, match, reciprocalRankFusion, stripCitationDebris } from '../retrieve/index.js';
 import type { CorpusStore, Hit } from '../store/types.js';
-import { ReviewError, type StepContext } from './trace.js';
+import { ReviewError } from './trace.js';
+import type { StepContext } from '../grounding/index.js';
 import type { Decomposition } from './types.js';
 
 export interface Retrieved {

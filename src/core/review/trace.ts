@@ -1,55 +1,8 @@
 // Tracing and progress: each step runs inside `tracer.step(name, fn)`, which times it, reports start/done to
 // onProgress, checks cancellation before and after, and gives the step a context for counts and tokens.
 import { throwIfAborted } from '../abort.js';
-import type { TokenUsage } from '../llm/chat.js';
-import type { ProgressEvent, ReviewTrace, StepName, StepTrace } from './types.js';
-
-export class StepContext {
-  readonly trace: StepTrace;
-  constructor(
-    step: StepName,
-    readonly signal: AbortSignal | undefined,
-    private readonly emit: (e: Omit<ProgressEvent, 'step' | 'index' | 'total'>) => void,
-  ) {
-    this.trace = {
-      step,
-      durationMs: 0,
-      llmCalls: 0,
-      tokens: { prompt: 0, completion: 0, total: 0, estimated: false },
-      counts: {},
-      notes: [],
-    };
-  }
-
-  /** Records one LLM call's usage. */
-  usage(u: TokenUsage): void {
-    this.trace.llmCalls++;
-    this.trace.tokens.prompt += u.promptTokens;
-    this.trace.tokens.completion += u.completionTokens;
-    this.trace.tokens.total += u.totalTokens;
-    if (u.estimated) this.trace.tokens.estimated = true;
-  }
-
-  count(name: string, n = 1): void {
-    this.trace.counts[name] = (this.trace.counts[name] ?? 0) + n;
-  }
-
-  set(name: string, n: number): void {
-    this.trace.counts[name] = n;
-  }
-
-  note(text: string): void {
-    this.trace.notes.push(text);
-  }
-
-  progress(message: string, done?: number, of?: number): void {
-    this.emit({ phase: 'progress', message, done, of });
-  }
-
-  checkAborted(): void {
-    throwIfAborted(this.signal);
-  }
-}
+import { StepContext, type StepTrace } from '../grounding/index.js';
+import type { ProgressEvent, ReviewTrace, StepName } from './types.js';
 
 const LABELS: Record<StepName, string> = {
   topic: 'Reading the topic',
@@ -65,7 +18,7 @@ const LABELS: Record<StepName, string> = {
 };
 
 export class Tracer {
-  readonly steps: StepTrace[] = [];
+  readonly steps: StepTrace<StepName>[] = [];
   private readonly started = performance.now();
 
   constructor(
@@ -76,7 +29,7 @@ export class Tracer {
     private readonly onProgress?: (e: ProgressEvent) => void,
   ) {}
 
-  async step<T>(name: StepName, fn: (ctx: StepContext) => Promise<T> | T): Promise<T> {
+  async step<T>(name: StepName, fn: (ctx: StepContext<StepName>) => Promise<T> | T): Promise<T> {
     throwIfAborted(this.signal);
     const index = this.order.indexOf(name) + 1;
     const total = this.order.length;
@@ -91,7 +44,7 @@ export class Tracer {
     // (quotes, rerank batches) stop instead of spending tokens on a run that has already failed.
     const own = new AbortController();
     const signal = this.signal ? AbortSignal.any([this.signal, own.signal]) : own.signal;
-    const ctx = new StepContext(name, signal, emit);
+    const ctx = new StepContext<StepName>(name, signal, emit);
     this.steps.push(ctx.trace);
     emit({ phase: 'start', message: LABELS[name] });
     const t0 = performance.now();

@@ -4,33 +4,32 @@ import type { CitationCommand } from '../bib/cite.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChatModel, TokenUsage } from '../llm/chat.js';
 import type { CorpusStore, Hit, PaperRef } from '../store/types.js';
-
-export type OutputFormat = 'latex' | 'markdown';
-export type SectionFormat = 'paragraph' | 'list';
+import type {
+  CheckReport,
+  CopiedSpan,
+  OutputFormat,
+  PaperTextSource,
+  RemovedCitation,
+  SectionFormat,
+  SentenceReport,
+  StepProgress,
+  StepTrace,
+  VerifiedQuote,
+} from '../grounding/index.js';
+// The shared shapes a review's options and result are made of (grounding/types.ts), for the review's users.
+export type { CheckReport, CopiedSpan, OutputFormat, PaperTextSource, RemovedCitation, SectionFormat, SentenceReport, StepProgress, StepTrace, VerifiedQuote };
+export type { PaperCandidate } from '../grounding/index.js';
 
 /** The pipeline's named steps, in order (outline mode uses topic, decompose, retrieve, rerank, cluster, emit). */
 export const REVIEW_STEPS = ['topic', 'decompose', 'retrieve', 'rerank', 'quotes', 'plan', 'write', 'check', 'emit'] as const;
 export const OUTLINE_STEPS = ['topic', 'decompose', 'retrieve', 'rerank', 'cluster', 'emit'] as const;
 export type StepName = (typeof REVIEW_STEPS)[number] | (typeof OUTLINE_STEPS)[number];
 
-export interface ProgressEvent {
+export interface ProgressEvent extends StepProgress {
   step: StepName;
   /** 1-based position of the step and the number of steps of this run. */
   index: number;
   total: number;
-  /** 'start' | 'progress' (within a step, e.g. 12/50 papers) | 'done'. */
-  phase: 'start' | 'progress' | 'done';
-  message: string;
-  done?: number;
-  of?: number;
-}
-
-/**
- * All stored sentences of a paper, in reading order (for checking quotes). The store does not offer this yet;
- * {@link paperTextSource} adapts a store (see there).
- */
-export interface PaperTextSource {
-  paperSentences(paperId: string, signal?: AbortSignal): Promise<string[]>;
 }
 
 /** The rerank method: the chat model (batched scores), an HTTP `/rerank` endpoint, or MMR over embeddings. */
@@ -103,25 +102,6 @@ export interface Passage {
   score: number;
 }
 
-/** A reranked paper with its best passages (reading order) and its short id `P<n>`. */
-export interface PaperCandidate {
-  shortId: string;
-  paper: PaperRef;
-  score: number;
-  passages: Hit[];
-}
-
-export interface VerifiedQuote {
-  /** `Q<n>`, unique over the run. */
-  id: string;
-  paperShortId: string;
-  paperId: string;
-  /** The quote as stored in the corpus (exact match: the model's text; fuzzy: the stored span). */
-  text: string;
-  match: 'exact' | 'fuzzy';
-  similarity: number;
-}
-
 export interface PlannedSection {
   name: string;
   format: SectionFormat;
@@ -135,49 +115,6 @@ export interface CitedPaper {
   bibtex: string;
   /** The key came from an existing .bib entry (no new entry needed). */
   reused: boolean;
-}
-
-export interface CopiedSpan {
-  section: number;
-  words: number;
-  text: string;
-  paperId: string;
-}
-
-export interface RemovedCitation {
-  id: string;
-  reason: 'unknown-paper' | 'not-in-section' | 'raw-citation';
-}
-
-/** supported / partial (kept; the verification model's "partial") / unsupported / connective (no finding, no citation). */
-export type SentenceVerdict = 'supported' | 'partial' | 'unsupported' | 'connective';
-
-/** One generated sentence as checked: what it cites, what backs it, and the verdict. */
-export interface SentenceReport {
-  /** `S<section>.<n>` (1-based). */
-  id: string;
-  /** The checked sentence: citations as [P<n>], copied quote runs in quotation marks. */
-  text: string;
-  /** As the model wrote it. */
-  original: string;
-  /** Short ids cited after the check. */
-  cited: string[];
-  /** The verified quotes of the cited papers (the sentence's evidence). */
-  quoteIds: string[];
-  /** Offline support score (0–1): share of its content terms found in the evidence. */
-  support: number;
-  verdict: SentenceVerdict;
-  /** Why it is unsupported. */
-  reasons: string[];
-  removedCitations: RemovedCitation[];
-  /** Author-year / key citations converted to a section paper. */
-  resolvedCitations: { form: string; shortId: string }[];
-  /** Copied runs turned into explicit quotations. */
-  quotations: number;
-  /** The verification model's verdict, when one was asked. */
-  llmVerdict?: 'supported' | 'partial' | 'unsupported';
-  /** Kept in the output (false: removed as unsupported). */
-  kept?: boolean;
 }
 
 export interface GeneratedSection {
@@ -198,33 +135,11 @@ export interface GeneratedSection {
   sentences: SentenceReport[];
 }
 
-export interface StepTrace {
-  step: StepName;
-  durationMs: number;
-  llmCalls: number;
-  tokens: { prompt: number; completion: number; total: number; estimated: boolean };
-  counts: Record<string, number>;
-  notes: string[];
-}
-
 export interface ReviewTrace {
   mode: 'review' | 'outline';
   model: string | null;
-  steps: StepTrace[];
+  steps: StepTrace<StepName>[];
   total: { durationMs: number; llmCalls: number; tokens: { prompt: number; completion: number; total: number; estimated: boolean } };
-}
-
-/** The §3 check over the emitted output. */
-export interface CheckReport {
-  ok: boolean;
-  citedKeysMissingFromBib: string[];
-  bibEntriesNotInCorpus: string[];
-  citationsWithoutVerifiedQuote: { section: number; key: string }[];
-  copiedSpans: { section: number; words: number; text: string }[];
-  /** Sentences judged unsupported and kept with a flag (`unsupported: 'flag'`); removed ones are in the trace. */
-  flaggedSentences?: number;
-  /** Outline mode: lines that are not comments (must be 0: never pasted prose). */
-  uncommentedLines?: number;
 }
 
 export interface ReviewResult {

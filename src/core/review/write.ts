@@ -2,7 +2,7 @@
 // papers by short id ([P3]) among that section's verified quotes.
 import type { ChatModel } from '../llm/chat.js';
 import { writePrompt } from './prompts.js';
-import type { StepContext } from './trace.js';
+import type { StepContext } from '../grounding/index.js';
 import type { PaperCandidate, PlannedSection, VerifiedQuote } from './types.js';
 
 /** Drops a heading or preamble line the model may put first despite the instructions. */

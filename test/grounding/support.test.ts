@@ -1,10 +1,10 @@
-// The offline claim-support check (src/core/review/support.ts) on the labelled fixture written for it
+// The offline claim-support check (src/core/grounding/support.ts) on the labelled fixture written for it
 // (test/fixtures/claim-support.json): faithful paraphrases kept, unfaithful variants caught; and its rules one by one.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { anySharedWord, assessSupport, numbersOf } from '../../src/core/review/support.js';
+import { anySharedWord, assessSupport, numbersOf } from '../../src/core/grounding/support.js';
 import { loadClaimFixture, scoreClaims } from '../support/claim-fixture.js';
 import { projectRoot } from '../support/eval.ts';
 
