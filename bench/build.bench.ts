@@ -7,7 +7,7 @@
 // Options: HNSW 16/64 on float32 and on halfvec (an expression index, queried through the same cast), IVFFlat at
 // three list counts with a sweep of probes (recall and p50 for each), and no index at all (exact scans: what lookups
 // would be while an index built later). Smaller HNSW parameters (16/32, 12/40, 8/32) measured recall 0.77–0.78 at
-// 100k (README) and run only with BUILD_BENCH_ALL=1. Clustered synthetic 384-d vectors with the hybrid bench's
+// 100k (docs/benchmarks.md) and run only with BUILD_BENCH_ALL=1. Clustered synthetic 384-d vectors with the hybrid bench's
 // realistic text (bench/hybrid.bench.ts). Default 20k sentences; BENCH_SCALE=large 100k (the target size; ~20 min
 // on a shared machine); BUILD_BENCH_N overrides. Rates are printed by wall time and by this process's CPU time
 // (what one free core gives; the machine is shared). BUILD_BENCH_ONLY=IVFFlat (a substring of the labels) runs only those.

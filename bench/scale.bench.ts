@@ -331,7 +331,7 @@ export async function run(): Promise<void> {
 
     // Filtered: the product's match_sentences with its settings altered per variant (iterative scan mode, ef_search,
     // max_scan_tuples). A filtered call raises ef_search to at least 400 itself (schema v9), so lower ones are not
-    // tried: at 100 and 200 (before v9) recall was lower on both filters at 200k and 1M (README).
+    // tried: at 100 and 200 (before v9) recall was lower on both filters at 200k and 1M (docs/benchmarks.md).
     const f = await client();
     const fn = (ef: number, mode: string, maxTuples = 20000): Variant => ({
       label: `ef_search ${ef}, ${mode}${maxTuples !== 20000 ? `, max_scan_tuples ${maxTuples}` : ''}`,

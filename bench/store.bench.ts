@@ -1,7 +1,7 @@
 // Store benchmark (embedded PGlite + pgvector), synthetic clustered 384-d vectors, k = 25:
 // bulk load sentences/s (binary COPY, embedding excluded), HNSW build, lookup latency p50/p95 for exact scans and
 // HNSW (ef_search 40 / 100) including context and paper, recall@25 of HNSW vs exact, the one-round-trip match vs
-// the seed's 1 + 3k round trips, the query vector as binary vs text parameter, open time of the persisted corpus,
+// CorpusStudio's client's 1 + 3k round trips, the query vector as binary vs text parameter, open time of the persisted corpus,
 // and the RSS a fresh process adds to open it and serve lookups and its peak (VmHWM; measured in a child process, as
 // the extension host would). Scales: 10k and 100k sentences; BENCH_SCALE=small runs 5k only (a smoke run, ~1 min).
 import { execFileSync } from 'node:child_process';
@@ -230,7 +230,7 @@ function recall(approx: number[][], exact: number[][]): number {
   return total ? hit / total : NaN;
 }
 
-/** The seed's pattern: one search, then for each hit the target (offset), next and previous: 1 + 3k statements. */
+/** CorpusStudio's client's pattern: one search, then for each hit the target (offset), next and previous: 1 + 3k statements. */
 async function seedPattern(store: SqlCorpusStore, q: Float32Array): Promise<number> {
   const d = store.driver;
   const top = await d.query(`SELECT id FROM sentences ORDER BY embedding <=> $1::vector LIMIT ${K}`, [vectorText(q)]);
@@ -331,7 +331,7 @@ async function benchScale(n: number): Promise<void> {
     const filt = await timeEach(queries.slice(0, 40), (q) => store.matchVector(q, { count: K, yearMin: 2020 }));
     console.log(`HNSW ef 100 with a year filter (iterative scan):  ${p(filt)}`);
 
-    // One round trip vs the seed's 1 + 3k.
+    // One round trip vs CorpusStudio's client's 1 + 3k.
     const sub = queries.slice(0, 30);
     const one = await timeEach(sub, (q) => store.matchVector(q, { count: K }));
     let trips = 0;

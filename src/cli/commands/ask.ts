@@ -37,7 +37,7 @@ async function writeHistory(file: string, c: Conversation): Promise<void> {
   }
 }
 
-/** The --json shape (documented in USAGE and the README). */
+/** The --json shape (documented in USAGE and docs/cli.md). */
 export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
   return {
     question: turn.question,

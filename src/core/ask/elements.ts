@@ -1,4 +1,4 @@
-// The figures, tables and equations shown with an answer (seed 003: "Offer to show images", element cards): the
+// The figures, tables and equations shown with an answer, as cards the reader can open: the
 // elements on the page (PDF) or in the section of the sentences the answer cites ("linked"), and elements whose own
 // label, caption and cells hold most of the question's terms ("direct"; the element search always returns its top
 // few, and an unrelated table beside an answer misleads). They are cards, not citations: the checked text cites

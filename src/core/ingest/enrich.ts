@@ -1,4 +1,4 @@
-// LLM enrichment of element descriptions (seed 003's second pass): for each figure, table and equation of the corpus,
+// LLM enrichment of element descriptions (a second pass after ingest): for each figure, table and equation of the corpus,
 // a chat model writes a short searchable description from its label, caption, content and the sentences around it;
 // the description is stored and the element's vector is recomputed from label + caption + content + description +
 // context (elementEmbeddingText), so keyword and vector search find the element by what the description says. A

@@ -57,7 +57,8 @@ export async function collectBibIndex(paths: string[]): Promise<{ index: BibInde
 
 /**
  * What an element's vector is built from: its label, caption, content (a table's first cells, an equation's LaTeX),
- * description, and the sentences before and after it in the text (seed 003: "caption + context").
+ * description, and the sentences before and after it in the text (a caption alone is short; the text around it says
+ * what the element shows).
  */
 export function elementEmbeddingText(
   paper: { sentences: readonly { text: string }[] },

@@ -143,7 +143,7 @@ function tableRows(table: Element): string | null {
 }
 
 /**
- * A figure, table or display equation as an element (seed 003): label from LaTeXML's tag ('Figure 1', 'Table 2',
+ * A figure, table or display equation as an element: label from LaTeXML's tag ('Figure 1', 'Table 2',
  * 'Equation (3)'), caption from <figcaption>, a table's cells as text rows, an equation's LaTeX from MathML alttext.
  */
 function htmlElement(el: Element): Parameters<PaperAssembler['element']>[0] | null {

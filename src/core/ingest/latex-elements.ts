@@ -1,4 +1,4 @@
-// Figures, tables and equations of a LaTeX document (seed 003's elements): the `figure`, `table`, `equation` and
+// Figures, tables and equations of a LaTeX document, stored as elements beside its sentences: the `figure`, `table`, `equation` and
 // `align` environments (starred too) with their \caption, \label, table cells as text rows and equation LaTeX, and
 // the numbers LaTeX's article class prints for them (a float is numbered by its \caption; an equation line unless
 // \nonumber / \notag; \tag{x} prints x). Offsets are into the text given, so the reader can place each element

@@ -1,4 +1,4 @@
-// Figures, tables and numbered equations of a PDF (seed 003's elements), from the lines pdf-assemble.ts sorts: a
+// Figures, tables and numbered equations of a PDF, from the lines pdf-assemble.ts sorts: a
 // caption line ("Figure 3:", "Fig. 2.", "Table 2.") starts a figure or table; its region is the caption plus the
 // non-prose lines right above it (a figure's labels, a table whose caption is below) or right below it (a table
 // whose caption is above), or, for a figure drawn without text, the blank space between the text above and the

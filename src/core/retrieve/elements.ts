@@ -1,4 +1,4 @@
-// Figures, tables and equations next to sentences (seed 003's search): elements that match the query themselves
+// Figures, tables and equations next to sentences: elements that match the query themselves
 // ("direct": their caption + context vector and their label, caption and cells by keyword), and elements on the
 // same PDF page, else in the same section, as the best sentences ("linked"). A store without elements (CorpusStudio,
 // a Supabase project before schema v7) has none, and says nothing: sentences still work.
@@ -8,7 +8,7 @@ import type { CorpusStore, ElementHit, ElementType, Hit } from '../store/types.j
 import { checkQuery, checkQueryText } from './index.js';
 
 export interface ElementSearchOptions {
-  /** Direct elements (default 3, seed 003's "elements: top 3"). */
+  /** Direct elements (default 3: a few cards beside the sentences, not a second result list). */
   k?: number;
   /** Linked elements at most (default 3). */
   linked?: number;
