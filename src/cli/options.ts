@@ -4,7 +4,7 @@
 // --mode?"), the checking and converting of values, `--help`, the command list of `corpus-lens --help` and the
 // README's CLI table (scripts/cli-table.ts).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CliError, negativeValues } from './command.js';
+import { CliError } from './command.js';
 
 /** One option: how it is parsed, checked and documented. `T` is its value's type, `D` whether it always has one. */
 export interface Option<T = unknown, D extends boolean = boolean> {
@@ -107,7 +107,7 @@ export function custom<T>(value: string, help: string, parse: (raw: string, flag
 // --- value checks (each a usage error, exit 2) -----------------------------------------------------------------
 
 /** An integer or number within [min, max] (max open when absent). */
-export function numberValue(flag: string, raw: string, { min, max }: Range, integerOnly: boolean): number {
+function numberValue(flag: string, raw: string, { min, max }: Range, integerOnly: boolean): number {
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n < min || (max !== undefined && n > max) || (integerOnly && !Number.isInteger(n))) {
     throw new CliError(`${flag} must be ${rangeText({ min, max }, integerOnly)} (got '${raw}')`, 2);
@@ -146,7 +146,7 @@ export function prefixesValue(raw: string, flag = '--prefixes'): string {
 
 // --- shared option groups ---------------------------------------------------------------------------------------
 
-export const DB_HELP = 'the corpus: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)';
+const DB_HELP = 'the corpus: a directory (embedded), a postgres:// URL, or supabase:<url> (key in SUPABASE_KEY)';
 
 /** --db: the corpus a command reads or writes. */
 export const corpusOptions = {
@@ -184,7 +184,7 @@ export const llmOptions = {
 
 // --- parsing ----------------------------------------------------------------------------------------------------
 
-export type Parsed<S extends Options> = { help: string } | { values: Values<S>; positionals: string[] };
+type Parsed<S extends Options> = { help: string } | { values: Values<S>; positionals: string[] };
 
 /**
  * Parses a command's arguments by its spec: unknown options get "did you mean", values are checked and converted,
@@ -208,8 +208,26 @@ export function parseCommand<S extends Options>(spec: CommandSpec<S>, args: read
   return { values: values as Values<S>, positionals };
 }
 
+/**
+ * `--k -1` as `--k=-1`: node's parseArgs reads a value that starts with '-' as another option ("argument is
+ * ambiguous"); a negative number after a flag that takes a value is that flag's value, checked by the command.
+ */
+function negativeValues(args: readonly string[], booleanFlags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith('--') ? a.slice(2) : null;
+    const next = args[i + 1];
+    if (name && !name.includes('=') && !booleanFlags.includes(name) && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** parseArgs, whose errors are usage errors (exit 2) naming the nearest known option. */
-export function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+function parseOptions<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (err) {
@@ -264,7 +282,7 @@ function editDistance(a: string, b: string): number {
 const WIDTH = 110;
 
 /** `--k N`, `-y, --yes`, `--paper ID…`: an option as the user types it. */
-export function optionLabel(name: string, o: Pick<Option, 'value' | 'short' | 'multiple'>): string {
+function optionLabel(name: string, o: Pick<Option, 'value' | 'short' | 'multiple'>): string {
   return `${o.short ? `-${o.short}, ` : ''}--${name}${o.value ? ` ${o.value}` : ''}${o.multiple ? '…' : ''}`;
 }
 
