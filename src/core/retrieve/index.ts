@@ -7,7 +7,7 @@ import { stripCitationDebris } from './citation-debris.js';
 
 export { stripCitationDebris };
 
-export type { Hit, PaperRef, SentenceRef } from '../store/types.js';
+export type { Hit } from '../store/types.js';
 
 /** A query vector with the model that produced it (checked against the corpus's model and dimension). */
 export interface QueryEmbedding {
@@ -250,15 +250,3 @@ export function reciprocalRankFusion(rankings: readonly (readonly Hit[])[], rrfK
     .sort((a, b) => b.score - a.score || a.hit.sentence.id - b.hit.sentence.id)
     .map(({ hit, score }) => ({ ...hit, score }));
 }
-
-export {
-  cleanSectionTitle,
-  normalizeSectionTitle,
-  sectionHeading,
-  sectionStructure,
-  DEFAULT_STRUCTURE_LIMIT,
-  type SectionStat,
-  type SectionStructure,
-  type SectionTitleRow,
-  type StructureOptions,
-} from './structure.js';
