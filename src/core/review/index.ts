@@ -15,12 +15,11 @@
 //
 // Errors: LlmError / ReviewError name the step (`step "plan": …`); cancellation rejects with an AbortError
 // (isAbortError(err)).
-export { runReview, runOutline, DEFAULTS } from './pipeline.js';
-export { checkReview, citedKeys, paperTextSource, type CheckInput } from '../grounding/index.js';
-export { defaultTopic, resolveTopic } from './topic.js';
+export { runReview } from './pipeline.js';
+export { citedKeys, paperTextSource } from '../grounding/index.js';
+export { defaultTopic } from './topic.js';
 export { htmlCommentSafe } from './outline.js';
-export { BibIndex, bibKeys } from '../bib/bib-index.js';
+export { BibIndex } from '../bib/bib-index.js';
 export { entriesToAppend } from './emit.js';
-export { ReviewError } from './trace.js';
 export * from './types.js';
-export { LlmError, OpenAIChat, isAbortError, type ChatModel, type OpenAIChatOptions } from '../llm/index.js';
+export { OpenAIChat, isAbortError } from '../llm/index.js';

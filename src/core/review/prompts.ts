@@ -7,7 +7,7 @@ import type { ChatMessage } from '../llm/chat.js';
 import type { Hit } from '../store/types.js';
 import { evidenceRows, paperHeader, systemPrompt, type PaperCandidate, type SectionFormat, type VerifiedQuote } from '../grounding/index.js';
 
-export { CORPUS_TAG, DATA_RULE, fence, line, neutralize, TOPIC_TAG } from '../llm/fence.js';
+export { neutralize } from '../llm/fence.js';
 import { CORPUS_TAG, fence, line, TOPIC_TAG } from '../llm/fence.js';
 
 /** A passage with its neighbours, as the model sees it. */
@@ -140,4 +140,3 @@ export function writePrompt(
     },
   ];
 }
-

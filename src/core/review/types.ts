@@ -2,7 +2,7 @@
 import type { BibIndex } from '../bib/bib-index.js';
 import type { CitationCommand } from '../bib/cite.js';
 import type { Embedder } from '../embed/types.js';
-import type { ChatModel, TokenUsage } from '../llm/chat.js';
+import type { ChatModel } from '../llm/chat.js';
 import type { CorpusStore, Hit, PaperRef } from '../store/types.js';
 import type {
   CheckReport,
@@ -160,5 +160,3 @@ export interface ReviewResult {
   trace: ReviewTrace;
   check: CheckReport;
 }
-
-export type { TokenUsage };
