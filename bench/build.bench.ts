@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit } from '../src/core/store/rows.js';
-import { hnswIndexSql, matchStatement, vectorIndex } from '../src/core/store/schema.js';
+import { matchStatement } from '../src/core/store/sql/ranking.js';
+import { hnswIndexSql, vectorIndex } from '../src/core/store/sql/vector.js';
 import { corpus } from './hybrid.bench.js';
 import { fmt, load, median, peakRssMb } from './stats.js';
 

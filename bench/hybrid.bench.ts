@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { openPostgresStore } from '../src/core/store/postgres.js';
 import { filterArgs, toHit } from '../src/core/store/rows.js';
-import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { hybridTuning, type PaperInput } from '../src/core/store/types.js';
 import { mulberry32 } from '../src/core/random.js';
 import { realPgSkip, startRealPg } from '../test/support/pg-real.js';

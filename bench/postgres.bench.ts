@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { copyCorpus } from '../src/core/store/copy.js';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { openPostgresStore } from '../src/core/store/postgres.js';
-import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import type { PaperInput } from '../src/core/store/types.js';
 import { vectorText } from '../src/core/store/rows.js';
 import { runLoad, verifyIngest, type LoadResult } from '../test/support/pg-load.js';

@@ -6,7 +6,7 @@
 // strict and ann-benchmarks' k-nn (ties with the exact 25th count; stats.ts recallAtK), p50 of the lookups.
 // Nothing here is tuned: the two sets are reported apart so that a choice made on one can be checked on the other.
 // Skips without ../shared/eval.
-import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { loadRetrievalData, type Claim } from '../test/support/retrieval-eval.js';
 import { importEvalCorpus } from './retrieval.bench.js';
 import { exactLookup, fmt, load, median, rankedOf, recallAtK, type Ranked } from './stats.js';

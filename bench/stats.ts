@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { toHit } from '../src/core/store/rows.js';
-import { matchStatement, vectorIndex } from '../src/core/store/schema.js';
-import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import { matchStatement } from '../src/core/store/sql/ranking.js';
+import { vectorIndex } from '../src/core/store/sql/vector.js';
+import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import type { Hit } from '../src/core/store/types.js';
 
 export function percentile(values: number[], p: number): number {

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGliteStore } from '../src/core/store/pglite.js';
 import { toHit, vectorText } from '../src/core/store/rows.js';
-import { hnswIndexSql, indexedDistance, matchStatement, vectorIndex } from '../src/core/store/schema.js';
-import type { SqlCorpusStore } from '../src/core/store/sql.js';
+import { matchStatement } from '../src/core/store/sql/ranking.js';
+import { hnswIndexSql, indexedDistance, vectorIndex } from '../src/core/store/sql/vector.js';
+import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import type { PaperInput } from '../src/core/store/types.js';
 import { fmt, median, peakRssMb, percentile } from './stats.js';
 

@@ -21,7 +21,8 @@ import {
 } from './options.js';
 import { CliError } from './command.js';
 import type { CitationCommand } from '../core/bib/cite.js';
-import { DEFAULT_DIMENSIONS, INDEX_PRECISIONS } from '../core/store/schema.js';
+import { DEFAULT_DIMENSIONS } from '../core/store/sql/schema.js';
+import { INDEX_PRECISIONS } from '../core/store/sql/vector.js';
 
 const CITES: readonly CitationCommand[] = ['cite', 'citep', 'citet', 'autocite', 'parencite'];
 

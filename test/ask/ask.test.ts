@@ -14,7 +14,7 @@ import { paperTextSource } from '../../src/core/grounding/paper-text.js';
 import { stripQuotations } from '../../src/core/grounding/check.js';
 import { ShingleIndex } from '../../src/core/text/match.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
-import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import type { CorpusStore } from '../../src/core/store/types.js';
 import { ASK_LIES, faithfulAskModel, inventorAskModel, liarAskModel } from '../support/ask-models.js';
 import { startChatStandin, type ChatStandin } from '../support/chat-standin.js';

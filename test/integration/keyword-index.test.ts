@@ -1,4 +1,4 @@
-// The embedded corpus's in-memory keyword index (src/core/store/keyword-index.ts) against the SQL it replaces in a
+// The embedded corpus's in-memory keyword index (src/core/store/sql/keyword-index.ts) against the SQL it replaces in a
 // hybrid lookup: its tsvector parser against PostgreSQL's own unnest, its ranking against bm25_sentences' on a corpus
 // with rare and common terms (so that the candidate budget, the common-term rule and both stages all act), the hybrid
 // lookup's hits with it and without it, and what happens after a write (the old index is never used) and for
@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { mulberry32 } from '../../src/core/random.js';
-import { parseTsvector } from '../../src/core/store/keyword-index.js';
+import { parseTsvector } from '../../src/core/store/sql/keyword-index.js';
 import { pgliteStore } from '../../src/core/store/pglite.js';
 import { toHit } from '../../src/core/store/rows.js';
-import { hybridStatement, QUERY_LEXEMES_SQL, vectorIndex } from '../../src/core/store/schema.js';
-import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import { hybridStatement, QUERY_LEXEMES_SQL } from '../../src/core/store/sql/ranking.js';
+import { vectorIndex } from '../../src/core/store/sql/vector.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { hybridTuning, type PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { hashEmbed } from '../support/db-embedder.js';

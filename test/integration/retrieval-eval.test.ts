@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bm25Baselines, evalThroughStore, every, importEvalCorpus, table } from '../../bench/retrieval.bench.js';
-import { QUERY_LEXEMES_SQL } from '../../src/core/store/schema.js';
-import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import { QUERY_LEXEMES_SQL } from '../../src/core/store/sql/ranking.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { evalPath } from '../support/eval.js';
 import { loadRetrievalData } from '../support/retrieval-eval.js';
 

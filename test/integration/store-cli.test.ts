@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createImportCommand } from '../../src/cli/commands/import.js';
 import { createQueryCommand } from '../../src/cli/commands/query.js';
-import { SCHEMA_VERSION, schemaSql } from '../../src/core/store/schema.js';
+import { SCHEMA_VERSION, schemaSql } from '../../src/core/store/sql/schema.js';
 import { HashEmbedder } from '../support/db-embedder.js';
 import { fixtureRows, toJsonl } from '../support/db-fixture.js';
 import { projectRoot } from '../support/eval.js';

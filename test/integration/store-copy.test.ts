@@ -17,7 +17,7 @@ import { checksum } from '../../src/core/store/copy.js';
 import { runCopyProcess } from '../../src/core/store/copy-process.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
 import { openPostgresStore } from '../../src/core/store/postgres.js';
-import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { projectRoot } from '../support/eval.js';
 import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
 

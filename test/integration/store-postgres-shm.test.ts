@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openPostgresStore } from '../../src/core/store/postgres.js';
-import { SERIAL_BUILD_NOTICE, type SqlCorpusStore } from '../../src/core/store/sql.js';
+import { SERIAL_BUILD_NOTICE, type SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import type { PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL, q } from '../support/db-contract.js';
 import { hashEmbed } from '../support/db-embedder.js';

@@ -1,11 +1,11 @@
 // The store contract on Supabase: the REAL supabase-js client against the local PostgREST stand-in
-// (test/support/postgrest-standin.ts), which runs the SQL of src/core/store/schema.ts on PGlite AND on a real
+// (test/support/postgrest-standin.ts), which runs the SQL of src/core/store/sql/ on PGlite AND on a real
 // PostgreSQL 15 + pgvector server (skipped with a reason where absent, except CI=true): the functions Supabase
 // runs are tested on the server Supabase runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { freshPGlite } from '../support/db-pglite.js';
-import { schemaSql } from '../../src/core/store/schema.js';
+import { schemaSql } from '../../src/core/store/sql/schema.js';
 import { openSupabaseStore, type SupabaseCorpusStore } from '../../src/core/store/supabase.js';
 import { storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';

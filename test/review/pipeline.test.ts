@@ -17,7 +17,7 @@ import { BibIndex, paperTextSource, runReview } from '../../src/core/review/inde
 import { provenanceAt } from '../../src/core/review/provenance.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type ProgressEvent, type ReviewOptions, type ReviewResult } from '../../src/core/review/types.js';
 import { openPGliteStore } from '../../src/core/store/pglite.js';
-import type { SqlCorpusStore } from '../../src/core/store/sql.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import {
   authorYearModel,
   gullibleModel,

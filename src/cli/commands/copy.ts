@@ -2,7 +2,7 @@ import { parseCommand } from '../options.js';
 import { copySpec } from '../spec.js';
 import { redactUrl } from '../../core/redact.js';
 import type { CopySummary } from '../../core/store/copy.js';
-import type { SqlCorpusStore } from '../../core/store/sql.js';
+import type { SqlCorpusStore } from '../../core/store/sql/store.js';
 import { CliError, outputs, type Command, type StoreDeps } from '../command.js';
 import { openDb } from '../corpus.js';
 

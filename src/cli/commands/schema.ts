@@ -1,6 +1,7 @@
 import { parseCommand } from '../options.js';
 import { schemaSpec } from '../spec.js';
-import { DEFAULT_DIMENSIONS, rolesSql, schemaSql, supabasePoliciesSql } from '../../core/store/schema.js';
+import { rolesSql, supabasePoliciesSql } from '../../core/store/sql/roles.js';
+import { DEFAULT_DIMENSIONS, schemaSql } from '../../core/store/sql/schema.js';
 import { CliError, type Command } from '../command.js';
 
 /** `corpus-lens schema --print [--dimensions D] [--precision P] [--roles] [--supabase]`: the one SQL source, for a migration. */

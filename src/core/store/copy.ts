@@ -8,7 +8,7 @@
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS, type CopyField } from './pg-copy.js';
 import { parseVectorText } from './rows.js';
 import type { Row } from './driver.js';
-import { insertElements, type SqlCorpusStore } from './sql.js';
+import { insertElements, type SqlCorpusStore } from './sql/store.js';
 import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from './types.js';
 
 export interface CopyOptions {

@@ -1,5 +1,5 @@
 // How the SQL store speaks to a database: one statement, a transaction, a bulk load. The PGlite and `pg` backends
-// implement it; the shared SQL store (sql.ts) and the in-memory keyword index (keyword-index.ts) only use it.
+// implement it; the shared SQL store (sql/store.ts) and the in-memory keyword index (sql/keyword-index.ts) only use it.
 import type { SentenceInput, StoreKind } from './types.js';
 
 export type Row = Record<string, unknown>;

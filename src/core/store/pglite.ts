@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from './rows.js';
 import type { Row, SqlDriver, SqlTx, StagedSentence } from './driver.js';
-import { SqlCorpusStore, type SqlStoreOptions } from './sql.js';
+import { SqlCorpusStore, type SqlStoreOptions } from './sql/store.js';
 import { StoreError } from './types.js';
 import { describeThrown } from '../redact.js';
 import { LOCK_FILE, fsProblem, isAlive, lockCorpus } from './lock.js';

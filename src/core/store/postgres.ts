@@ -1,4 +1,4 @@
-// PostgreSQL with pgvector through `pg`: the same SQL as the embedded store (schema.ts). Lookups go through a
+// PostgreSQL with pgvector through `pg`: the same SQL as the embedded store (sql/schema.ts). Lookups go through a
 // connection pool, so one store serves concurrent lookups (the extension's panel, a CLI batch) without queueing
 // them behind each other; every write and session setting goes through ONE pinned connection of that pool, because
 // a bulk load's session state (SET corpus_lens.defer_stats, the temp staging table) must stay on one session.
@@ -7,8 +7,8 @@ import type { Pool, PoolClient } from 'pg';
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from './pg-copy.js';
 import { firstLine, vectorText } from './rows.js';
 import type { Row, SqlDriver, SqlTx } from './driver.js';
-import { SqlCorpusStore, type SqlStoreOptions } from './sql.js';
-import { SESSION_EF_SEARCH } from './schema.js';
+import { SqlCorpusStore, type SqlStoreOptions } from './sql/store.js';
+import { SESSION_EF_SEARCH } from './sql/lookup.js';
 import { StoreError } from './types.js';
 
 import { redactUrl } from '../redact.js';
@@ -29,7 +29,7 @@ export const POOL_DEFAULTS = { max: 10, idleTimeoutMs: 30_000, connectTimeoutMs:
 
 /**
  * Session settings for every pooled connection: filtered HNSW scans return k rows (pgvector ≥ 0.8) and ef_search
- * by the corpus's size (schema.ts SESSION_EF_SEARCH; the unfiltered prepared lookups run outside the functions'
+ * by the corpus's size (sql/lookup.ts SESSION_EF_SEARCH; the unfiltered prepared lookups run outside the functions'
  * own settings), never below a higher value the server's administrator set.
  */
 const SESSION_SQL = `SET hnsw.iterative_scan = relaxed_order; ${SESSION_EF_SEARCH}`;

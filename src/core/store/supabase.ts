@@ -1,4 +1,4 @@
-// Supabase (PostgREST) through `@supabase/supabase-js`. The schema and functions come from schema.ts, run once by
+// Supabase (PostgREST) through `@supabase/supabase-js`. The schema and functions come from sql/schema.ts, run once by
 // the user as a migration (`corpus-lens schema --print`). Every lookup is ONE `.rpc(...)` call (match_sentences,
 // keyword_sentences, hybrid_sentences, sentence_context); metadata and counts are table GETs; writes are
 // upserts that ignore duplicates (re-importing adds nothing). Over HTTP a paper is up to three requests (papers, its
@@ -6,7 +6,7 @@
 // which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
 import { toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { SCHEMA_VERSION } from './sql/schema.js';
 import {
   checkCompatible,
   checkPaperDimensions,

@@ -40,7 +40,7 @@ export interface Hit {
 
 /**
  * How a corpus's HNSW indexes hold its vectors, chosen when it is created: `float32` indexes the `vector` column,
- * `half` its `halfvec` cast (schema.ts).
+ * `half` its `halfvec` cast (sql/vector.ts).
  */
 export type IndexPrecision = 'float32' | 'half';
 
@@ -57,7 +57,7 @@ export interface CorpusMeta {
    */
   vectorContext?: string;
   /**
-   * How the corpus's HNSW indexes hold its vectors (corpus_meta.index_precision; schema.ts IndexPrecision): `half`
+   * How the corpus's HNSW indexes hold its vectors (corpus_meta.index_precision; sql/vector.ts): `half`
    * indexes the float32 column's halfvec cast. Absent on backends that do not report it; a corpus without the key is
    * float32.
    */

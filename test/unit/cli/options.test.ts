@@ -12,7 +12,7 @@ import { askSpec, commandSpecs, querySpec, reviewSpec, schemaSpec } from '../../
 import { ANSWERABILITY_THRESHOLD } from '../../../src/core/ask/evidence.ts';
 import { ASK_DEFAULTS } from '../../../src/core/ask/index.ts';
 import { DEFAULTS as REVIEW_DEFAULTS } from '../../../src/core/review/pipeline.ts';
-import { DEFAULT_DIMENSIONS } from '../../../src/core/store/schema.ts';
+import { DEFAULT_DIMENSIONS } from '../../../src/core/store/sql/schema.ts';
 import { HYBRID_DEFAULTS } from '../../../src/core/store/types.ts';
 
 const spec = defineCommand({

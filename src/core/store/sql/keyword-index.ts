@@ -1,5 +1,5 @@
 /*
- * The keyword ranking of SQL `bm25_sentences` (schema.ts), computed in memory for the embedded corpus.
+ * The keyword ranking of SQL `bm25_sentences` (ranking.ts), computed in memory for the embedded corpus.
  *
  * Why: PGlite's WASM executor spends ~10 µs on every row it moves, and the keyword half of a hybrid lookup moves
  * thousands (candidates, their term frequencies, their sections'): ~17 ms of the hybrid's ~24 ms at 100k sentences,
@@ -8,20 +8,12 @@
  * tsvectors, so PostgreSQL's parser and stemmer stay the only ones), and a ranking takes ~2 ms.
  *
  * The SQL stays the reference: every rule below is its rule (candidate budget, BM25 constants, the two stages, the
- * section score), with its constants imported from schema.ts, and `test/integration/keyword-index.test.ts` checks
+ * section score), with its constants imported from ranking.ts, and `test/integration/keyword-index.test.ts` checks
  * that both give the same ranking. Only the store that owns the corpus (PGlite: one process, one writer) uses it,
  * and only while no write has happened since it was read.
  */
-import {
-  BM25_B,
-  BM25_K1,
-  BM25_SECTION_WEIGHT,
-  CANDIDATE_BUDGET,
-  COMMON_TERM_SHARE,
-  RERANK_FACTOR,
-  RERANK_MIN,
-} from './schema.js';
-import type { Row, SqlDriver } from './driver.js';
+import { BM25_B, BM25_K1, BM25_SECTION_WEIGHT, CANDIDATE_BUDGET, COMMON_TERM_SHARE, RERANK_FACTOR, RERANK_MIN } from './ranking.js';
+import type { Row, SqlDriver } from '../driver.js';
 
 /**
  * Rows read per statement while loading: PGlite runs one statement at a time, and a lookup waits for the one under
@@ -330,7 +322,7 @@ export class KeywordIndex {
     return s >= 0 ? s : -1 - row;
   }
 
-  /** BM25's term weight (bm25Sum in schema.ts, same operations in the same order, so the same doubles). */
+  /** BM25's term weight (bm25Sum in ranking.ts, same operations in the same order, so the same doubles). */
   private static weight(idf: number, tf: number, len: number, avgLen: number): number {
     return (idf * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * len) / avgLen));
   }

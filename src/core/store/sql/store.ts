@@ -1,21 +1,13 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
-import { PGLITE_BUILD_MEMORY_MB } from './capacity.js';
-import {
-  hnswIndexSql,
-  hybridStatement,
-  matchStatement,
-  MAX_INDEX_DIMENSIONS,
-  QUERY_LEXEMES_SQL,
-  SCHEMA_VERSION,
-  schemaSql,
-  SESSION_EF_SEARCH,
-  vectorIndex,
-  type VectorIndex,
-} from './schema.js';
-import type { SqlDriver, SqlTx } from './driver.js';
+import { PGLITE_BUILD_MEMORY_MB } from '../capacity.js';
+import { SESSION_EF_SEARCH } from './lookup.js';
+import { hybridStatement, matchStatement, QUERY_LEXEMES_SQL } from './ranking.js';
+import { SCHEMA_VERSION, schemaSql } from './schema.js';
+import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
+import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { filterArgs, parseVectorText, toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
+import { filterArgs, parseVectorText, toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -43,7 +35,7 @@ import {
   type StoreKind,
   type WriteOptions,
   type WriteResult,
-} from './types.js';
+} from '../types.js';
 
 /**
  * The server could not give a parallel index build its shared memory: pgvector reserves maintenance_work_mem in one

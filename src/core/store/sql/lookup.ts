@@ -1,0 +1,187 @@
+// What every lookup function shares: the context tail (target, previous/next sentence, paper), the filters, the
+// function settings and the HNSW search breadth by corpus size, the exact scan of a small paper filter; and the
+// lookup functions that rank nothing (lookup_ef_search, sentence_context, section_titles).
+import { indexedDistance, type VectorIndex } from './vector.js';
+
+/**
+ * The shared tail of every lookup: `hits(id, score, similarity)` → target (shifted by `offset`, an SQL expression),
+ * context, paper.
+ */
+export function contextTail(offset: string): string {
+  return `
+  SELECT h.similarity, h.score,
+    jsonb_build_object('id', t.id, 'paperId', t.paper_id, 'text', t.text, 'sectionTitle', t.section_title,
+      'sectionNumber', t.section_number, 'sentenceIndex', t.sentence_index, 'globalIndex', t.global_index) AS sentence,
+    CASE WHEN p.id IS NULL THEN NULL ELSE jsonb_build_object('id', p.id, 'paperId', p.paper_id, 'text', p.text,
+      'sectionTitle', p.section_title, 'sectionNumber', p.section_number, 'sentenceIndex', p.sentence_index,
+      'globalIndex', p.global_index) END AS previous,
+    CASE WHEN n.id IS NULL THEN NULL ELSE jsonb_build_object('id', n.id, 'paperId', n.paper_id, 'text', n.text,
+      'sectionTitle', n.section_title, 'sectionNumber', n.section_number, 'sentenceIndex', n.sentence_index,
+      'globalIndex', n.global_index) END AS next,
+    jsonb_build_object('id', pa.id, 'title', pa.title, 'authors', to_jsonb(pa.authors), 'year', pa.year,
+      'venue', pa.venue, 'doi', pa.doi, 'citationKey', pa.citation_key) AS paper
+  FROM hits h
+  JOIN sentences m ON m.id = h.id
+  JOIN sentences t ON t.paper_id = m.paper_id AND t.section_index = m.section_index
+                  AND t.sentence_index = m.sentence_index + coalesce(${offset}, 0)
+  LEFT JOIN sentences p ON p.paper_id = t.paper_id AND p.section_index = t.section_index
+                       AND p.sentence_index = t.sentence_index - 1
+  LEFT JOIN sentences n ON n.paper_id = t.paper_id AND n.section_index = t.section_index
+                       AND n.sentence_index = t.sentence_index + 1
+  JOIN papers pa ON pa.id = t.paper_id
+  ORDER BY h.score DESC, t.id`;
+}
+
+export const CONTEXT_TAIL = contextTail('match_offset');
+
+/** The filter on a sentence row `s` (year range through its paper, paper ids). */
+export const FILTER = `(paper_ids IS NULL OR s.paper_id = ANY (paper_ids))
+      AND ((year_min IS NULL AND year_max IS NULL) OR EXISTS (
+        SELECT 1 FROM papers fp WHERE fp.id = s.paper_id
+          AND (year_min IS NULL OR fp.year >= year_min) AND (year_max IS NULL OR fp.year <= year_max)))`;
+
+/** The filter parameters of every lookup function (see FILTER). */
+export const FILTER_PARAMS = `year_min int DEFAULT NULL,
+  year_max int DEFAULT NULL,
+  paper_ids text[] DEFAULT NULL`;
+
+
+export const RETURNS = `RETURNS TABLE (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb, paper jsonb)`;
+
+/**
+ * ef_search by corpus size (SQL lookup_ef_search): 100 up to 100k sentences, 200 above (schema v12), and from 500k
+ * growing with the corpus (n / 2,500: 400 at 1M, schema v10), at most pgvector's 1,000; a filtered match twice that
+ * and at least 400 (schema v9: the first HNSW candidates a filter thins out must be good ones). Measured with
+ * \`npm run bench -- scale\` (topic-structured vectors; tuned on one query set, reported on another; m 16 /
+ * ef_construction 64):
+ * - unfiltered recall@25: 200k ef 100 0.951 held-out; 1M ef 100 0.817, 250 0.907, 400 0.953, 600 0.972 (tuning),
+ *   p50 4.9 / 8.7 / 13.6 / 19.0 ms (2026-11-23, load 3–6 on 2 cores; the target is 0.95 at p50 ≤ 15 ms);
+ * - a year filter (1 paper in 5): 200k ef 400 0.979; 1M ef 400 0.899, ef 800 0.955 tuning, 0.939 held-out (p50 32 ms);
+ * - 50 given papers: 1.000 at 400 (the planner reads those papers' rows).
+ * The floor of 200 above 100k, from \`npm run bench -- limit\` (PGlite; clustered vectors, N/200 centres of 200
+ * near-equidistant sentences, harder for HNSW than the topic-structured ones; 60 queries, 2026-11-25, strict
+ * recall@25): 100k ef 100 0.973 (store bench); 200k ef 100 0.943, 150 0.960, 200 0.976 (p50 5.5 ms); 300k ef 120 (the
+ * v10 rule) 0.901, 200 0.967 (p50 7.0 ms); 400k ef 200 0.946 (p50 11.4 ms) in one build, 0.885 in another. On real sentences
+ * (\`npm run bench -- recall\`, Citation-Integrity, 15k) ef 100 already gives k-nn recall 0.99.
+ */
+const EF_SEARCH_MIN = 100;
+/** Above this many sentences the unfiltered floor is EF_SEARCH_LARGE (schema v12). */
+const EF_SEARCH_LARGE_FROM = 100_000;
+const EF_SEARCH_LARGE = 200;
+const EF_SEARCH_PER = 2500;
+const FILTERED_EF_SEARCH = 400;
+
+/**
+ * PL/pgSQL (not inlinable SQL): the plan is cached per session instead of inlining and re-planning the body at
+ * every call (measured: inlining cost more than the lookup itself in PGlite). Custom plans always, so the planner
+ * knows LIMIT k and picks the HNSW scan. Iterative scans keep filtered lookups at k rows (pgvector ≥ 0.8);
+ * ef_search starts at 100 (the floor measured up to 100k sentences; the vector lookups raise it by corpus size,
+ * RAISE_EF_SEARCH). Set per function, so they hold for PostgREST/Supabase calls too, where a session SET does not
+ * persist.
+ */
+export const FN_SETTINGS = `SET plan_cache_mode = force_custom_plan
+SET hnsw.iterative_scan = relaxed_order
+SET hnsw.ef_search = ${EF_SEARCH_MIN}`;
+
+/**
+ * A connection's own hnsw.ef_search (the prepared lookups run outside the functions): this corpus's
+ * lookup_ef_search, or 100 where the corpus has none (not created yet, or not readable), and never below what the
+ * server's administrator set (ALTER DATABASE/ROLE … SET hnsw.ef_search).
+ */
+export const SESSION_EF_SEARCH = `DO $do$ DECLARE ef int := ${EF_SEARCH_MIN}; BEGIN
+  BEGIN EXECUTE 'SELECT lookup_ef_search(false)' INTO ef; EXCEPTION WHEN OTHERS THEN NULL; END;
+  PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search', true)::int, ef)::text, false);
+END $do$`;
+
+/** A lookup function's first statement: ef_search for this corpus and this call (ends with the call). */
+export const RAISE_EF_SEARCH = `PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search')::int,
+    lookup_ef_search(year_min IS NOT NULL OR year_max IS NOT NULL OR paper_ids IS NOT NULL))::text, true);`;
+
+/**
+ * A paper filter whose papers hold at most this many sentences is answered by an exact scan of their rows (schema
+ * v11), so its recall is 1.000 by construction instead of depending on the planner trading the HNSW scan for those
+ * rows (README: on an m 12/40 index at 1M it switched only at ef_search 800). Measured (20k topic-structured 384-d
+ * sentences, 50 a paper, top-25 ids, 2 cores at load 2, 2026-11-23): the exact scan costs 0.7–1.7 µs a row — 2,000
+ * rows 2.3 ms in PGlite, 1.3 ms on PostgreSQL 15 — against 2–8 ms for the filtered HNSW lookup at ef_search 400 and
+ * 1.5–3 ms for an unfiltered one at 100; 5,000 rows took 21 and 6 ms, past both. So up to 2,000 rows (~8 papers
+ * of 250 sentences) the exact answer is also the faster one.
+ */
+export const EXACT_SCAN_ROWS = 2000;
+
+/** PL/pgSQL declaration: whether this call's paper filter is small enough for the exact scan (counts ≤ limit + 1 rows). */
+export const EXACT_SCAN_DECLARE = `exact_scan boolean := paper_ids IS NOT NULL AND (SELECT count(*) FROM (
+    SELECT 1 FROM sentences s WHERE s.paper_id = ANY (paper_ids) LIMIT ${EXACT_SCAN_ROWS + 1}) x) <= ${EXACT_SCAN_ROWS};`;
+
+/**
+ * CTE `name`: the `count` rows of `table` (alias s) nearest to `vector` that pass `filter`, as `columns` plus their
+ * float32 `distance`, through the HNSW index. With `exact` (a boolean SQL expression) the rows come instead, when it
+ * is true, from an exact scan: a materialised CTE of every row passing the filter, which no index can order, so the
+ * answer is the exact top `count` whatever the planner estimates. The branch not taken is a one-time false filter.
+ */
+export function nearest(
+  v: VectorIndex,
+  p: { name: string; table: string; columns: string; vector: string; count: string; filter: string; exact?: string },
+): string {
+  const rows = `SELECT ${p.columns}, s.embedding <=> ${p.vector} AS distance FROM ${p.table} s`;
+  const byIndex = (filter: string) =>
+    `${rows} WHERE ${filter} ORDER BY ${indexedDistance(v, 's.embedding', p.vector)} LIMIT ${p.count}`;
+  if (!p.exact) return `${p.name} AS MATERIALIZED (${byIndex(p.filter)})`;
+  return `${p.name}_all AS MATERIALIZED (${rows} WHERE ${p.exact} AND ${p.filter}),
+  ${p.name} AS MATERIALIZED (
+    (${byIndex(`NOT ${p.exact} AND ${p.filter}`)})
+    UNION ALL
+    (SELECT * FROM ${p.name}_all ORDER BY distance LIMIT ${p.count})
+  )`;
+}
+
+/** lookup_ef_search: the HNSW search breadth this corpus needs (see EF_SEARCH_MIN). */
+export function efSearchSql(): string {
+  return `-- The HNSW search breadth (hnsw.ef_search) this corpus needs for recall@25 ≥ 0.95 (schema.ts EF_SEARCH_PER).
+CREATE OR REPLACE FUNCTION lookup_ef_search(filtered boolean DEFAULT false) RETURNS int
+LANGUAGE sql STABLE
+AS $fn$
+  SELECT least(1000, greatest(
+    CASE WHEN filtered THEN ${FILTERED_EF_SEARCH} WHEN coalesce(max(documents), 0) > ${EF_SEARCH_LARGE_FROM} THEN ${EF_SEARCH_LARGE}
+      ELSE ${EF_SEARCH_MIN} END,
+    (CASE WHEN filtered THEN 2 ELSE 1 END) * ceil(coalesce(max(documents), 0) / ${EF_SEARCH_PER}.0)::int))
+  FROM fts_totals
+$fn$;
+
+`;
+}
+
+/** sentence_context and section_titles: context of given sentences, and the section-structure view. */
+export function contextSql(): string {
+  return `-- Context of given sentences (for callers that already hold sentence ids), one statement.
+CREATE OR REPLACE FUNCTION sentence_context(sentence_ids bigint[], match_offset int DEFAULT 0) ${RETURNS}
+LANGUAGE plpgsql STABLE
+${FN_SETTINGS}
+AS $fn$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH hits AS (
+    SELECT u.id, (-u.ord)::float8 AS score, NULL::float8 AS similarity
+    FROM unnest(sentence_ids) WITH ORDINALITY AS u(id, ord)
+  )
+  ${CONTEXT_TAIL};
+END
+$fn$;
+
+-- Every section of every paper once, with its title (the section-structure view), in pages of at most max_rows
+-- ordered by (paper_id, section_index), so that PostgREST's row limit (Supabase: 1,000) never truncates the
+-- list: pass the last row's paper_id and section_index to get the next page. Each page is an index range scan.
+CREATE OR REPLACE FUNCTION section_titles(after_paper text DEFAULT NULL, after_section int DEFAULT NULL,
+  max_rows int DEFAULT 1000)
+RETURNS TABLE (paper_id text, section_index int, section_title text)
+LANGUAGE sql STABLE AS $fn$
+  SELECT s.paper_id, s.section_index, min(s.section_title)
+  FROM sentences s
+  WHERE after_paper IS NULL OR (s.paper_id, s.section_index) > (after_paper, coalesce(after_section, -2147483648))
+  GROUP BY s.paper_id, s.section_index
+  ORDER BY s.paper_id, s.section_index
+  LIMIT max_rows;
+$fn$;
+
+`;
+}
