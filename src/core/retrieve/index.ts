@@ -1,6 +1,22 @@
 // Retrieval over a CorpusStore: vector match, keyword search and their hybrid (reciprocal-rank fusion), each ONE
 // statement / ONE RPC on every backend, with the previous/next sentence of the same section and the paper.
 // Identical sentence texts (the same boilerplate in several papers) are collapsed, keeping the best hit.
+//
+// This module chooses and shapes the lookups (query checks, filters, excluded papers, dedupe); the rankings
+// themselves run where the rows are, so that a lookup is one round trip:
+// - Vector, keyword (BM25 over sentences plus their section), hybrid (RRF of the two) and paper ranking are SQL
+//   functions of the schema, in src/core/store/sql/ranking.ts (match_sentences, bm25_sentences, keyword_sentences,
+//   hybrid_sentences, rank_papers), with the lookup frame they share (context, filters, ef_search) in
+//   sql/lookup.ts, and the elements' fusion (match_elements) in sql/elements.ts (used by ./elements.ts).
+// - The embedded corpus's process also ranks keywords in memory (store/sql/keyword-index.ts): the same BM25 as
+//   bm25_sentences, with the same constants, held in typed arrays; an unfiltered hybrid lookup takes its ranking in
+//   place of bm25_sentences' (filters and web-search syntax still rank in SQL).
+//   It exists because PGlite's WASM executor spends microseconds on every row it moves, and the keyword half of a
+//   hybrid lookup moves thousands, most of the lookup's time; in memory it takes a fraction of that. The SQL stays the
+//   reference (the twin is used only while the corpus is unchanged since it was read, and a test checks that both
+//   rank alike); PostgreSQL and Supabase rank in SQL only.
+// - reciprocalRankFusion below fuses rankings a caller already holds; Ask's evidence (ask/evidence.ts) fuses its
+//   papers' sentence and title ranks the same way.
 import type { Embedder } from '../embed/types.js';
 import { checkCompatible, requireMeta, StoreError, type CorpusStore, type Hit, type LookupOptions } from '../store/types.js';
 import { stripCitationDebris } from './citation-debris.js';
