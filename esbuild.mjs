@@ -29,9 +29,9 @@ const targets = [
     external: ['vscode', ...nodeExternals],
   },
   {
-    // The embedded corpus's own process (src/core/store/remote.ts forks it): PGlite's memory and WASM work stay
+    // The embedded corpus's own process (src/core/store/backends/remote.ts forks it): PGlite's memory and WASM work stay
     // out of the extension host.
-    entryPoints: ['src/core/store/remote-host.ts'],
+    entryPoints: ['src/core/store/backends/remote-host.ts'],
     outfile: 'dist/store-host.js',
     platform: 'node',
     format: 'cjs',

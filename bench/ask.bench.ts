@@ -20,7 +20,7 @@ import { createEmbedder } from '../src/core/embed/index.js';
 import { ingest } from '../src/core/ingest/pipeline.js';
 import { OpenAIChat } from '../src/core/llm/chat.js';
 import { search } from '../src/core/retrieve/index.js';
-import { openPGliteStore } from '../src/core/store/pglite.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
 import { faithfulAskModel, liarAskModel } from '../test/support/ask-models.js';
 import { startChatStandin } from '../test/support/chat-standin.js';
 import { median, percentile } from './stats.js';

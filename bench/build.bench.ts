@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPGliteStore } from '../src/core/store/pglite.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
 import { toHit } from '../src/core/store/rows.js';
 import { matchStatement } from '../src/core/store/sql/ranking.js';
 import { hnswIndexSql, vectorIndex } from '../src/core/store/sql/vector.js';

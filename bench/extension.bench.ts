@@ -13,7 +13,7 @@ import { createEmbedder } from '../src/core/embed/index.ts';
 import { search } from '../src/core/retrieve/index.ts';
 import { highlightTerms } from '../src/core/retrieve/recurring.ts';
 import { openStore } from '../src/core/store/index.ts';
-import { openRemoteStore } from '../src/core/store/remote.ts';
+import { openRemoteStore } from '../src/core/store/backends/remote.ts';
 import type { CorpusStore, PaperInput } from '../src/core/store/types.ts';
 import { TextModel } from '../src/core/text/index.ts';
 import { toHitView } from '../src/extension/panel/hit-view.ts';

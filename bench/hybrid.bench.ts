@@ -13,12 +13,12 @@
 // HYBRID_BENCH_N overrides the size; HYBRID_BENCH_BACKENDS=pg (or pglite) runs one backend (a 1M corpus is past the
 // embedded limit). The server gets the scale bench's lab settings (shared_buffers a quarter of RAM, …). PGlite is
 // measured twice: keywords ranked by bm25_sentences in SQL, then by the in-memory keyword index the corpus process
-// loads (src/core/store/keyword-index.ts), with its load time and memory.
+// loads (src/core/store/sql/keyword-index.ts), with its load time and memory.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPGliteStore } from '../src/core/store/pglite.js';
-import { openPostgresStore } from '../src/core/store/postgres.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
+import { openPostgresStore } from '../src/core/store/backends/postgres.js';
 import { filterArgs, toHit } from '../src/core/store/rows.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { hybridTuning, type PaperInput } from '../src/core/store/types.js';

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { openPGliteStore } from '../src/core/store/pglite.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { exactLookup, fmt, load, median, peakRssMb, percentile, rankedOf, recallAtK, KNN_EPSILON, type Ranked } from './stats.js';
 import { Synthetic } from './store.bench.js';

@@ -12,9 +12,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyCorpus } from '../src/core/store/copy.js';
-import { openPGliteStore } from '../src/core/store/pglite.js';
-import { openPostgresStore } from '../src/core/store/postgres.js';
+import { copyCorpus } from '../src/core/store/ops/copy.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
+import { openPostgresStore } from '../src/core/store/backends/postgres.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import type { PaperInput } from '../src/core/store/types.js';
 import { vectorText } from '../src/core/store/rows.js';

@@ -6,7 +6,7 @@
 // in-memory BM25 over sentences measured in the same run. test/integration/retrieval-eval.test.ts asserts on it.
 import { createEmbedder } from '../src/core/embed/index.js';
 import type { Embedder } from '../src/core/embed/types.js';
-import { pgliteStore } from '../src/core/store/pglite.js';
+import { pgliteStore } from '../src/core/store/backends/pglite.js';
 import { importPapers, papersFromRows, type DocumentRow, type Lined, type SourceRow } from '../src/core/ingest/seed-rows.js';
 import type { CorpusStore } from '../src/core/store/types.js';
 import { paperSearch, search, type SearchMode } from '../src/core/retrieve/index.js';

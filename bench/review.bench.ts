@@ -15,7 +15,7 @@ import { runReview } from '../src/core/review/index.js';
 import { anySharedWord, assessSupport, SUPPORT_THRESHOLD } from '../src/core/grounding/support.js';
 import { loadClaimFixture, scoreClaims, type ClaimPair } from '../test/support/claim-fixture.js';
 import type { ReviewResult } from '../src/core/review/types.js';
-import { openPGliteStore } from '../src/core/store/pglite.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
 import { loadCorpus, REVIEW_CORPUS, reviewModel, startChatStandin, syntheticCorpus } from '../test/support/chat-standin.js';
 
 const TOPIC = 'How the use of retrieval and embeddings improves the precision of search and the recall of evidence for citations';

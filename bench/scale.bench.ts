@@ -20,7 +20,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'pg';
 import { vectorText } from '../src/core/store/rows.js';
-import { openPostgresStore } from '../src/core/store/postgres.js';
+import { openPostgresStore } from '../src/core/store/backends/postgres.js';
 import { matchStatement } from '../src/core/store/sql/ranking.js';
 import { hnswIndexSql, vectorIndex } from '../src/core/store/sql/vector.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';

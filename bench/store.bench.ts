@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPGliteStore } from '../src/core/store/pglite.js';
+import { openPGliteStore } from '../src/core/store/backends/pglite.js';
 import { toHit, vectorText } from '../src/core/store/rows.js';
 import { matchStatement } from '../src/core/store/sql/ranking.js';
 import { hnswIndexSql, indexedDistance, vectorIndex } from '../src/core/store/sql/vector.js';

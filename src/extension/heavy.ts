@@ -2,7 +2,7 @@
 // the OpenAI and Supabase clients, the BibTeX parser, the review pipeline). esbuild bundles this module
 // on its own as dist/heavy.js; `heavy()` in load.ts requires it on first use.
 export { openStore, targetKind } from '../core/store/index.js';
-export { openRemoteStore } from '../core/store/remote.js';
+export { openRemoteStore } from '../core/store/backends/remote.js';
 export { createEmbedder } from '../core/embed/index.js';
 export { search } from '../core/retrieve/index.js';
 export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';

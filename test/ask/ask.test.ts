@@ -13,7 +13,7 @@ import { OpenAIChat } from '../../src/core/llm/index.js';
 import { paperTextSource } from '../../src/core/grounding/paper-text.js';
 import { stripQuotations } from '../../src/core/grounding/check.js';
 import { ShingleIndex } from '../../src/core/text/match.js';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import type { CorpusStore } from '../../src/core/store/types.js';
 import { ASK_LIES, faithfulAskModel, inventorAskModel, liarAskModel } from '../support/ask-models.js';

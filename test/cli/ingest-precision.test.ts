@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { runCli } from '../support/cli.ts';
 
 test('ingest --precision half creates a half corpus that answers; float32 on it is refused and writes nothing', { timeout: 120_000 }, async () => {

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCK_FILE } from '../../src/core/store/lock.ts';
+import { LOCK_FILE } from '../../src/core/store/ops/lock.ts';
 import { projectRoot } from '../support/eval.ts';
 import { runCli } from '../support/cli.ts';
 

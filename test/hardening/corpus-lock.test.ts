@@ -1,4 +1,4 @@
-// One process at a time on an embedded corpus (store/lock.ts): concurrent ingests, queries and reviews from
+// One process at a time on an embedded corpus (store/ops/lock.ts): concurrent ingests, queries and reviews from
 // separate OS processes either run or fail with "in use by process <pid>", and the corpus is whole after (counts
 // exact, queries answer); a killed owner's lock is taken over; a reader never creates a corpus.
 import { test } from 'node:test';
@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, hostname } from 'node:os';
 import { join } from 'node:path';
-import { CorpusInUseError, LOCK_FILE, lockCorpus } from '../../src/core/store/lock.ts';
-import { openPGliteStore } from '../../src/core/store/pglite.ts';
+import { CorpusInUseError, LOCK_FILE, lockCorpus } from '../../src/core/store/ops/lock.ts';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.ts';
 import { projectRoot } from '../support/eval.ts';
 import { runCli } from '../support/cli.ts';
 

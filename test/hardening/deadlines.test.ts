@@ -8,7 +8,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { OpenAIEmbedder } from '../../src/core/embed/openai.ts';
 import { OpenAIChat } from '../../src/core/llm/chat.ts';
-import { openSupabaseStore } from '../../src/core/store/supabase.ts';
+import { openSupabaseStore } from '../../src/core/store/backends/supabase.ts';
 
 const open = new Set<ServerResponse>();
 const sockets = new Set<Socket>();

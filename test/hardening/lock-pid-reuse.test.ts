@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CorpusInUseError, LOCK_FILE, lockCorpus, processStarted } from '../../src/core/store/lock.ts';
+import { CorpusInUseError, LOCK_FILE, lockCorpus, processStarted } from '../../src/core/store/ops/lock.ts';
 
 const linux = processStarted(process.pid) !== null;
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeThrown, errorText, redactSecrets } from '../../src/core/redact.ts';
 import { StoreError } from '../../src/core/store/types.ts';
-import { redactUrl as redact } from '../../src/core/store/postgres.ts';
+import { redactUrl as redact } from '../../src/core/store/backends/postgres.ts';
 import { runCli } from '../support/cli.ts';
 
 const SECRET = 'S3cr3tP4ss';

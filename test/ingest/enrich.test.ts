@@ -14,7 +14,7 @@ import { enrichElements, MAX_DESCRIPTION_CHARS, plainDescription } from '../../s
 import { ingest } from '../../src/core/ingest/pipeline.ts';
 import { OpenAIChat } from '../../src/core/llm/index.ts';
 import { searchElements } from '../../src/core/retrieve/elements.ts';
-import { openPGliteStore } from '../../src/core/store/pglite.ts';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.ts';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.ts';
 import { startChatStandin, type ChatCall, type ChatStandin } from '../support/chat-standin.ts';
 import { runCli } from '../support/cli.ts';

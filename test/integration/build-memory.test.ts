@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { EMBEDDED_SENTENCE_LIMIT, HNSW_ELEMENT_BYTES, PGLITE_BUILD_MEMORY_MB } from '../../src/core/store/capacity.js';
+import { EMBEDDED_SENTENCE_LIMIT, HNSW_ELEMENT_BYTES, PGLITE_BUILD_MEMORY_MB } from '../../src/core/store/ops/capacity.js';
 import { buildMemorySql } from '../../src/core/store/sql/store.js';
 
 const DIMS = 384;

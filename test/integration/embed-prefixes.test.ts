@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { embedderFromFlags } from '../../src/cli/corpus.js';
 import { createEmbedder, resolvePrefixes, PREFIX_PRESETS } from '../../src/core/embed/index.js';
 import { search } from '../../src/core/retrieve/index.js';
-import { pgliteStore } from '../../src/core/store/pglite.js';
+import { pgliteStore } from '../../src/core/store/backends/pglite.js';
 import { documentRow, importPapers, papersFromRows, sourceRow } from '../../src/core/ingest/seed-rows.js';
 import { freshPGlite } from '../support/db-pglite.js';
 import { fixtureRows } from '../support/db-fixture.js';

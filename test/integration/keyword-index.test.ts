@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { mulberry32 } from '../../src/core/random.js';
 import { parseTsvector } from '../../src/core/store/sql/keyword-index.js';
-import { pgliteStore } from '../../src/core/store/pglite.js';
+import { pgliteStore } from '../../src/core/store/backends/pglite.js';
 import { toHit } from '../../src/core/store/rows.js';
 import { hybridStatement, QUERY_LEXEMES_SQL } from '../../src/core/store/sql/ranking.js';
 import { vectorIndex } from '../../src/core/store/sql/vector.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { keywordSearch } from '../../src/core/retrieve/index.js';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { SCHEMA_VERSION } from '../../src/core/store/sql/schema.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { countTrips } from '../support/db-trips.js';

@@ -5,7 +5,7 @@
 // except CI=true.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openPostgresStore } from '../../src/core/store/postgres.js';
+import { openPostgresStore } from '../../src/core/store/backends/postgres.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import type { PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL } from '../support/db-contract.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { openPostgresStore } from '../../src/core/store/postgres.js';
+import { openPostgresStore } from '../../src/core/store/backends/postgres.js';
 import { SERIAL_BUILD_NOTICE, type SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import type { PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL, q } from '../support/db-contract.js';

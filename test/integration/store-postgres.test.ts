@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { openPostgresStore } from '../../src/core/store/postgres.js';
+import { openPostgresStore } from '../../src/core/store/backends/postgres.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { DIM, MODEL, storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';

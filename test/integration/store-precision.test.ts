@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
-import { openPostgresStore } from '../../src/core/store/postgres.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
+import { openPostgresStore } from '../../src/core/store/backends/postgres.js';
 import { hybridStatement, matchStatement } from '../../src/core/store/sql/ranking.js';
 import { SCHEMA_VERSION, schemaSql, type IndexPrecision } from '../../src/core/store/sql/schema.js';
 import { vectorIndex } from '../../src/core/store/sql/vector.js';

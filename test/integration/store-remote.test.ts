@@ -1,7 +1,7 @@
 // The store contract through a child process (openRemoteStore over embedded PGlite in a temp folder), plus what
 // the process boundary adds: error classes and fields cross it, aborts and progress cross it, a killed child fails
 // pending and later calls at once, close() ends the child, and a dead parent leaves no orphan.
-// The child is the TypeScript entry src/core/store/remote-host.ts run with `--import tsx` (no build needed);
+// The child is the TypeScript entry src/core/store/backends/remote-host.ts run with `--import tsx` (no build needed);
 // the bundled dist/store-host.js is what the extension forks (checked by the extension-host suite).
 // Round trips are counted as requests in the proxy (`onRequest`): the SQL statements the child then sends are
 // counted by the PGlite contract run (store-pglite.test.ts) on the same store code.
@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { paperTextSource } from '../../src/core/grounding/paper-text.js';
-import { openRemoteStore, type RemoteCorpusStore } from '../../src/core/store/remote.js';
+import { openRemoteStore, type RemoteCorpusStore } from '../../src/core/store/backends/remote.js';
 import { CorpusMismatchError, StoreError, type PaperInput } from '../../src/core/store/types.js';
 import { storeContract, MODEL, DIM } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
 import { freshPGlite } from '../support/db-pglite.js';
 import { projectRoot } from '../support/eval.js';
 
-const HOST = { script: join(projectRoot, 'src', 'core', 'store', 'remote-host.ts'), execArgv: ['--import', 'tsx'] };
+const HOST = { script: join(projectRoot, 'src', 'core', 'store', 'backends', 'remote-host.ts'), execArgv: ['--import', 'tsx'] };
 
 let store: RemoteCorpusStore;
 let requests = 0;

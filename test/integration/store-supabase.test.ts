@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { freshPGlite } from '../support/db-pglite.js';
 import { schemaSql } from '../../src/core/store/sql/schema.js';
-import { openSupabaseStore, type SupabaseCorpusStore } from '../../src/core/store/supabase.js';
+import { openSupabaseStore, type SupabaseCorpusStore } from '../../src/core/store/backends/supabase.js';
 import { storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
 import { realPgSkip, startRealPg } from '../support/pg-real.js';

@@ -16,7 +16,7 @@ import { checkReview, citedKeys, stripComments } from '../../src/core/grounding/
 import { BibIndex, paperTextSource, runReview } from '../../src/core/review/index.js';
 import { provenanceAt } from '../../src/core/review/provenance.js';
 import { OUTLINE_STEPS, REVIEW_STEPS, type ProgressEvent, type ReviewOptions, type ReviewResult } from '../../src/core/review/types.js';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import {
   authorYearModel,

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.ts';
-import { openPGliteDatabase, pgliteStore } from '../../src/core/store/pglite.ts';
+import { openPGliteDatabase, pgliteStore } from '../../src/core/store/backends/pglite.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/sql/schema.ts';
 import { fetchToCorpus, parseArxivAtom, search, sourceContext, sourcesConfig, type SourcesConfig } from '../../src/core/sources/index.ts';
 import { HashEmbedder } from '../support/db-embedder.ts';

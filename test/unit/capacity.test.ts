@@ -1,4 +1,4 @@
-// The embedded corpus's size warning: a pure decision on counts (src/core/store/capacity.ts).
+// The embedded corpus's size warning: a pure decision on counts (src/core/store/ops/capacity.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -7,7 +7,7 @@ import {
   embeddedCapacityWarning,
   embeddedLimit,
   SENTENCES_PER_SOURCE,
-} from '../../src/core/store/capacity.ts';
+} from '../../src/core/store/ops/capacity.ts';
 
 test('no warning while the load stays within the safe share of the limit', () => {
   assert.equal(embeddedCapacityWarning({ sentences: 0, papers: 0 }, 10, 100_000), null);

@@ -10,7 +10,7 @@ import { planCitation } from '../../src/core/bib/cite.js';
 import { formatBibtexEntry, sourceShape } from '../../src/core/bib/format.js';
 import { createEmbedder } from '../../src/core/embed/index.js';
 import { ingest } from '../../src/core/ingest/pipeline.js';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { projectRoot } from '../support/eval.ts';
 
 test('the source entry\'s type and venue field are kept; without one, @article/@misc as before', () => {

@@ -8,7 +8,7 @@ import { CachedEmbedder } from '../../src/core/embed/cache.js';
 import type { Embedder } from '../../src/core/embed/types.js';
 import { EmbedderMismatchError, embedderDimensions, initCorpus } from '../../src/core/ingest/corpus-embedder.js';
 import { CorpusMismatchError } from '../../src/core/store/types.js';
-import { pgliteStore } from '../../src/core/store/pglite.js';
+import { pgliteStore } from '../../src/core/store/backends/pglite.js';
 import { freshPGlite } from '../support/db-pglite.js';
 import { startStandin, type Standin } from '../support/openai-standin.js';
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { corpusFolderFor } from '../../src/core/store/corpus-folder.ts';
+import { corpusFolderFor } from '../../src/core/store/ops/corpus-folder.ts';
 
 test('the corpus folder from itself, from its PostgreSQL internals and from its parent', () => {
   const home = mkdtempSync(join(tmpdir(), 'cl-folder-'));

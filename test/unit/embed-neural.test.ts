@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder, NeuralEmbedder, NEURAL_DIMENSIONS, NEURAL_MODEL } from '../../src/core/embed/index.js';
-import { openPGliteStore } from '../../src/core/store/pglite.js';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { runCli } from '../support/cli.ts';
 import { CORPUS_SENTENCE, DECOY, PARAPHRASE, SENTENCE, UNRELATED, dot, writeParaphraseCorpus } from '../support/paraphrase.ts';
 

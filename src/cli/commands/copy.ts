@@ -1,7 +1,7 @@
 import { parseCommand } from '../options.js';
 import { copySpec } from '../spec.js';
 import { redactUrl } from '../../core/redact.js';
-import type { CopySummary } from '../../core/store/copy.js';
+import type { CopySummary } from '../../core/store/ops/copy.js';
 import type { SqlCorpusStore } from '../../core/store/sql/store.js';
 import { CliError, outputs, type Command, type StoreDeps } from '../command.js';
 import { openDb } from '../corpus.js';
@@ -26,7 +26,7 @@ export function createCopyCommand(deps: StoreDeps = {}): Command {
           throw new CliError(`copy works on corpora opened by SQL: for ${db} use the project's postgres:// connection string`, 2);
         }
       }
-      const { copyCorpus } = await import('../../core/store/copy.js');
+      const { copyCorpus } = await import('../../core/store/ops/copy.js');
       const from = (await openDb(values.from, undefined, env)) as SqlCorpusStore;
       let to: SqlCorpusStore | undefined;
       const warnings: string[] = [];

@@ -46,7 +46,7 @@ export const ingestCommand: Command = {
       // stderr only (stdout and --json stay as they are; with --progress stderr carries JSON lines only).
       if (!values.progress && (await isEmbedded(values.db))) {
         const sources = zotero ? zotero.length : files!.length;
-        const { embeddedCapacityWarning, embeddedLimit } = await import('../../core/store/capacity.js');
+        const { embeddedCapacityWarning, embeddedLimit } = await import('../../core/store/ops/capacity.js');
         const warning = embeddedCapacityWarning(await store.counts(), sources, embeddedLimit(process.env));
         if (warning) process.stderr.write(`corpus-lens: warning: ${warning.message}\n`);
       }
@@ -143,7 +143,7 @@ async function newCorpusFolder(db: string | undefined): Promise<string | null> {
   if (!db || db.startsWith('memory://')) return null;
   const { targetKind } = await import('../../core/store/index.js');
   if (targetKind(db) !== 'pglite') return null;
-  const { isCorpusFolder } = await import('../../core/store/pglite.js');
+  const { isCorpusFolder } = await import('../../core/store/backends/pglite.js');
   const { resolve } = await import('node:path');
   return isCorpusFolder(resolve(db)) ? null : resolve(db);
 }

@@ -44,22 +44,22 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     const key = options.supabaseKey ?? '';
     if (!key) throw new StoreError('no Supabase key: set SUPABASE_KEY');
     if (schema === 'corpusStudio') {
-      const { openCorpusStudioSupabase } = await import('./corpus-studio.js');
+      const { openCorpusStudioSupabase } = await import('./backends/corpus-studio.js');
       return openCorpusStudioSupabase(url, key, { model: options.corpusModel });
     }
-    const { openSupabaseStore } = await import('./supabase.js');
+    const { openSupabaseStore } = await import('./backends/supabase.js');
     return openSupabaseStore(url, key);
   }
   if (kind === 'postgres') {
-    const { openPostgresStore } = await import('./postgres.js');
+    const { openPostgresStore } = await import('./backends/postgres.js');
     const store = await openPostgresStore(target, {}, { onNotice: options.onNotice });
     if (schema === 'corpusStudio') {
-      const { corpusStudioSql } = await import('./corpus-studio.js');
+      const { corpusStudioSql } = await import('./backends/corpus-studio.js');
       return corpusStudioSql(store.driver, { model: options.corpusModel });
     }
     return store;
   }
-  const { openPGliteStore } = await import('./pglite.js');
+  const { openPGliteStore } = await import('./backends/pglite.js');
   const store = await openPGliteStore(target, {
     create: options.create,
     lockWaitMs: options.lockWaitMs,
@@ -67,7 +67,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     keywordIndex: options.keywordIndex,
   });
   if (schema === 'corpusStudio') {
-    const { corpusStudioSql } = await import('./corpus-studio.js');
+    const { corpusStudioSql } = await import('./backends/corpus-studio.js');
     return corpusStudioSql(store.driver, { model: options.corpusModel });
   }
   return store;

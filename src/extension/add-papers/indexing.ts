@@ -9,7 +9,7 @@ import type { CorpusService } from '../corpus/corpus.js';
 import { heavy } from '../load.js';
 import { readSettings } from '../shared/settings.js';
 import { errorText } from '../../core/redact.js';
-import { embeddedCapacityWarning, embeddedLimit } from '../../core/store/capacity.js';
+import { embeddedCapacityWarning, embeddedLimit } from '../../core/store/ops/capacity.js';
 
 const MOVE_TO_POSTGRES = 'Move Corpus to PostgreSQL…';
 

@@ -2,7 +2,7 @@
 // Supabase) and "Corpus Lens: Set API Key" (kept in secret storage, bound to its endpoint's host).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { corpusFolderFor, paperFilesIn } from '../../core/store/corpus-folder.js';
+import { corpusFolderFor, paperFilesIn } from '../../core/store/ops/corpus-folder.js';
 import { openSampleCorpus } from '../add-papers/indexing.js';
 import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorText, redactUrl } from '../../core/redact.js';
-import { runCopyProcess } from '../../core/store/copy-process.js';
+import { runCopyProcess } from '../../core/store/ops/copy-process.js';
 import type { CorpusService } from './corpus.js';
 import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';

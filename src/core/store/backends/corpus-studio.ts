@@ -11,8 +11,8 @@
 // Year and paper filters are applied after match_documents (it has no filter parameters), so a filtered lookup
 // can return fewer than k hits. Keyword and hybrid search need the Corpus Lens schema.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { filterArgs, parseVectorText, toHit, toSectionTitle } from './rows.js';
-import type { Row, SqlDriver } from './driver.js';
+import { filterArgs, parseVectorText, toHit, toSectionTitle } from '../rows.js';
+import type { Row, SqlDriver } from '../driver.js';
 import { createSupabaseClient, unwrap } from './supabase.js';
 import {
   StoreError,
@@ -26,7 +26,7 @@ import {
   type SentenceRef,
   type StoreKind,
   type WriteResult,
-} from './types.js';
+} from '../types.js';
 
 const READ_ONLY = 'the CorpusStudio schema is read only (import into a Corpus Lens corpus instead)';
 const NO_KEYWORD =

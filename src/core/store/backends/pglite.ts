@@ -6,12 +6,12 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
-import { vectorBinary } from './rows.js';
-import type { Row, SqlDriver, SqlTx, StagedSentence } from './driver.js';
-import { SqlCorpusStore, type SqlStoreOptions } from './sql/store.js';
-import { StoreError } from './types.js';
-import { describeThrown } from '../redact.js';
-import { LOCK_FILE, fsProblem, isAlive, lockCorpus } from './lock.js';
+import { vectorBinary } from '../rows.js';
+import type { Row, SqlDriver, SqlTx, StagedSentence } from '../driver.js';
+import { SqlCorpusStore, type SqlStoreOptions } from '../sql/store.js';
+import { StoreError } from '../types.js';
+import { describeThrown } from '../../redact.js';
+import { LOCK_FILE, fsProblem, isAlive, lockCorpus } from '../ops/lock.js';
 
 const enc = new TextEncoder();
 
@@ -219,7 +219,7 @@ function openProblem(path: string, err: unknown): StoreError {
 
 /**
  * Opens (creating if needed and allowed) a PGlite database in `dir` (or in memory for `memory://`) with pgvector
- * loaded. A folder is locked for this process until the database closes (lock.ts): a second process gets
+ * loaded. A folder is locked for this process until the database closes (ops/lock.ts): a second process gets
  * CorpusInUseError naming this one.
  */
 export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions = {}): Promise<PGlite> {

@@ -2,16 +2,16 @@
 // connection pool, so one store serves concurrent lookups (the extension's panel, a CLI batch) without queueing
 // them behind each other; every write and session setting goes through ONE pinned connection of that pool, because
 // a bulk load's session state (SET corpus_lens.defer_stats, the temp staging table) must stay on one session.
-// Bulk loads stage rows by binary COPY (pg-copy.ts), as PGlite's loader does.
+// Bulk loads stage rows by binary COPY (ops/pg-copy.ts), as PGlite's loader does.
 import type { Pool, PoolClient } from 'pg';
-import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from './pg-copy.js';
-import { firstLine, vectorText } from './rows.js';
-import type { Row, SqlDriver, SqlTx } from './driver.js';
-import { SqlCorpusStore, type SqlStoreOptions } from './sql/store.js';
-import { SESSION_EF_SEARCH } from './sql/lookup.js';
-import { StoreError } from './types.js';
+import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS } from '../ops/pg-copy.js';
+import { firstLine, vectorText } from '../rows.js';
+import type { Row, SqlDriver, SqlTx } from '../driver.js';
+import { SqlCorpusStore, type SqlStoreOptions } from '../sql/store.js';
+import { SESSION_EF_SEARCH } from '../sql/lookup.js';
+import { StoreError } from '../types.js';
 
-import { redactUrl } from '../redact.js';
+import { redactUrl } from '../../redact.js';
 
 /** The URL without its password, for messages (one redaction for every message: core/redact.ts). */
 export { redactUrl };

@@ -1,7 +1,7 @@
 // The child process behind `openRemoteStore` (remote.ts), bundled as dist/store-host.js: one corpus per process,
 // opened with `openStore` on the first request, every later request a method call on it. It exits when the parent
 // disconnects (close(), or the parent died: no orphan survives a crashed extension host).
-import { openStore, type OpenStoreOptions } from './index.js';
+import { openStore, type OpenStoreOptions } from '../index.js';
 import {
   CALLBACK_MARK,
   OPTIONAL_METHODS,
@@ -12,7 +12,7 @@ import {
   type HostRequest,
   type OpenedStore,
 } from './remote.js';
-import { StoreError, type CorpusStore } from './types.js';
+import { StoreError, type CorpusStore } from '../types.js';
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 

@@ -7,8 +7,8 @@
 // arguments is forwarded as an abort message, an `onProgress` callback as events; if the child dies, every pending
 // and later call rejects at once with one StoreError line.
 import { fork, type ChildProcess } from 'node:child_process';
-import type { OpenStoreOptions } from './index.js';
-import { CorpusMismatchError, StoreError, type CorpusMeta, type CorpusStore, type SchemaFlavor, type StoreKind } from './types.js';
+import type { OpenStoreOptions } from '../index.js';
+import { CorpusMismatchError, StoreError, type CorpusMeta, type CorpusStore, type SchemaFlavor, type StoreKind } from '../types.js';
 
 /** The CorpusStore methods every store has, forwarded as they are. */
 export const STORE_METHODS = [
@@ -78,7 +78,7 @@ export const SIGNAL_MARK = '\u0000signal';
 export const CALLBACK_MARK = '\u0000callback';
 
 export interface RemoteHost {
-  /** The child's entry: dist/store-host.js, or src/core/store/remote-host.ts with execArgv ['--import', 'tsx']. */
+  /** The child's entry: dist/store-host.js, or src/core/store/backends/remote-host.ts with execArgv ['--import', 'tsx']. */
   script: string;
   execArgv?: string[];
   /** Called once when the child exits without `close()` (crash, kill): the caller drops the connection. */

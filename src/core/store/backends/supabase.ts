@@ -5,8 +5,8 @@
 // sentences, its elements), not one transaction: a failed later request leaves a paper without sentences or elements,
 // which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { toElementHit, toHit, toSectionTitle, vectorText } from './rows.js';
-import { SCHEMA_VERSION } from './sql/schema.js';
+import { toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
+import { SCHEMA_VERSION } from '../sql/schema.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -28,7 +28,7 @@ import {
   type SentenceLocation,
   type WriteOptions,
   type WriteResult,
-} from './types.js';
+} from '../types.js';
 
 interface Reply<T> {
   data: T | null;

@@ -3,9 +3,9 @@
 // contract. The password travels in the child's PGPASSWORD (which `pg` reads when the URL has none), never in its
 // arguments, where other local users could see it in the process list.
 import { fork } from 'node:child_process';
-import { redactSecrets } from '../redact.js';
+import { redactSecrets } from '../../redact.js';
 import type { CopySummary } from './copy.js';
-import { StoreError } from './types.js';
+import { StoreError } from '../types.js';
 
 export interface CopyProcessOptions {
   /** dist/cli.js, or src/cli/main.ts with execArgv ['--import', 'tsx'] in tests. */

@@ -6,10 +6,10 @@
 // replaced.
 // At the end both sides are counted and checksummed over the source's papers.
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS, type CopyField } from './pg-copy.js';
-import { parseVectorText } from './rows.js';
-import type { Row } from './driver.js';
-import { insertElements, type SqlCorpusStore } from './sql/store.js';
-import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from './types.js';
+import { parseVectorText } from '../rows.js';
+import type { Row } from '../driver.js';
+import { insertElements, type SqlCorpusStore } from '../sql/store.js';
+import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from '../types.js';
 
 export interface CopyOptions {
   /** Sentences per batch (one source read, one target transaction); default 5,000. */

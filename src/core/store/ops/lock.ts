@@ -10,8 +10,8 @@
 import { hostname } from 'node:os';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { sleep } from '../abort.js';
-import { StoreError } from './types.js';
+import { sleep } from '../../abort.js';
+import { StoreError } from '../types.js';
 
 export const LOCK_FILE = 'corpus-lens.lock';
 

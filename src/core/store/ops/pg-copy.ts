@@ -1,8 +1,8 @@
 // PostgreSQL's binary COPY format (a header, one tuple of length-prefixed fields per row, a trailer) for bulk loads
 // into a real server: a vector travels as pgvector's binary form, so neither side writes or parses 384 numbers as
 // text (the text path was most of a `pg` ingest's time: 800 sentences/s at 10k).
-import { vectorBinary } from './rows.js';
-import type { StagedSentence } from './driver.js';
+import { vectorBinary } from '../rows.js';
+import type { StagedSentence } from '../driver.js';
 
 export type CopyField = Buffer | null;
 

@@ -1,6 +1,6 @@
 // The Corpus Lens schema over a SQL connection: shared by the PGlite and the `pg` backends. The backends differ
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
-import { PGLITE_BUILD_MEMORY_MB } from '../capacity.js';
+import { PGLITE_BUILD_MEMORY_MB } from '../ops/capacity.js';
 import { SESSION_EF_SEARCH } from './lookup.js';
 import { hybridStatement, matchStatement, QUERY_LEXEMES_SQL } from './ranking.js';
 import { SCHEMA_VERSION, schemaSql } from './schema.js';
@@ -77,7 +77,7 @@ const STATS_STALE = 'search_stats_stale';
  * it and, once the graph no longer fits, goes on on disk many times slower. PostgreSQL: at least 256 MB (its 64 MB
  * default spills early) but never less than the server's own setting; a parallel build reserves all of it up front,
  * so more is the administrator's to give. PGlite: enough for the graph of the embedded corpus's measured limit
- * (capacity.ts, PGLITE_BUILD_MEMORY_MB); its builds are serial and allocate the graph as it grows, so a small corpus
+ * (ops/capacity.ts, PGLITE_BUILD_MEMORY_MB); its builds are serial and allocate the graph as it grows, so a small corpus
  * uses no more. Settings in kB.
  */
 export function buildMemorySql(kind: StoreKind): string {
