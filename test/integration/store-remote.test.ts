@@ -197,7 +197,7 @@ test('opening errors keep their class; a child that cannot start fails at once',
 
 test('a parent that dies leaves no orphan corpus process', async () => {
   const probe = `
-    const { openRemoteStore } = require(${JSON.stringify(join(projectRoot, 'src', 'core', 'store', 'remote.ts'))});
+    const { openRemoteStore } = require(${JSON.stringify(join(projectRoot, 'src', 'core', 'store', 'backends', 'remote.ts'))});
     openRemoteStore('memory://', {}, ${JSON.stringify(HOST)}).then((s) => console.log(s.pid));
     setInterval(() => {}, 1000);`;
   const parent = spawn(process.execPath, ['--import', 'tsx', '-e', probe], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
