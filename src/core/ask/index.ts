@@ -1,3 +1,5 @@
+// ask/ holds "Ask the corpus" (its evidence, answers, conversation, insertion); it grounds answers with grounding/.
+//
 // "Ask the corpus": one question of a conversation → (follow-up rewritten to stand alone) → evidence → "I don't know"
 // below the answerability threshold (of the question as asked) → a checked, cited answer (LLM) or an extract (no
 // LLM). "Where did you find that?" answers from the previous answer's sources without searching. The turn is

@@ -1,3 +1,6 @@
+// review/ holds the related-work pipeline only (topic, decompose, retrieve, rerank, quotes, plan, write, emit, the
+// evidence outline); whether a sentence is backed by its quotes is grounding/'s, shared with Ask and cite-check.
+//
 // The related-work generator's public face (the CLI `review` command; the VS Code command calls the same):
 //
 //   const chat = baseURL ? new OpenAIChat({ baseURL, model, apiKey }) : null;          // null → evidence outline
