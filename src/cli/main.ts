@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<Command>> = {
   review: async () => (await import('./commands/review.js')).reviewCommand,
   ask: async () => (await import('./commands/ask.js')).askCommand,
   elements: async () => (await import('./commands/elements.js')).elementsCommand,
+  check: async () => (await import('./commands/check.js')).checkCommand,
   copy: async () => (await import('./commands/copy.js')).copyCommand,
 };
 

@@ -293,4 +293,38 @@ export const elementsSpec = defineCommand({
 });
 
 /** The commands in the order `corpus-lens --help` and the README list them. */
-export const commandSpecs: readonly CommandSpec[] = [segmentSpec, ingestSpec, importSpec, fetchSpec, querySpec, reviewSpec, askSpec, elementsSpec, schemaSpec, copySpec];
+export const checkSpec = defineCommand({
+  name: 'check',
+  summary: "check every citation of a LaTeX/Markdown paper (or of JSONL claims) against the cited paper's own text",
+  synopsis: ['--db DB [options] FILE…', '--db DB --claims FILE.jsonl --json [options]'],
+  about: [
+    "FILE: a LaTeX main file (its \\input/\\include files are read) or a Markdown paper; the .bib files it names (\\bibliography, \\addbibresource, front matter bibliography:) and --bib FILE are its bibliography. Each cited key is reported as missing-from-bib (in no .bib), not-in-corpus, or checked against the cited paper's stored sentences: supported, unsupported (no sentence supports the citing sentence: the closest ones are shown, and a corpus paper that does support it) or contradicted (only with an LLM).",
+    '--json prints one line per cited key: {file, line, column, command, key, sentence, status: missing-from-bib|not-in-corpus|checked, paper, verdict, score, evidence: [{sentenceIndex, text, page}], alternatives: [{paper, key, inBib, score, evidence}]}. Otherwise one compiler-style line each (file:line:column: ok|warning|error|info: …).',
+    '--claims: each input line {"id", "text", "cites": ["<paper id or key>", …]} gives one output line {"id", "cites": [{"paper", "key", "verdict", "score", "evidence": [{"sentenceIndex", "text", "page"}]}]}, evidence best first; --bib makes the cites .bib keys.',
+    'With an LLM the verdict is the model\'s (supported, contradicted, or not enough information, reported unsupported) with the sentence it judged by first; its quality is the configured model\'s. Exit 0 when the check ran (whatever it found), 1 for an error, 2 for a usage error.',
+  ].join('\n'),
+  options: {
+    ...corpusOptions,
+    ...jsonFlag('one line per cited key (required with --claims)'),
+    claims: text('FILE.jsonl', 'check these claims instead of a paper'),
+    bib: texts('FILE', 'a .bib to read besides those the paper names (repeat for several)'),
+    commands: custom('cite,citep,…', 'the LaTeX citation commands to read', citeCommandsValue, { defaultText: 'cite,citep,citet,autocite,parencite,textcite' }),
+    threshold: number('T', 'the offline support threshold (a citation scoring below it is unsupported)', { min: 0, max: 1, defaultText: 'chosen on Citation-Integrity train' }),
+    evidence: integer('N', 'evidence sentences per citation', { min: 1, max: 50, default: 3 }),
+    ...llmOptions,
+    timeout: integer('MS', 'the chat timeout in milliseconds', { min: 1, max: 3_600_000 }),
+    ...embedderOptions,
+    ...readSchemaOptions,
+  },
+});
+
+/** `--commands cite,citep`: LaTeX command names (a leading backslash is dropped). */
+function citeCommandsValue(raw: string, flagName: string): string[] {
+  const names = raw.split(',').map((c) => c.trim().replace(/^\\/, '')).filter(Boolean);
+  if (!names.length || names.some((c) => !/^[a-zA-Z]+$/.test(c))) {
+    throw new CliError(`${flagName} must be LaTeX command names separated by commas, e.g. cite,citep (got '${raw}')`, 2);
+  }
+  return names;
+}
+
+export const commandSpecs: readonly CommandSpec[] = [segmentSpec, ingestSpec, importSpec, fetchSpec, querySpec, reviewSpec, askSpec, elementsSpec, checkSpec, schemaSpec, copySpec];

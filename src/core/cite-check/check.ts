@@ -198,10 +198,13 @@ function statesFinding(sentence: string): boolean {
   return /\d/.test(sentence) || /\b(show|shown|showed|found|find|finds|demonstrat\w*|report\w*|increas\w*|decreas\w*|reduc\w*|improv\w*|outperform\w*|associat\w*|caus\w*|lead[s]? to|result\w* in)\b/i.test(sentence);
 }
 
-/** Every citation of a document checked: missing from the .bib, not in the corpus, or scored (with alternatives). */
+/**
+ * Every citation of a document checked: missing from the .bib, not in the corpus, or scored (with alternatives).
+ * `bib` null: the project has no bibliography, so no key is reported missing from it.
+ */
 export async function checkDocument(
   ctx: CheckContext,
-  input: { text: string; format: CiteFormat; file?: string | null; bib: BibIndex },
+  input: { text: string; format: CiteFormat; file?: string | null; bib: BibIndex | null },
   options: DocumentCheckOptions = {},
 ): Promise<DocumentCheck> {
   const catalog = await catalogOf(ctx, input.bib);
@@ -214,7 +217,7 @@ export async function checkDocument(
     const papers = site.keys.map((k) => catalog.resolve(k));
     for (const [i, key] of site.keys.entries()) {
       const paper = papers[i];
-      if (!input.bib.hasKey(key)) {
+      if (input.bib && !input.bib.hasKey(key)) {
         cites.push({ key, status: 'missing-from-bib', paper });
         continue;
       }

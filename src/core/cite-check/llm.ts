@@ -39,7 +39,7 @@ export function citeVerdictPrompt(sentence: string, paperTitle: string | null, e
     {
       role: 'system',
       content:
-        'Corpus Lens citation checker.\n' +
+        'Corpus Lens citation checker — step: citecheck.\n' +
         'An author cites a paper for a sentence. Judge from the numbered sentences of the cited paper only whether the paper ' +
         'says what the author attributes to it: "supported" when a sentence states it (numbers, methods and direction of ' +
         'findings included), "contradicted" when a sentence states the opposite or a different result, "not enough information" ' +
@@ -74,7 +74,7 @@ export async function judgeWithLlm(
   const sent = evidence.filter((e) => !addressesModel(e.text));
   if (!sent.length) return { error: 'no sentence of the paper could be sent to the model' };
   try {
-    const { value } = await completeJson(chat, { step: 'cite-check', messages: citeVerdictPrompt(sentence, paperTitle, sent), schema: CiteVerdictSchema, signal });
+    const { value } = await completeJson(chat, { step: 'citecheck', messages: citeVerdictPrompt(sentence, paperTitle, sent), schema: CiteVerdictSchema, signal });
     const m = /^E(\d+)$/.exec(value.quote ?? '');
     const quote = m ? (sent[Number(m[1]) - 1] ?? null) : null;
     return { verdict: value.verdict, quote, reason: value.reason.trim() };

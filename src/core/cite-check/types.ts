@@ -220,7 +220,7 @@ export interface TextEdit {
 //   suggestAlternatives(ctx: CheckContext, sentence: string, options?: { exclude?: readonly string[]; count?: number;
 //       bib?: BibIndex | null }): Promise<Alternative[]>
 //   rankForCompletion(ctx: CheckContext, sentence: string, candidates: readonly CompletionCandidate[]): Promise<RankedCandidate[]>
-//   checkDocument(ctx: CheckContext, input: { text: string; format: CiteFormat; file?: string | null; bib: BibIndex },
+//   checkDocument(ctx: CheckContext, input: { text: string; format: CiteFormat; file?: string | null; bib: BibIndex | null },
 //       options?: DocumentCheckOptions): Promise<DocumentCheck>
 //   locatorEdit(site: CitationSite, format: CiteFormat, page: number): TextEdit | null   (\cite[p.~3]{k}; [@k, p. 3]; null: has one)
 //   replaceKeyEdit(site: CitationSite, oldKey: string, newKey: string, mode: 'instead' | 'also'): TextEdit | null
