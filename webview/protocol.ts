@@ -40,6 +40,8 @@ export interface HitView {
   previous: { text: string } | null;
   next: { text: string } | null;
   paper: PaperView;
+  /** Where the sentence is in its paper ("p. 3, lines 4–6"), when the host shows it (a cited paper's evidence). */
+  location?: string | null;
 }
 
 /** A saved result (bookmarks persist per workspace on the host side). */

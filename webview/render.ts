@@ -125,6 +125,7 @@ export function renderHit(hit: HitView, o: HitRenderOptions): HTMLLIElement {
       { class: 'cl-hit-head' },
       simEl,
       hit.sentence.sectionTitle ? el('span', { class: 'cl-section', attrs: { title: 'Section' } }, hit.sentence.sectionTitle) : null,
+      hit.location ? el('span', { class: 'cl-section cl-location', attrs: { title: 'Where in the paper' } }, hit.location) : null,
       o.offset === 1 ? el('span', { class: 'cl-offset-tag' }, 'next sentence') : null,
     ),
     el(

@@ -23,10 +23,20 @@ export const PUBLIC_COMMANDS = [
   'corpusLens.insertAskAnswer',
   'corpusLens.refreshStructure',
   'corpusLens.insertSectionHeading',
+  'corpusLens.checkCitations',
 ] as const;
 
 /** Commands run from links the extension renders (the hover's "Cite" and "Open all in the panel", the quick fix), not listed in the palette. */
-export const INTERNAL_COMMANDS = ['corpusLens.citeHit', 'corpusLens.showInPanel'] as const;
+export const INTERNAL_COMMANDS = [
+  'corpusLens.citeHit',
+  'corpusLens.showInPanel',
+  // The citation checker's: a completion's entry, the hover's locator, the quick fixes' panel, fetch and save.
+  'corpusLens.citeCheck.addEntry',
+  'corpusLens.citeCheck.addLocator',
+  'corpusLens.citeCheck.showClosest',
+  'corpusLens.citeCheck.addToCorpus',
+  'corpusLens.citeCheck.saveBib',
+] as const;
 
 export type CommandId = (typeof PUBLIC_COMMANDS)[number] | (typeof INTERNAL_COMMANDS)[number];
 

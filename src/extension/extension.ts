@@ -22,6 +22,7 @@ import { StructureProvider } from './structure/structure.js';
 import * as addPapers from './add-papers/index.js';
 import * as asking from './ask/index.js';
 import * as cite from './cite/index.js';
+import * as citeCheck from './cite-check/index.js';
 import * as corpusFeature from './corpus/index.js';
 import * as lookup from './lookup/index.js';
 import * as panelFeature from './panel/index.js';
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     ...corpora.commands,
     ...asked.commands,
     ...zotero.register(context, { log, panel, editors }).commands,
+    ...citeCheck.register(context, { log, corpus, panel, editors }).commands,
     ...addPapers.register(context, { log, secrets, corpus, editors, sources }).commands,
     ...review.register(context, { relatedWork, editors }).commands,
     ...structureFeature.register(context, { structure, editors }).commands,

@@ -18,3 +18,5 @@ export { ask, newConversation, parseConversation, serializeConversation } from '
 export { answerForPaper, citedPapers } from '../core/ask/insert.js';
 export { turnMarkdown } from '../core/ask/markdown.js';
 export { LanguageModelChat, selectLanguageModel } from './shared/lm-chat.js';
+export { PaperCatalog, checkDocument, checkCitation, rankForCompletion, findCitations, findProjectCitations, locatorEdit, replaceKeyEdit } from '../core/cite-check/index.js';
+export { formatBibtexEntry } from '../core/bib/format.js';

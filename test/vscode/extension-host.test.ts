@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.ts';
 import { evalPath } from '../support/eval.ts';
 import { realPgSkip, startRealPg } from '../support/pg-real.ts';
+import { compileFixture, noPdflatex } from '../support/pdflatex.ts';
 import { missingPrerequisite, root, runHostSuite } from './harness.ts';
 
 // Under CI a missing prerequisite is a failure, not a skip: .ci/run installs both.
@@ -63,6 +64,27 @@ test('Move Corpus to PostgreSQL… moves to a real server from the command while
   } finally {
     await pg.stop();
   }
+});
+
+test('the citation checker works inside a real VS Code: completion, Check Citations, quick fix, hover (issue 34)', { skip: missing || noPdflatex, timeout: 600_000 }, async () => {
+  // The sample corpus, plus one PDF paper: its sentences have pages, which the hover shows.
+  const work = mkdtempSync(join(tmpdir(), 'cl-cite-check-'));
+  const corpus = join(work, 'corpus');
+  const pdf = compileFixture('kestrel2024cache', work);
+  const ingest = await runCli(['ingest', '--db', corpus, '--json', join(root, 'samples', 'corpus'), pdf]);
+  assert.equal(ingest.code, 0, ingest.stderr);
+  mkdirSync(join(root, '.test-artifacts'), { recursive: true });
+  const run = await runHostSuite({
+    suite: 'cite-check.suite',
+    settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150, 'corpusLens.zotero.dataDir': work },
+    artifacts: join(root, '.test-artifacts'),
+    timeoutMs: 300_000,
+  });
+  if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
+  for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
+  console.log(`cite-check suite: ${run.summary?.passed} passed, ${run.summary?.failed} failed`);
+  assert.equal(run.summary?.failed, 0);
+  assert.equal(run.summary?.passed, 3);
 });
 
 test('npm run package builds a small .vsix that installs into code-server and works', { skip: missing, timeout: 600_000 }, async () => {

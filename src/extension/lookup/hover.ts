@@ -38,6 +38,6 @@ export class SimilarHover implements vscode.HoverProvider {
 }
 
 /** Command-link arguments: JSON, percent-encoded, brackets too (a `)` in corpus text would end the link). */
-function commandArgs(args: unknown[]): string {
+export function commandArgs(args: unknown[]): string {
   return encodeURIComponent(JSON.stringify(args)).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
 }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { toBookmark, toHitView } from './hit-view.js';
 import { panelHtml } from './panel-html.js';
 import {
-  isViewMessage, type AskProgressView, type AskView, type BookmarkView, type HitView, type HostMessage, type NextAction, type ViewMessage, type ViewState,
+  isViewMessage, type AskProgressView, type AskView, type BookmarkView, type HitView, type HostMessage, type NextAction, type QueryView, type ViewMessage, type ViewState,
 } from '../../../webview/protocol.js';
 import type { LookupEvent } from '../lookup/lookup.js';
 
@@ -125,6 +125,15 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         });
       }
     }
+  }
+
+  /**
+   * Shows sentences the extension chose rather than a lookup found (where a cited paper comes closest to a
+   * sentence); the next lookup replaces them as usual.
+   */
+  showHits(query: QueryView, hits: HitView[], heading: string): void {
+    this.hits = new Map(hits.map((h) => [h.id, h]));
+    this.setState({ kind: 'results', query, hits, offset: 0, corpusName: heading, embedder: '' });
   }
 
   /** The Ask tab's conversation (after each answer and a clear). */

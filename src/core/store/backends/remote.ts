@@ -34,6 +34,8 @@ export const OPTIONAL_METHODS = [
   'paperSentences',
   'sentencePages',
   'paperBibtex',
+  'paperRows',
+  'listPapers',
   'matchElements',
   'linkedElements',
   'listElements',
