@@ -8,7 +8,7 @@
  * Why: a citing claim usually paraphrases a paper's gist, not one sentence of it; measured on the
  * Citation-Integrity dev set with the offline embedder, whole-section context lifts vector-only paper
  * recall@10 from 0.54 to 0.74–0.75, and RRF with stemmed BM25 to 0.80 (weight 2); see
- * test/unit/embed-retrieval.test.ts and src/core/embed/README.md. The price: a hit's similarity
+ * test/unit/core/embed/embed-retrieval.test.ts and src/core/embed/README.md. The price: a hit's similarity
  * then reflects its section as well as its own wording, so the store should record the choice (e.g. in
  * `corpus_meta`, as `contextDescriptor()`), and the exact-phrasing view may prefer plain vectors.
  */

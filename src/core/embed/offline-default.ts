@@ -1,6 +1,6 @@
 /**
  * The default offline embedder: the configuration chosen by measurement on the Citation-Integrity retrieval
- * set (table in test/unit/embed-retrieval.test.ts and the session report):
+ * set (table in test/unit/core/embed/embed-retrieval.test.ts and the session report):
  *   - word unigrams (stemmed, stop words removed) + character 3–5-grams within `<word>`, equal total weight;
  *     word bigrams did not help;
  *   - each word's features weighted by sqrt(IDF) from general English (SUBTLEX-US counts, generated at build
