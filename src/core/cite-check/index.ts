@@ -5,6 +5,5 @@
 export * from './types.js';
 export { findCitations, findProjectCitations, formatOfPath } from './find.js';
 export { PaperCatalog } from './catalog.js';
-export { checkCitation, checkDocument, rankForCompletion, suggestAlternatives } from './check.js';
+export { checkCitation, checkDocument, rankForCompletion } from './check.js';
 export { locatorEdit, replaceKeyEdit } from './edits.js';
-export { CHECK_THRESHOLD, CITATION_NEEDED_THRESHOLD } from './threshold.js';

@@ -3,7 +3,6 @@
 import { StoreError, type CorpusStore, type SchemaFlavor } from './types.js';
 
 export * from './types.js';
-export { schemaSql, SCHEMA_VERSION, DEFAULT_DIMENSIONS } from './sql/schema.js';
 
 export interface OpenStoreOptions {
   /** `corpusLens` (default) or `corpusStudio`: an existing CorpusStudio database, read only. */

@@ -132,7 +132,6 @@ export interface PaperInput {
 }
 
 export type ElementType = 'figure' | 'table' | 'equation';
-export const ELEMENT_TYPES: readonly ElementType[] = ['figure', 'table', 'equation'];
 
 /** A figure, table or equation as a reader found it. */
 export interface ElementFields {

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BibIndex } from '../../core/bib/bib-index.js';
-import type { CitationSite, DocumentCheck, SiteCiteResult, Alternative, Evidence } from '../../core/cite-check/types.js';
+import type { CitationSite, SiteCiteResult, Alternative, Evidence } from '../../core/cite-check/types.js';
 import { heavy } from '../load.js';
 import { CiteSources, mainFileOf, type ProjectBib } from './sources.js';
 import { citationNeededEnabled, citeCommands } from './settings.js';
@@ -196,5 +196,3 @@ function positionsOf(text: string): (offset: number) => vscode.Position {
     return new vscode.Position(lo, offset - starts[lo]);
   };
 }
-
-export type { DocumentCheck };

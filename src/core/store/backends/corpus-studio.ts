@@ -12,7 +12,7 @@
 // can return fewer than k hits. Keyword and hybrid search need the Corpus Lens schema.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
 import { filterArgs, parseVectorText, toHit, toSectionTitle } from '../rows.js';
-import type { Row, SqlDriver } from '../driver.js';
+import type { SqlDriver } from '../driver.js';
 import { createSupabaseClient, unwrap } from './supabase.js';
 import {
   StoreError,
@@ -394,5 +394,3 @@ export async function openCorpusStudioSupabase(
   await store.meta();
   return store;
 }
-
-export type { Row };
