@@ -127,7 +127,7 @@ export interface PaperInput {
   /** The licence its source states (URL or short name), when known. */
   license?: string | null;
   sentences: SentenceInput[];
-  /** Figures, tables and equations of the paper (seed 003), written in the same transaction as its sentences. */
+  /** Figures, tables and equations of the paper, written in the same transaction as its sentences. */
   elements?: ElementInput[];
 }
 
@@ -143,7 +143,7 @@ export interface ElementFields {
   caption: string | null;
   /** Table cells as text rows (cells joined by ' | ', one row a line); an equation's LaTeX; null for a figure. */
   content: string | null;
-  /** Searchable description written by an LLM (optional enrichment, seed 003); null without one. */
+  /** Searchable description written by an LLM (optional enrichment: `corpus-lens elements --enrich`); null without one. */
   description?: string | null;
   sectionTitle: string | null;
   /** Ordinal of its section within the paper (as SentenceInput.sectionIndex), null before any section. */
@@ -435,7 +435,7 @@ export function checkCompatible(
 
 /**
  * Sentences a load expects to write from which it drops the search indexes and rebuilds them at the end: at least
- * 2,000 and a quarter of the corpus. Measured in PGlite (2026-11-22): 20k random 384-d rows written into a live
+ * 2,000 and a quarter of the corpus. Measured in PGlite: 20k random 384-d rows written into a live
  * HNSW index took 83 s (~4 ms a row), a fresh build over 15k Citation-Integrity rows 11 s (~0.7 ms a row).
  */
 export function deferIndexesFrom(existingSentences: number, minimum = 2_000): number {

@@ -2,7 +2,7 @@
 // section_title, section_number, sentence_index, global_index, embedding), a "Source" table (doc_id, title,
 // abstract, authors, doi_link, venue_name, optionally year) and the RPC
 // match_documents(query_embedding, similarity_threshold, max_results).
-// The seed fetched the context with 3 look-ups per hit (1 + 3k round trips). Here:
+// CorpusStudio's own client fetched the context with 3 look-ups per hit (1 + 3k round trips). Here:
 // - SQL (pg / PGlite): ONE statement calls match_documents and joins target, previous, next and Source.
 // - Supabase: the RPC, then ONE batched GET on "Document" for the context of ALL hits
 //   (or=(and(doc_id.eq.X,section_title.eq."S",sentence_index.in.(i-1,i,i+1)),…)) sent together with ONE GET on

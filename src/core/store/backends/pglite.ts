@@ -18,7 +18,7 @@ const enc = new TextEncoder();
 /**
  * PostgreSQL's buffer cache inside the WASM heap, sized to the corpus: a lookup that misses it re-reads pages through
  * PGlite's file system (~10 µs a page), and an HNSW search over offline vectors touches thousands of pages. Measured
- * (2026-11-22, fresh process, persisted corpora): 100k offline-embedder sentences (461 MB on disk): top-25 ids
+ * (fresh process, persisted corpora): 100k offline-embedder sentences (461 MB on disk): top-25 ids
  * 23 ms at 32MB, 12 ms at 128MB (PGlite's default), 4.4 ms at 160MB, 4.8 ms at 256MB; 100k clustered synthetic:
  * 6.0 ms at 128MB, 5.2 at 192MB; the sample corpus (1k sentences) needs none of it. So: 40 % of the corpus's data
  * on disk plus 16MB, from 32MB up to 256MB (100k sentences → ~190MB). The store runs in its own process in VS

@@ -6,7 +6,7 @@
 /**
  * The largest embedded corpus (sentences, 384-d float32 vectors) measured to open in a fresh process and answer a
  * lookup with context at p50 ≤ 15 ms with recall@25 ≥ 0.95 against an exact scan, at the size rule's ef_search
- * (`LIMIT_BENCH_N=… npm run bench -- limit`: clustered synthetic sentences, 60 queries, 2 cores, 2026-11-25; README):
+ * (`LIMIT_BENCH_N=… npm run bench -- limit`: clustered synthetic sentences, 60 queries; runs in docs/benchmarks.md):
  * 300k: ef_search 200, p50 7.0 / 6.9 ms, recall 0.967 / 0.956 in two builds (build + recount ~280 s, 2.4 GB).
  * 400k: p50 11.4 / 13.5 ms but recall 0.946 / 0.885 at 200 (0.947 / 0.934 at 300, p50 16–17 ms).
  * 500k: p50 14.4–15.6 ms, recall 0.91–0.92 at 200; 0.936 at 400 (p50 23 ms).

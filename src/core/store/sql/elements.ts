@@ -16,7 +16,7 @@ const PAPER_JSON = `jsonb_build_object('id', pa.id, 'title', pa.title, 'authors'
 /** The elements table, its indexes, match_elements, linked_elements and list_elements. */
 export function elementsSql(v: VectorIndex): string {
   const D = v.dimensions;
-  return `-- Figures, tables and equations (schema v7; seed 003's elements): one row each, written in the same transaction as
+  return `-- Figures, tables and equations (schema v7): one row each, written in the same transaction as
 -- its paper's sentences and deleted with the paper. Found by their caption + context vector (the sentences' model)
 -- and by keyword over label, caption, content and description; after_sentence is the global index of the sentence
 -- the element follows in the text (-1: before the first), bbox the PDF region [x0, y0, x1, y1] in points from the

@@ -3,7 +3,7 @@
  *
  * Why: PGlite's WASM executor spends ~10 µs on every row it moves, and the keyword half of a hybrid lookup moves
  * thousands (candidates, their term frequencies, their sections'): ~17 ms of the hybrid's ~24 ms at 100k sentences,
- * against a 20 ms target. Profiled and rewritten in SQL for several sessions (README); a postings table in SQL gave
+ * against a 20 ms target. Profiled and rewritten in SQL first (docs/benchmarks.md); a postings table in SQL gave
  * the same ranking 2× slower. Here the same postings sit in typed arrays, read once from the corpus (its stored
  * tsvectors, so PostgreSQL's parser and stemmer stay the only ones), and a ranking takes ~2 ms.
  *
@@ -18,7 +18,7 @@ import type { Row, SqlDriver } from '../driver.js';
 /**
  * Rows read per statement while loading: PGlite runs one statement at a time, and a lookup waits for the one under
  * way. A section holds ~10 sentences' lexemes, so it gets a tenth of a sentence chunk. Measured at 100k (vector
- * lookups back to back during a load, 2026-11-25): 2,000 / 200 rows, lookups p50 46 ms, p95 64 ms, load 4.3 s;
+ * lookups back to back during a load): 2,000 / 200 rows, lookups p50 46 ms, p95 64 ms, load 4.3 s;
  * 500 / 50, p50 12.8 ms, p95 20.9 ms (idle: 8.5 / 20.4), load 5.9 s; 200 / 20, 8.9 / 13.0 ms, load 6.1 s.
  */
 const SENTENCE_CHUNK = 500;

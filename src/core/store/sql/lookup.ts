@@ -55,11 +55,11 @@ export const RETURNS = `RETURNS TABLE (similarity float8, score float8, sentence
  * \`npm run bench -- scale\` (topic-structured vectors; tuned on one query set, reported on another; m 16 /
  * ef_construction 64):
  * - unfiltered recall@25: 200k ef 100 0.951 held-out; 1M ef 100 0.817, 250 0.907, 400 0.953, 600 0.972 (tuning),
- *   p50 4.9 / 8.7 / 13.6 / 19.0 ms (2026-11-23, load 3–6 on 2 cores; the target is 0.95 at p50 ≤ 15 ms);
+ *   p50 4.9 / 8.7 / 13.6 / 19.0 ms on 2 cores (the target is 0.95 at p50 ≤ 15 ms);
  * - a year filter (1 paper in 5): 200k ef 400 0.979; 1M ef 400 0.899, ef 800 0.955 tuning, 0.939 held-out (p50 32 ms);
  * - 50 given papers: 1.000 at 400 (the planner reads those papers' rows).
  * The floor of 200 above 100k, from \`npm run bench -- limit\` (PGlite; clustered vectors, N/200 centres of 200
- * near-equidistant sentences, harder for HNSW than the topic-structured ones; 60 queries, 2026-11-25, strict
+ * near-equidistant sentences, harder for HNSW than the topic-structured ones; 60 queries, strict
  * recall@25): 100k ef 100 0.973 (store bench); 200k ef 100 0.943, 150 0.960, 200 0.976 (p50 5.5 ms); 300k ef 120 (the
  * v10 rule) 0.901, 200 0.967 (p50 7.0 ms); 400k ef 200 0.946 (p50 11.4 ms) in one build, 0.885 in another. On real sentences
  * (\`npm run bench -- recall\`, Citation-Integrity, 15k) ef 100 already gives k-nn recall 0.99.
@@ -100,8 +100,8 @@ export const RAISE_EF_SEARCH = `PERFORM set_config('hnsw.ef_search', greatest(cu
 /**
  * A paper filter whose papers hold at most this many sentences is answered by an exact scan of their rows (schema
  * v11), so its recall is 1.000 by construction instead of depending on the planner trading the HNSW scan for those
- * rows (README: on an m 12/40 index at 1M it switched only at ef_search 800). Measured (20k topic-structured 384-d
- * sentences, 50 a paper, top-25 ids, 2 cores at load 2, 2026-11-23): the exact scan costs 0.7–1.7 µs a row — 2,000
+ * rows (on an m 12/40 index at 1M it switched only at ef_search 800). Measured (20k topic-structured 384-d
+ * sentences, 50 a paper, top-25 ids, 2 cores): the exact scan costs 0.7–1.7 µs a row — 2,000
  * rows 2.3 ms in PGlite, 1.3 ms on PostgreSQL 15 — against 2–8 ms for the filtered HNSW lookup at ef_search 400 and
  * 1.5–3 ms for an unfiltered one at 100; 5,000 rows took 21 and 6 ms, past both. So up to 2,000 rows (~8 papers
  * of 250 sentences) the exact answer is also the faster one.

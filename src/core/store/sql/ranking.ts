@@ -92,7 +92,7 @@ function vectorMatch(
  * statement: $1 the query vector, $2 the threshold (float8 or NULL), $3 the offset; k is part of the text so that
  * the cached generic plan knows its LIMIT and keeps the HNSW scan. It skips the PL/pgSQL call and its re-planning
  * (force_custom_plan) on every lookup: in PGlite at 20k × 384-d, 13.3 → 6.0 ms p50 with context (top-25 ids alone:
- * 2.8 ms), measured interleaved on a busy machine (2026-11-22). Filtered lookups keep the function's custom plans.
+ * 2.8 ms), measured interleaved on a busy machine. Filtered lookups keep the function's custom plans.
  * $1 is cast to vector so that its type is the column's whatever the index's precision.
  */
 export function matchStatement(count: number, v: VectorIndex): string {

@@ -62,7 +62,7 @@ function vectorsOf(meta: CorpusMeta): VectorIndex {
 
 /**
  * A new corpus's index precision on this backend: half on a PostgreSQL server (1M × 384-d: a 1.75× smaller index at
- * the same recall, no slower; README "halfvec: the choice"), float32 in PGlite (its WASM builds and searches halfvec
+ * the same recall, no slower; docs/lab-postgres.md), float32 in PGlite (its WASM builds and searches halfvec
  * slower), half everywhere above 2,000 dimensions, where pgvector cannot build a float32 HNSW index.
  */
 export function defaultIndexPrecision(kind: StoreKind, dimensions: number): IndexPrecision {

@@ -5,7 +5,7 @@ import { StoreError, type IndexPrecision } from '../types.js';
 /*
  * Index precision (corpus_meta.index_precision; absent: float32): `float32` indexes the `vector` column itself;
  * `half` indexes its `halfvec` cast (an expression index; the column stays float32). At 1M × 384-d on PostgreSQL
- * the half index is 1.75× smaller (1.17 vs 2.05 GB) at the same recall and no slower (README, `npm run bench --
+ * the half index is 1.75× smaller (1.17 vs 2.05 GB) at the same recall and no slower (docs/benchmarks.md, `npm run bench --
  * scale`); in PGlite's WASM it builds and searches slower.
  */
 export const INDEX_PRECISIONS: readonly IndexPrecision[] = ['float32', 'half'];
