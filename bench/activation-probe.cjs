@@ -7,15 +7,21 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 // esbuild's namespace import copies only own keys: list the `vscode.X` names the extension uses.
-const names = [...new Set(readdirSync(join(root, 'src', 'extension'), { recursive: true }).filter((f) => f.endsWith('.ts')).flatMap((f) =>
-  [...readFileSync(join(root, 'src', 'extension', f), 'utf8').matchAll(/vscode\.([A-Za-z]+)/g)].map((m) => m[1])))];
+const names = [
+  ...new Set(
+    readdirSync(join(root, 'src', 'extension'), { recursive: true })
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(join(root, 'src', 'extension', f), 'utf8').matchAll(/vscode\.([A-Za-z]+)/g)].map((m) => m[1])),
+  ),
+];
 const handler = {
   get: (_t, p) => (p === 'then' ? undefined : p === Symbol.toPrimitive ? () => '' : stub),
   apply: () => stub,
   construct: () => stub,
   set: () => true,
   ownKeys: () => [...names, 'prototype'],
-  getOwnPropertyDescriptor: (t, p) => (p === 'prototype' ? Reflect.getOwnPropertyDescriptor(t, p) : { value: stub, enumerable: true, configurable: true }),
+  getOwnPropertyDescriptor: (t, p) =>
+    p === 'prototype' ? Reflect.getOwnPropertyDescriptor(t, p) : { value: stub, enumerable: true, configurable: true },
 };
 const stub = new Proxy(function () {}, handler);
 const load = Module._load;

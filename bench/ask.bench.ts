@@ -101,7 +101,10 @@ function rates(outcomes: readonly Outcome[]): Rates {
   return {
     answerRate: pct(ans.filter(citesRightPaper).length, ans.length),
     idkRate: pct(un.filter((o) => o.turn.kind === 'unknown').length, un.length),
-    sources: pct(src.filter((o) => o.turn.kind === 'sources' && JSON.stringify(o.turn.citations) === JSON.stringify(o.previous ?? [])).length, src.length),
+    sources: pct(
+      src.filter((o) => o.turn.kind === 'sources' && JSON.stringify(o.turn.citations) === JSON.stringify(o.previous ?? [])).length,
+      src.length,
+    ),
     invented: outcomes.reduce((s, o) => s + inventedKeys(o), 0),
   };
 }
@@ -114,7 +117,7 @@ function tune(outcomes: readonly Outcome[]): { t: number; correct: number; of: n
   for (let i = 0; i < candidates.length; i++) {
     // midway between neighbouring observed values, so the choice does not sit on a train question
     const t = i + 1 < candidates.length ? (candidates[i] + candidates[i + 1]) / 2 : candidates[i] + 0.01;
-    const correct = train.filter((o) => (o.q.kind === 'unanswerable') === (o.turn.answerability < t)).length;
+    const correct = train.filter((o) => (o.q.kind === 'unanswerable') === o.turn.answerability < t).length;
     if (correct > best.correct) best = { t: Math.round(t * 1000) / 1000, correct, of: train.length };
   }
   return best;
@@ -132,7 +135,9 @@ export async function run(): Promise<void> {
   const standin = await startChatStandin(faithfulAskModel());
   try {
     const summary = await ingest(store, [join(root, 'samples', 'corpus')], { embedder });
-    console.log(`ask — ${questions.length} questions (test/fixtures/ask-questions.json) over the sample corpus: ${summary.papers} papers, ${summary.sentences} sentences, offline embedder`);
+    console.log(
+      `ask — ${questions.length} questions (test/fixtures/ask-questions.json) over the sample corpus: ${summary.papers} papers, ${summary.sentences} sentences, offline embedder`,
+    );
     // Warm-up (PGlite's first statements compile and cache plans): not measured.
     await ask(newConversation(), questions[0].question, { store, embedder });
 
@@ -154,9 +159,16 @@ export async function run(): Promise<void> {
     const tuning = await runAll(questions, (c, q) => ask(c, q, { store, embedder, threshold: 0 }));
     const chosen = tune(tuning);
     const heldout = tuning.filter((o) => o.q.split === 'heldout' && o.q.kind !== 'sources');
-    const heldoutCorrect = heldout.filter((o) => (o.q.kind === 'unanswerable') === (o.turn.answerability < chosen.t)).length;
-    console.log(`  "I don't know" threshold on answerability, chosen on train: ${chosen.t} (${chosen.correct}/${chosen.of} train questions decided right; held-out at it: ${heldoutCorrect}/${heldout.length}); shipped default ${ANSWERABILITY_THRESHOLD}`);
-    console.log(`  answerability per question: ${tuning.filter((o) => o.q.kind !== 'sources').map((o) => `${o.q.id}${o.q.kind === 'unanswerable' ? '(u)' : ''} ${o.turn.answerability.toFixed(2)}`).join(', ')}`);
+    const heldoutCorrect = heldout.filter((o) => (o.q.kind === 'unanswerable') === o.turn.answerability < chosen.t).length;
+    console.log(
+      `  "I don't know" threshold on answerability, chosen on train: ${chosen.t} (${chosen.correct}/${chosen.of} train questions decided right; held-out at it: ${heldoutCorrect}/${heldout.length}); shipped default ${ANSWERABILITY_THRESHOLD}`,
+    );
+    console.log(
+      `  answerability per question: ${tuning
+        .filter((o) => o.q.kind !== 'sources')
+        .map((o) => `${o.q.id}${o.q.kind === 'unanswerable' ? '(u)' : ''} ${o.turn.answerability.toFixed(2)}`)
+        .join(', ')}`,
+    );
 
     const chat = () => new OpenAIChat({ baseURL: standin.baseURL, model: 'standin', apiKey: 'k', timeoutMs: 5000, maxRetries: 0 });
     const runs: [string, Outcome[]][] = [['offline (extract)', await runAll(questions, (c, q) => ask(c, q, { store, embedder }))]];
@@ -165,11 +177,15 @@ export async function run(): Promise<void> {
     standin.setScript(liarAskModel());
     runs.push(['lying model', await runAll(questions, (c, q) => ask(c, q, { store, embedder, chat: chat() }))]);
 
-    console.log(`  at the shipped threshold ${ANSWERABILITY_THRESHOLD}:          answered with a right citation | correct "I don't know" | sources of the last answer | invented keys`);
+    console.log(
+      `  at the shipped threshold ${ANSWERABILITY_THRESHOLD}:          answered with a right citation | correct "I don't know" | sources of the last answer | invented keys`,
+    );
     for (const [name, outcomes] of runs) {
       for (const split of ['train', 'heldout'] as const) {
         const r = rates(outcomes.filter((o) => o.q.split === split));
-        console.log(`    ${name.padEnd(18)} ${split.padEnd(8)} ${r.answerRate.padEnd(31)} ${r.idkRate.padEnd(22)} ${r.sources.padEnd(26)} ${r.invented}`);
+        console.log(
+          `    ${name.padEnd(18)} ${split.padEnd(8)} ${r.answerRate.padEnd(31)} ${r.idkRate.padEnd(22)} ${r.sources.padEnd(26)} ${r.invented}`,
+        );
       }
       for (const [label, pick] of [
         ['new topic after a conversation', (q: Question) => !!q.newTopic],
@@ -177,16 +193,30 @@ export async function run(): Promise<void> {
       ] as const) {
         const group = outcomes.filter((o) => pick(o.q));
         const right = group.filter((o) => (o.q.kind === 'unanswerable' ? o.turn.kind === 'unknown' : citesRightPaper(o)));
-        const bySplit = (['train', 'heldout'] as const).map((sp) => `${sp} ${pct(right.filter((o) => o.q.split === sp).length, group.filter((o) => o.q.split === sp).length)}`);
-        const first = group.filter((o) => o.q.papers && answered(o.turn) && o.q.papers.includes(o.conversation.sources[o.turn.citations[0] - 1]?.citationKey ?? ''));
-        console.log(`    ${''.padEnd(18)} ${label}: right (own paper cited, or "I don't know"): ${bySplit.join(', ')}; own paper cited first: ${pct(first.length, group.filter((o) => o.q.papers).length)}`);
+        const bySplit = (['train', 'heldout'] as const).map(
+          (sp) => `${sp} ${pct(right.filter((o) => o.q.split === sp).length, group.filter((o) => o.q.split === sp).length)}`,
+        );
+        const first = group.filter(
+          (o) => o.q.papers && answered(o.turn) && o.q.papers.includes(o.conversation.sources[o.turn.citations[0] - 1]?.citationKey ?? ''),
+        );
+        console.log(
+          `    ${''.padEnd(18)} ${label}: right (own paper cited, or "I don't know"): ${bySplit.join(', ')}; own paper cited first: ${pct(first.length, group.filter((o) => o.q.papers).length)}`,
+        );
       }
       const missed = outcomes.filter((o) => (o.q.kind === 'answerable' || o.q.kind === 'followup') && !citesRightPaper(o));
-      if (missed.length) console.log(`    ${''.padEnd(18)} not answered with a right citation: ${missed.map((o) => `${o.q.id} (${o.turn.kind}${o.turn.kind === 'unknown' && o.turn.sentences.length ? `: ${o.turn.sentences[0].reasons[0] ?? ''}` : ''})`).join(', ')}`);
+      if (missed.length)
+        console.log(
+          `    ${''.padEnd(18)} not answered with a right citation: ${missed.map((o) => `${o.q.id} (${o.turn.kind}${o.turn.kind === 'unknown' && o.turn.sentences.length ? `: ${o.turn.sentences[0].reasons[0] ?? ''}` : ''})`).join(', ')}`,
+        );
       const removed = outcomes.reduce((s, o) => s + o.turn.counts.removedSentences, 0);
-      if (name !== 'offline (extract)') console.log(`    ${''.padEnd(18)} sentences removed by the check: ${removed}; citations removed: ${outcomes.reduce((s, o) => s + o.turn.counts.removedCitations, 0)}`);
+      if (name !== 'offline (extract)')
+        console.log(
+          `    ${''.padEnd(18)} sentences removed by the check: ${removed}; citations removed: ${outcomes.reduce((s, o) => s + o.turn.counts.removedCitations, 0)}`,
+        );
     }
-    console.log(`    retrieval alone    both     ${pct(baseRight, baseOf).padEnd(31)} ${pct(0, questions.filter((q) => q.kind === 'unanswerable').length).padEnd(22)} —                          —`);
+    console.log(
+      `    retrieval alone    both     ${pct(baseRight, baseOf).padEnd(31)} ${pct(0, questions.filter((q) => q.kind === 'unanswerable').length).padEnd(22)} —                          —`,
+    );
 
     const fmt = (xs: number[]) => `p50 ${median(xs).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
     console.log(`  time per question excluding the model (${baseMs.length} questions):`);

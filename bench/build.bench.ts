@@ -67,7 +67,7 @@ const ivfflatLists = (rows: number, perList = 1000) => Math.max(80, Math.round(r
 const OPTIONS: Option[] = [
   hnsw(16, 64),
   {
-    label: 'HNSW m 16, ef_construction 64 on halfvec (the store\'s half index precision)',
+    label: "HNSW m 16, ef_construction 64 on halfvec (the store's half index precision)",
     index: { sql: hnswIndexSql(HALF, 'sentences_embedding_hnsw', 'sentences') },
     sql: matchStatement(K, HALF),
   },
@@ -87,7 +87,9 @@ export async function run(): Promise<void> {
       const copy = await timed(async () => {
         for (let i = 0; i < c.papers.length; i += 40) await store.writePapers(c.papers.slice(i, i + 40));
       });
-      console.log(`binary COPY, indexes and statistics deferred: ${secs(copy)} = ${Math.round(N / copy.s).toLocaleString('en')} sentences/s`);
+      console.log(
+        `binary COPY, indexes and statistics deferred: ${secs(copy)} = ${Math.round(N / copy.s).toLocaleString('en')} sentences/s`,
+      );
       const d = store.driver;
       const gin = await timed(() => d.exec(`SET maintenance_work_mem = '256MB'; CREATE INDEX sentences_tsv ON sentences USING gin (tsv)`));
       const recount = await timed(() => d.exec(`RESET corpus_lens.defer_stats; SELECT refresh_search_stats()`));
@@ -95,10 +97,14 @@ export async function run(): Promise<void> {
       // IVFFlat one, as createSearchIndexes pairs them.
       const sectionCount = Number((await d.query('SELECT count(*)::int AS n FROM sections')).rows[0].n);
       const sectionsIvf = await timed(() =>
-        d.exec(`CREATE INDEX sections_embedding_hnsw ON sections USING ivfflat (embedding vector_cosine_ops) WITH (lists = ${ivfflatLists(sectionCount, 100)})`),
+        d.exec(
+          `CREATE INDEX sections_embedding_hnsw ON sections USING ivfflat (embedding vector_cosine_ops) WITH (lists = ${ivfflatLists(sectionCount, 100)})`,
+        ),
       );
       await d.exec('DROP INDEX sections_embedding_hnsw');
-      const sectionsHnsw = await timed(() => d.exec(`CREATE INDEX sections_embedding_hnsw ON sections USING hnsw (embedding vector_cosine_ops)`));
+      const sectionsHnsw = await timed(() =>
+        d.exec(`CREATE INDEX sections_embedding_hnsw ON sections USING hnsw (embedding vector_cosine_ops)`),
+      );
       console.log(
         `GIN (full text) ${secs(gin)}; BM25 + section recount ${secs(recount)}; ${sectionCount.toLocaleString('en')} sections: ` +
           `HNSW ${secs(sectionsHnsw)}, IVFFlat lists ${ivfflatLists(sectionCount, 100)} ${secs(sectionsIvf)}`,

@@ -51,7 +51,12 @@ function load(root: string): Data {
     all.push(...d.abstract);
   }
   const claims = (f: string): Claim[] => {
-    const raw = lines(f) as Array<{ id: number; claim: string; cited_doc_ids: number[]; evidence: Record<string, Array<{ sentences: number[]; label: string }>> }>;
+    const raw = lines(f) as Array<{
+      id: number;
+      claim: string;
+      cited_doc_ids: number[];
+      evidence: Record<string, Array<{ sentences: number[]; label: string }>>;
+    }>;
     const out = raw.map((c) => {
       const doc = c.cited_doc_ids[0];
       const ev = c.evidence[String(doc)]?.[0];
@@ -90,7 +95,7 @@ function evidenceAt(scores: readonly number[], evidence: readonly number[], k: n
 function auc(pos: readonly number[], neg: readonly number[]): number {
   const all = [...pos.map((s) => ({ s, p: 1 })), ...neg.map((s) => ({ s, p: 0 }))].sort((a, b) => a.s - b.s);
   let rankSum = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j < all.length && all[j].s === all[i].s) j++;
     const avg = (i + j + 1) / 2;
@@ -133,7 +138,14 @@ function measure(claims: readonly Claim[], score: PaperScorer): Row {
     neg.push(other.paper);
     pairWins += own.paper > other.paper ? 1 : own.paper === other.paper ? 0.5 : 0;
   }
-  return { evidence3: ev / nEv, pairs: pairWins / pos.length, auc: auc(pos, neg), n: { evidence: nEv, pairs: pos.length }, support, swapped: neg };
+  return {
+    evidence3: ev / nEv,
+    pairs: pairWins / pos.length,
+    auc: auc(pos, neg),
+    n: { evidence: nEv, pairs: pos.length },
+    support,
+    swapped: neg,
+  };
 }
 
 /** The highest threshold flagging at most `rate` of the given correct citations' scores. */
@@ -159,7 +171,9 @@ export async function run(): Promise<void> {
   const claimTexts = [...data.train, ...data.dev].map((c) => c.text);
   const claimVectors = new Map<string, Float32Array>();
   (await embedder.embed(claimTexts)).forEach((v, i) => claimVectors.set(claimTexts[i], v));
-  console.log(`check bench: ${data.docs.size} cited papers, ${data.all.length} sentences, ${data.train.length} train / ${data.dev.length} dev claims (embedded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `check bench: ${data.docs.size} cited papers, ${data.all.length} sentences, ${data.train.length} train / ${data.dev.length} dev claims (embedded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
 
   const bm25 = bm25Scorer(data.all);
   const bm25Memo = new Map<string, Float32Array>();
@@ -174,7 +188,12 @@ export async function run(): Promise<void> {
     (weights: ScoreWeights): PaperScorer =>
     (c, doc) => {
       const d = data.docs.get(doc)!;
-      const r = scorePaper(c.text, d.sentences, { claim: claimVectors.get(c.text)!, sentences: sentenceVectors.slice(d.first, d.first + d.sentences.length) }, weights);
+      const r = scorePaper(
+        c.text,
+        d.sentences,
+        { claim: claimVectors.get(c.text)!, sentences: sentenceVectors.slice(d.first, d.first + d.sentences.length) },
+        weights,
+      );
       const s: number[] = [];
       for (const x of r.sentences) s[x.index] = x.score;
       return { paper: r.score, sentences: s };
@@ -193,7 +212,8 @@ export async function run(): Promise<void> {
     for (const coverage of [0.3, 0.45, 0.6])
       for (const lexical of [0.2, 0.35, 0.5])
         for (const cosine of [0.1, 0.2, 0.3])
-          for (const paper of [0, 0.15, 0.3]) variants.push([`grid ${coverage}/${lexical}/${cosine}/${paper}`, { coverage, lexical, cosine, numbers: 0.1, paper }]);
+          for (const paper of [0, 0.15, 0.3])
+            variants.push([`grid ${coverage}/${lexical}/${cosine}/${paper}`, { coverage, lexical, cosine, numbers: 0.1, paper }]);
   }
   console.log('\ntrain, score variants (evidence@3, pairs, AUC):');
   for (const [name, w] of variants) {
@@ -210,7 +230,9 @@ export async function run(): Promise<void> {
   const flagged = (r: Row, t: number) => r.support.filter((s) => s < t).length / r.support.length;
   const caught = (r: Row, t: number) => r.swapped.filter((s) => s < t).length / r.swapped.length;
 
-  console.log(`\nthreshold chosen on train (≤ 5% of SUPPORT flagged): ${f3(chosen)} (shipped CHECK_THRESHOLD ${f3(CHECK_THRESHOLD)}); baseline's ${f3(baseThreshold)}`);
+  console.log(
+    `\nthreshold chosen on train (≤ 5% of SUPPORT flagged): ${f3(chosen)} (shipped CHECK_THRESHOLD ${f3(CHECK_THRESHOLD)}); baseline's ${f3(baseThreshold)}`,
+  );
   console.log('\n| split | scorer | evidence@3 | pairs true > swapped | ROC AUC | correct flagged | swapped caught |');
   console.log('|---|---|---|---|---|---|---|');
   for (const [split, r, t] of [
@@ -220,9 +242,13 @@ export async function run(): Promise<void> {
     ['dev', devOurs, CHECK_THRESHOLD],
   ] as Array<[string, Row, number]>) {
     const name = r === trainBase || r === devBase ? 'BM25 over the cited paper (baseline)' : 'support score (shipped)';
-    console.log(`| ${split} | ${name} | ${f3(r.evidence3)} | ${f3(r.pairs)} | ${f3(r.auc)} | ${pct(flagged(r, t))} | ${pct(caught(r, t))} |`);
+    console.log(
+      `| ${split} | ${name} | ${f3(r.evidence3)} | ${f3(r.pairs)} | ${f3(r.auc)} | ${pct(flagged(r, t))} | ${pct(caught(r, t))} |`,
+    );
   }
-  console.log(`(claims with evidence: train ${trainOurs.n.evidence}, dev ${devOurs.n.evidence}; pairs: train ${trainOurs.n.pairs}, dev ${devOurs.n.pairs})`);
+  console.log(
+    `(claims with evidence: train ${trainOurs.n.evidence}, dev ${devOurs.n.evidence}; pairs: train ${trainOurs.n.pairs}, dev ${devOurs.n.pairs})`,
+  );
   console.log('targets (dev): evidence@3 ≥ 0.92, pairs ≥ 0.96, AUC ≥ 0.88, ≤ 5% of correct citations flagged');
 }
 

@@ -57,7 +57,9 @@ export async function run(): Promise<void> {
   const m0 = performance.now();
   for (let r = 0; r < rounds; r++) e.embedSync(q);
   const missUs = ((performance.now() - m0) / (rounds * q.length)) * 1000;
-  console.log(`embed/cache hit: ${hitUs.toFixed(2)} µs per text (offline embed without cache: ${missUs.toFixed(2)} µs; ratio ${(missUs / hitUs).toFixed(1)}x)`);
+  console.log(
+    `embed/cache hit: ${hitUs.toFixed(2)} µs per text (offline embed without cache: ${missUs.toFixed(2)} µs; ratio ${(missUs / hitUs).toFixed(1)}x)`,
+  );
   const one = texts[5];
   await cached.embed([one]);
   const s0 = performance.now();

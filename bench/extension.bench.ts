@@ -27,7 +27,11 @@ function activationMs(): number {
   return Number(execFileSync(process.execPath, [join(__dirname, 'activation-probe.cjs')], { encoding: 'utf8' }));
 }
 
-async function lookupTimes(store: CorpusStore, paper: string, queries: number): Promise<{ total: number[]; parts: Record<string, number[]> }> {
+async function lookupTimes(
+  store: CorpusStore,
+  paper: string,
+  queries: number,
+): Promise<{ total: number[]; parts: Record<string, number[]> }> {
   const model = new TextModel(paper, 'latex');
   const prose = model.sentences();
   const embedder = createEmbedder({ provider: 'offline' });
@@ -42,7 +46,13 @@ async function lookupTimes(store: CorpusStore, paper: string, queries: number): 
     const text = `${sentence.clean} ${i}`; // a new text every time: no embedding cache hit
     const [vector] = await embedder.embed([text]);
     const t2 = performance.now();
-    const hits = await search(store, { model: embedder.model, dimensions: embedder.dimensions, embed: async () => [vector] }, text, 'vector', { k: 25 });
+    const hits = await search(
+      store,
+      { model: embedder.model, dimensions: embedder.dimensions, embed: async () => [vector] },
+      text,
+      'vector',
+      { k: 25 },
+    );
     const t3 = performance.now();
     const views = hits.map((h) => toHitView(h));
     highlightTerms({ texts: views.map((v) => v.sentence.text), query: sentence.clean }, { mode: 'recurring' });
@@ -109,7 +119,9 @@ function rssOf(pid: number): number {
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 function report(label: string, r: { total: number[]; parts: Record<string, number[]> }): void {
-  const parts = Object.entries(r.parts).map(([k, v]) => `${k} ${fmt(median(v))}`).join(', ');
+  const parts = Object.entries(r.parts)
+    .map(([k, v]) => `${k} ${fmt(median(v))}`)
+    .join(', ');
   console.log(`${label}: cursor idle → results p50 ${fmt(median(r.total))}, p95 ${fmt(percentile(r.total, 95))} (${parts})`);
 }
 
@@ -126,12 +138,22 @@ async function syntheticCorpus(dir: string, n: number): Promise<CorpusStore> {
   for (let p = 0; p * perPaper < n; p += 40) {
     const papers: PaperInput[] = [];
     for (let q = p; q < p + 40 && q * perPaper < n; q++) {
-      const texts = Array.from({ length: perPaper }, () => Array.from({ length: 8 + Math.floor(next() * 14) }, () => words[Math.floor(next() * words.length)]).join(' ') + '.');
+      const texts = Array.from(
+        { length: perPaper },
+        () => Array.from({ length: 8 + Math.floor(next() * 14) }, () => words[Math.floor(next() * words.length)]).join(' ') + '.',
+      );
       const vectors = await embedder.embed(texts);
       papers.push({
         id: `synthetic-${q}`,
         title: `Synthetic paper ${q}`,
-        sentences: texts.map((text, i) => ({ sectionIndex: Math.floor(i / 10), sectionTitle: `Section ${Math.floor(i / 10)}`, sentenceIndex: i % 10, globalIndex: i, text, embedding: vectors[i] })),
+        sentences: texts.map((text, i) => ({
+          sectionIndex: Math.floor(i / 10),
+          sectionTitle: `Section ${Math.floor(i / 10)}`,
+          sentenceIndex: i % 10,
+          globalIndex: i,
+          text,
+          embedding: vectors[i],
+        })),
       });
     }
     await store.writePapers(papers);
@@ -145,12 +167,26 @@ export async function run(): Promise<void> {
   execFileSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: root });
   activationMs(); // warm the file cache
   const activations = Array.from({ length: 7 }, activationMs);
-  const baseline = median(Array.from({ length: 7 }, () => Number(execFileSync(process.execPath, ['-e', 'const t=process.hrtime.bigint();require("node:fs");process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))'], { encoding: 'utf8' }))));
-  console.log(`activation (production dist/extension.js: require + activate, vscode stubbed): median ${fmt(median(activations))} [target ≤ 30 ms]; baseline (an empty require in the same kind of process): ${fmt(baseline)}`);
+  const baseline = median(
+    Array.from({ length: 7 }, () =>
+      Number(
+        execFileSync(
+          process.execPath,
+          ['-e', 'const t=process.hrtime.bigint();require("node:fs");process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))'],
+          { encoding: 'utf8' },
+        ),
+      ),
+    ),
+  );
+  console.log(
+    `activation (production dist/extension.js: require + activate, vscode stubbed): median ${fmt(median(activations))} [target ≤ 30 ms]; baseline (an empty require in the same kind of process): ${fmt(baseline)}`,
+  );
 
   const paper = readFileSync(join(root, 'samples', 'sample-paper.tex'), 'utf8');
   const sampleDir = join(mkdtempSync(join(tmpdir(), 'cl-bench-ext-')), 'sample');
-  execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), 'ingest', '--db', sampleDir, join(root, 'samples', 'corpus')], { cwd: root });
+  execFileSync(process.execPath, [join(root, 'dist', 'cli.js'), 'ingest', '--db', sampleDir, join(root, 'samples', 'corpus')], {
+    cwd: root,
+  });
   // The embedder's tables and the text code load before any memory is counted; the corpus process is measured
   // first, since PGlite opened in this process would leave its memory here.
   await createEmbedder({ provider: 'offline' }).embed([new TextModel(paper, 'latex').sentences()[0].clean]);
@@ -195,7 +231,10 @@ export async function run(): Promise<void> {
   // What the extension does: the same corpus through the corpus process.
   const bigRemote = await openRemoteStore(bigDir, {}, { script: join(root, 'dist', 'store-host.js') });
   await lookupTimes(bigRemote, paper, 5);
-  report(`${n.toLocaleString('en')}-sentence corpus through the corpus process [target p50 ≤ 15 ms]`, await lookupTimes(bigRemote, paper, 100));
+  report(
+    `${n.toLocaleString('en')}-sentence corpus through the corpus process [target p50 ≤ 15 ms]`,
+    await lookupTimes(bigRemote, paper, 100),
+  );
   console.log(`the corpus process at ${n.toLocaleString('en')} sentences: ${mb(rssOf(bigRemote.pid))} RSS`);
   await bigRemote.close();
 }

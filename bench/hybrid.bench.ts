@@ -139,11 +139,14 @@ export async function load(store: SqlCorpusStore, c: Corpus): Promise<number> {
 /** The v5 lookup, called as SqlCorpusStore.matchHybrid calls the current one. */
 async function hybridV5(store: SqlCorpusStore, vector: Float32Array, text: string): Promise<number[]> {
   const t = hybridTuning({ count: K });
-  const rows = await store.driver.lookup(
-    `SELECT * FROM hybrid_sentences_v5($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    vector,
-    [text, ...filterArgs({ count: K }), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
-  );
+  const rows = await store.driver.lookup(`SELECT * FROM hybrid_sentences_v5($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, vector, [
+    text,
+    ...filterArgs({ count: K }),
+    t.rrfK,
+    t.candidates,
+    t.sectionWeight,
+    t.perSection,
+  ]);
   return rows.map(toHit).map((h) => h.sentence.id);
 }
 

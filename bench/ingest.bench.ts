@@ -47,7 +47,10 @@ export async function run(): Promise<void> {
       writeFileSync(join(dir, 'long.tex'), tex.replace(body, body.repeat(10)));
       for (const name of ['twocol', 'onecol', 'long']) {
         const src = name === 'long' ? join(dir, 'long.tex') : join(fixtures, `${name}.tex`);
-        execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, src], { cwd: dir, stdio: 'ignore' });
+        execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, src], {
+          cwd: dir,
+          stdio: 'ignore',
+        });
         const data = new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
         const first = await timed(() => readPdfBytes(data, null));
         const r = await best(name === 'long' ? 2 : 5, () => readPdfBytes(data, null));
@@ -65,13 +68,17 @@ export async function run(): Promise<void> {
     if (existsSync(scipy)) {
       const r = await best(3, () => readLatexProject(scipy));
       const n = r.value.papers[0].sentences.length;
-      console.log(`LaTeX project (SciPy 1.0, 7 files, ${n} sentences): ${((n / r.ms) * 1000).toFixed(0)} sentences/s (${r.ms.toFixed(0)} ms)`);
+      console.log(
+        `LaTeX project (SciPy 1.0, 7 files, ${n} sentences): ${((n / r.ms) * 1000).toFixed(0)} sentences/s (${r.ms.toFixed(0)} ms)`,
+      );
     }
     const big = join(dir, 'big.tex');
     writeFileSync(big, generateLatexPaper(20_000, 7));
     const g = await best(3, () => readLatexProject(big));
     const gn = g.value.papers[0].sentences.length;
-    console.log(`LaTeX (generated 20,000-line paper, ${gn} sentences): ${((gn / g.ms) * 1000).toFixed(0)} sentences/s (${g.ms.toFixed(0)} ms)`);
+    console.log(
+      `LaTeX (generated 20,000-line paper, ${gn} sentences): ${((gn / g.ms) * 1000).toFixed(0)} sentences/s (${g.ms.toFixed(0)} ms)`,
+    );
 
     // arXiv HTML: the fixture page with its sections repeated 200 times.
     const page = readFileSync(join(fixtures, 'arxiv-2503.12436.html'), 'utf8');
@@ -79,7 +86,9 @@ export async function run(): Promise<void> {
     const html = page.replace(sections, sections.repeat(200));
     const h = await best(3, () => readArxivHtmlText(html, null));
     const hn = h.value.papers[0].sentences.length;
-    console.log(`arXiv HTML (${(html.length / 1e6).toFixed(1)} MB, ${hn} sentences): ${((hn / h.ms) * 1000).toFixed(0)} sentences/s (${h.ms.toFixed(0)} ms)`);
+    console.log(
+      `arXiv HTML (${(html.length / 1e6).toFixed(1)} MB, ${hn} sentences): ${((hn / h.ms) * 1000).toFixed(0)} sentences/s (${h.ms.toFixed(0)} ms)`,
+    );
 
     // BibTeX: the SciPy bibliography.
     const bibPath = join(shared, 'bibtex', 'scipy-1.0-references.bib');
@@ -110,18 +119,29 @@ async function endToEnd(dir: string): Promise<void> {
   const papers = Number(process.env.INGEST_BENCH_PAPERS ?? 400);
   for (let p = 0; p < papers; p++) {
     const body = [0, 1, 2, 3, 4]
-      .map((s) => `## Section ${s}\n\n` + Array.from({ length: 10 }, (_, i) => `Paper ${p} section ${s} reports result ${i} on benchmark ${(p + i) % 17} with a margin of ${i}.${p} points.`).join(' '))
+      .map(
+        (s) =>
+          `## Section ${s}\n\n` +
+          Array.from(
+            { length: 10 },
+            (_, i) => `Paper ${p} section ${s} reports result ${i} on benchmark ${(p + i) % 17} with a margin of ${i}.${p} points.`,
+          ).join(' '),
+      )
       .join('\n\n');
     writeFileSync(join(folder, `p${p}.md`), `---\ntitle: "Paper ${p}"\n---\n\n${body}\n`);
   }
   const inner = createEmbedder({ provider: 'offline' });
   let embedMs = 0;
-  const embedder = { model: inner.model, dimensions: inner.dimensions, embed: async (t: readonly string[], o?: { signal?: AbortSignal }) => {
-    const t0 = performance.now();
-    const v = await inner.embed(t, o);
-    embedMs += performance.now() - t0;
-    return v;
-  } };
+  const embedder = {
+    model: inner.model,
+    dimensions: inner.dimensions,
+    embed: async (t: readonly string[], o?: { signal?: AbortSignal }) => {
+      const t0 = performance.now();
+      const v = await inner.embed(t, o);
+      embedMs += performance.now() - t0;
+      return v;
+    },
+  };
   const store = await openStore(join(dir, 'corpus'));
   await store.init({ model: inner.model, dimensions: inner.dimensions }); // initdb is a one-off, not per sentence
   // The index build and statistics recount at the end of the load, timed apart.
@@ -143,7 +163,9 @@ async function endToEnd(dir: string): Promise<void> {
       ` (without it: ${rate(first.ms - embedMs - buildMs)} sentences/s)`,
   );
   const again = await timed(() => ingest(store, [folder], { embedder }));
-  console.log(`second run on the same folder (no-op): ${again.ms.toFixed(0)} ms, ${again.value.skipped} skipped, ${again.value.sentences} sentences written (ratio to the first run: ${(again.ms / first.ms).toFixed(3)})`);
+  console.log(
+    `second run on the same folder (no-op): ${again.ms.toFixed(0)} ms, ${again.value.skipped} skipped, ${again.value.sentences} sentences written (ratio to the first run: ${(again.ms / first.ms).toFixed(3)})`,
+  );
   await store.close();
   cliPeak(dir, folder, n);
 }
@@ -163,7 +185,9 @@ function cliPeak(dir: string, folder: string, n: number): void {
       ` if (m) require('fs').writeFileSync(${JSON.stringify(out)}, m[1]); } catch {} });\n`,
   );
   const t0 = performance.now();
-  execFileSync(process.execPath, ['--require', hook, cli, 'ingest', '--db', join(dir, 'cli-corpus'), '--json', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, ['--require', hook, cli, 'ingest', '--db', join(dir, 'cli-corpus'), '--json', folder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const s = (performance.now() - t0) / 1000;
   const peak = existsSync(out) ? `${(Number(readFileSync(out, 'utf8')) / 1024).toFixed(0)} MB` : 'n/a (no /proc)';
   console.log(`corpus-lens ingest (${n} sentences, offline embedder, new embedded corpus): ${s.toFixed(1)} s, peak RSS ${peak}; ${load()}`);

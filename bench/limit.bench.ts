@@ -151,38 +151,38 @@ export async function run(): Promise<void> {
 /** One size: false when it failed (larger sizes of the type are skipped). */
 async function size(n: number, type: VectorType): Promise<boolean> {
   console.log(`${n.toLocaleString('en')} sentences, ${type}:`);
-    const root = mkdtempSync(join(tmpdir(), 'corpus-lens-limit-bench-'));
-    const dir = join(root, 'corpus');
+  const root = mkdtempSync(join(tmpdir(), 'corpus-lens-limit-bench-'));
+  const dir = join(root, 'corpus');
+  try {
+    let loading: number;
     try {
-      let loading: number;
-      try {
-        loading = await build(dir, n, type);
-      } catch (err) {
-        console.log(`  FAILED to load/build: ${err instanceof Error ? err.message : String(err)}; peak RSS ${peakRssMb().toFixed(0)} MB`);
-        return false;
-      }
-      console.log(`  ${await sizeOf(dir)}`);
-      try {
-        const out = execFileSync(process.execPath, ['--import', 'tsx', __filename], {
-          env: { ...process.env, LIMIT_BENCH_CHILD: dir, LIMIT_BENCH_CHILD_N: String(n) },
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        const serving = /PEAK_SERVING (\d+)/.exec(out)?.[1] ?? '?';
-        console.log(out.replace(/^PEAK_SERVING.*\n?/m, '').trimEnd());
-        // The loading process's peak is the largest this session reached so far (VmHWM only grows).
-        console.log(
-          `  peak memory at ${n.toLocaleString('en')} (${type}): corpus process (opens the corpus, serves lookups) ${serving} MB; ` +
-            `loading process (bulk load + index build) ${loading.toFixed(0)} MB`,
-        );
-      } catch (err) {
-        const e = err as { stdout?: string; stderr?: string; message: string };
-        console.log(`  FAILED to open/serve in a fresh process: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' | ')}`);
-        return false;
-      }
-    } finally {
-      rmSync(root, { recursive: true, force: true });
+      loading = await build(dir, n, type);
+    } catch (err) {
+      console.log(`  FAILED to load/build: ${err instanceof Error ? err.message : String(err)}; peak RSS ${peakRssMb().toFixed(0)} MB`);
+      return false;
     }
+    console.log(`  ${await sizeOf(dir)}`);
+    try {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', __filename], {
+        env: { ...process.env, LIMIT_BENCH_CHILD: dir, LIMIT_BENCH_CHILD_N: String(n) },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const serving = /PEAK_SERVING (\d+)/.exec(out)?.[1] ?? '?';
+      console.log(out.replace(/^PEAK_SERVING.*\n?/m, '').trimEnd());
+      // The loading process's peak is the largest this session reached so far (VmHWM only grows).
+      console.log(
+        `  peak memory at ${n.toLocaleString('en')} (${type}): corpus process (opens the corpus, serves lookups) ${serving} MB; ` +
+          `loading process (bulk load + index build) ${loading.toFixed(0)} MB`,
+      );
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      console.log(`  FAILED to open/serve in a fresh process: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' | ')}`);
+      return false;
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
   return true;
 }
 

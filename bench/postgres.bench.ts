@@ -42,7 +42,9 @@ async function load(store: SqlCorpusStore, data: Synthetic): Promise<number> {
 
 function line(name: string, r: LoadResult): string {
   const ms = r.latenciesMs;
-  const rate = r.ingestMs ? ` | ingest while serving ${Math.round(r.ingestedSentences / (r.elapsedMs / 1000)).toLocaleString('en')} sentences/s (${r.ingestedPapers} papers)` : '';
+  const rate = r.ingestMs
+    ? ` | ingest while serving ${Math.round(r.ingestedSentences / (r.elapsedMs / 1000)).toLocaleString('en')} sentences/s (${r.ingestedPapers} papers)`
+    : '';
   return (
     `${name.padEnd(34)} p50 ${fmt(median(ms)).padStart(9)}  p95 ${fmt(percentile(ms, 95)).padStart(9)}  p99 ${fmt(percentile(ms, 99)).padStart(9)}` +
     `  ${Math.round(r.lookups / (r.elapsedMs / 1000))} lookups/s  errors ${r.errors.length}${rate}`
@@ -55,7 +57,9 @@ export async function run(): Promise<void> {
     console.log(`postgres bench skipped: ${skip}`);
     return;
   }
-  console.log(`\n## shared corpus: ${N.toLocaleString('en')} sentences × ${D}-d, k = 25 with context; real PostgreSQL 15 + pgvector on loopback`);
+  console.log(
+    `\n## shared corpus: ${N.toLocaleString('en')} sentences × ${D}-d, k = 25 with context; real PostgreSQL 15 + pgvector on loopback`,
+  );
   const server = await startRealPg();
   const root = mkdtempSync(join(tmpdir(), 'corpus-lens-pgbench-'));
   const stores: SqlCorpusStore[] = [];
@@ -125,7 +129,8 @@ export async function run(): Promise<void> {
         `| incomplete papers ${v.incomplete}, duplicated rows ${v.duplicated} | partial papers seen by readers ${torn.length} in ${one.probes + many.probes} probes`,
     );
     for (const e of [...errors, ...torn].slice(0, 5)) console.log(`  ${e}`);
-    const ok = !errors.length && !torn.length && v.papers === ingested && v.sentences === ingested * PER_PAPER && !v.incomplete && !v.duplicated;
+    const ok =
+      !errors.length && !torn.length && v.papers === ingested && v.sentences === ingested * PER_PAPER && !v.incomplete && !v.duplicated;
     console.log(ok ? 'PASS: 0 errors, 0 lost/duplicated rows, papers appear whole' : 'FAIL');
     if (!ok) process.exitCode = 1;
     console.log(
@@ -156,7 +161,9 @@ async function benchCopy(root: string, url: string, stores: SqlCorpusStore[]): P
       `target ${s.papers.target}/${s.papers.source} papers, ${s.sentences.target}/${s.sentences.source} sentences; checksum ${s.checksum.match ? 'matches' : 'DIFFERS'}`,
   );
   const again = await copyCorpus(lite, pg);
-  console.log(`second run (resume): ${again.papers.skipped} papers skipped, ${again.papers.copied} copied in ${again.seconds.toFixed(1)} s`);
+  console.log(
+    `second run (resume): ${again.papers.skipped} papers skipped, ${again.papers.copied} copied in ${again.seconds.toFixed(1)} s`,
+  );
   let same = 0;
   let overlap = 0;
   let top1 = 0;
@@ -169,7 +176,9 @@ async function benchCopy(root: string, url: string, stores: SqlCorpusStore[]): P
     if (ka[0] === kb[0]) top1++;
     overlap += kb.filter((k) => ka.includes(k)).length / Math.max(1, ka.length);
   }
-  console.log(`top hits, 50 queries: identical top 10 for ${same}/50, same top 1 for ${top1}/50, mean top-10 overlap ${(overlap / 50).toFixed(3)}`);
+  console.log(
+    `top hits, 50 queries: identical top 10 for ${same}/50, same top 1 for ${top1}/50, mean top-10 overlap ${(overlap / 50).toFixed(3)}`,
+  );
   // The two HNSW graphs are built independently, so their approximate answers may differ; an exact scan on both
   // sides tests what the copy promises: the same vectors under the same sentence ids.
   let exactSame = 0;

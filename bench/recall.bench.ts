@@ -63,7 +63,11 @@ export async function run(): Promise<void> {
     console.log(`  exact scan (baseline): p50 ${fmt(median(exactMs))}`);
     for (const [ef, r] of runs) {
       const figures = sets.map(([name, claims]) => {
-        const rec = recallAtK(claims.map((c) => r.answers.get(c)!), claims.map((c) => exact.get(c)!), K);
+        const rec = recallAtK(
+          claims.map((c) => r.answers.get(c)!),
+          claims.map((c) => exact.get(c)!),
+          K,
+        );
         return `${name} (${claims.length}) strict ${rec.strict.toFixed(3)}, k-nn ${rec.knn.toFixed(3)}`;
       });
       console.log(

@@ -84,8 +84,18 @@ export async function neuralSection(data: RetrievalData): Promise<void> {
 
     const known = (vecs: Float32Array[], e: (t: readonly string[]) => Promise<Float32Array[]>) => (t: readonly string[]) =>
       t === data.sentences ? Promise.resolve(vecs) : e(t);
-    const offVec = memoScorer(await embeddingScorer(known(offVecs, (t) => offline.inner.embed(t)), data.sentences));
-    const neuVec = memoScorer(await embeddingScorer(known(neuVecs, (t) => neural.embed(t)), data.sentences));
+    const offVec = memoScorer(
+      await embeddingScorer(
+        known(offVecs, (t) => offline.inner.embed(t)),
+        data.sentences,
+      ),
+    );
+    const neuVec = memoScorer(
+      await embeddingScorer(
+        known(neuVecs, (t) => neural.embed(t)),
+        data.sentences,
+      ),
+    );
     const bm25 = memoScorer(bm25Scorer(data.sentences, { tokenize: contentTokens }));
     const hybridOff = memoScorer(rrfScorer(offVec, bm25));
     const hybridNeu = memoScorer(rrfScorer(neuVec, bm25));
@@ -109,7 +119,10 @@ export async function neuralSection(data: RetrievalData): Promise<void> {
       ['hybrid: RRF(neural, stemmed BM25)', hybridNeu],
       [`neural re-rank of the offline hybrid's top ${best.depth}${best.fuse ? ', RRF-fused' : ''}`, rerank],
     ];
-    for (const [label, claims] of [[`train, every 8th claim (n = ${train.length})`, train], [`dev (n = ${data.dev.length})`, data.dev]] as const) {
+    for (const [label, claims] of [
+      [`train, every 8th claim (n = ${train.length})`, train],
+      [`dev (n = ${data.dev.length})`, data.dev],
+    ] as const) {
       const lines = [TABLE_HEAD];
       for (const [name, s] of rows) lines.push(formatMetrics(name, await evaluate(data, claims, s)));
       console.log(`\nneural, ${label}, paper level, in memory:\n${lines.join('\n')}`);

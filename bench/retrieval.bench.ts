@@ -98,7 +98,12 @@ export async function evalThroughStore(
         mode === 'papers'
           ? await paperSearch(corpus.store, corpus.embedder, c.query, { k: 25 })
           : await search(corpus.store, corpus.embedder, c.query, mode, { k: 25, dedupe: false });
-      ranks.push(paperRank(hits.map((h) => h.paper.id), c.cited));
+      ranks.push(
+        paperRank(
+          hits.map((h) => h.paper.id),
+          c.cited,
+        ),
+      );
     }
     out[mode] = { ...metricsOf(ranks), msPerQuery: (performance.now() - t0) / claims.length };
   }

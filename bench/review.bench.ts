@@ -40,7 +40,8 @@ function table(r: ReviewResult): string {
  */
 export function claimSupport(): void {
   const pairs = loadClaimFixture(join(__dirname, '..'));
-  const judge = (t: number) => (p: ClaimPair) => assessSupport(p.sentence, p.quotes, { topic: p.title, threshold: t }).verdict === 'supported';
+  const judge = (t: number) => (p: ClaimPair) =>
+    assessSupport(p.sentence, p.quotes, { topic: p.title, threshold: t }).verdict === 'supported';
   const train = pairs.filter((p) => p.half === 'train');
   let best = { t: 0, sum: -1 };
   for (let t = 0.5; t <= 0.901; t += 0.05) {
@@ -48,9 +49,15 @@ export function claimSupport(): void {
     if (s.caught + s.kept > best.sum + 1e-9) best = { t: Math.round(t * 100) / 100, sum: s.caught + s.kept };
   }
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
-  console.log(`claim support — labelled fixture: ${pairs.length} pairs (${pairs.filter((p) => p.faithful).length} faithful, ${pairs.filter((p) => !p.faithful).length} unfaithful)`);
+  console.log(
+    `claim support — labelled fixture: ${pairs.length} pairs (${pairs.filter((p) => p.faithful).length} faithful, ${pairs.filter((p) => !p.faithful).length} unfaithful)`,
+  );
   console.log(`  threshold chosen on the train half: ${best.t} (shipped default ${SUPPORT_THRESHOLD})`);
-  for (const [name, set] of [['train', train], ['held-out', pairs.filter((p) => p.half === 'heldout')], ['all', pairs]] as const) {
+  for (const [name, set] of [
+    ['train', train],
+    ['held-out', pairs.filter((p) => p.half === 'heldout')],
+    ['all', pairs],
+  ] as const) {
     const c = scoreClaims(set, judge(best.t));
     const b = scoreClaims(set, (p) => anySharedWord(p.sentence, p.quotes));
     const ok = c.caught >= 0.95 && c.kept >= 0.9 ? 'OK' : 'BELOW TARGET';
@@ -87,7 +94,9 @@ export async function run(): Promise<void> {
     const median = [...own].sort((a, b) => a - b)[1];
     const counts = (step: string) => r.trace.steps.find((s) => s.step === step)!.counts;
     console.log(`review bench — corpus ${n} sentences, ${counts('retrieve').candidates} candidates, ${counts('rerank').papers} papers`);
-    console.log(`  pipeline time excluding LLM latency: median ${median.toFixed(0)} ms of 3 runs (target ≤ 2000 ms) ${median <= 2000 ? 'OK' : 'OVER TARGET'}`);
+    console.log(
+      `  pipeline time excluding LLM latency: median ${median.toFixed(0)} ms of 3 runs (target ≤ 2000 ms) ${median <= 2000 ? 'OK' : 'OVER TARGET'}`,
+    );
     console.log(
       `  LLM calls ${r.trace.total.llmCalls}, tokens ${r.trace.total.tokens.total} (prompt ${r.trace.total.tokens.prompt}, ` +
         `completion ${r.trace.total.tokens.completion}; the stand-in counts words)`,

@@ -192,7 +192,10 @@ function clusterCpuSeconds(dataDir: string): number {
     const pm = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     const stat = (pid: number | string) => {
       const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return f.slice(f.lastIndexOf(')') + 2).split(' ').map(Number); // fields from the 3rd (state) on
+      return f
+        .slice(f.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number); // fields from the 3rd (state) on
     };
     const own = stat(pm);
     let ticks = own[11] + own[12] + own[13] + own[14]; // utime stime cutime cstime
@@ -245,15 +248,23 @@ export async function run(): Promise<void> {
       `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'effective_cache_size', 'maintenance_work_mem',
         'max_parallel_maintenance_workers', 'max_parallel_workers', 'work_mem') ORDER BY name`,
     );
-    console.log(`server: ${shown.rows.map((r) => `${r.name} ${r.setting}${r.unit ? ` ×${r.unit}` : ''}`).join(', ')}; HNSW m ${M}, ef_construction ${EFC}`);
+    console.log(
+      `server: ${shown.rows.map((r) => `${r.name} ${r.setting}${r.unit ? ` ×${r.unit}` : ''}`).join(', ')}; HNSW m ${M}, ef_construction ${EFC}`,
+    );
     store = await openPostgresStore(url, { connectTimeoutMs: 60_000 });
     await store.init({ model: 'bench-synthetic', dimensions: D, indexPrecision: 'float32' });
     const data: SyntheticCorpus = isotropic ? new Synthetic(N) : new Topical(N);
     const { rows, loadMs, genMs } = await bulkLoad(store, data);
-    console.log(`load (the product's writePapers, indexes deferred): ${rows.toLocaleString('en')} rows in ${secs(loadMs)} (vector generation ${secs(genMs)} excluded; ${load()})`);
+    console.log(
+      `load (the product's writePapers, indexes deferred): ${rows.toLocaleString('en')} rows in ${secs(loadMs)} (vector generation ${secs(genMs)} excluded; ${load()})`,
+    );
     const tb = performance.now();
     const cpu0 = clusterCpuSeconds(server.dataDir);
-    const { byIndex, cpuByIndex } = await indexTimes(await client(), server.dataDir, store.createSearchIndexes({ m: M, efConstruction: EFC }));
+    const { byIndex, cpuByIndex } = await indexTimes(
+      await client(),
+      server.dataDir,
+      store.createSearchIndexes({ m: M, efConstruction: EFC }),
+    );
     const buildMs = performance.now() - tb;
     const buildCpu = clusterCpuSeconds(server.dataDir) - cpu0;
     const parts = [...byIndex].map(([ix, ms]) => `${ix} ${secs(ms)} (${(cpuByIndex.get(ix) ?? NaN).toFixed(0)} CPU s)`).join(', ');
@@ -328,7 +339,13 @@ export async function run(): Promise<void> {
     });
     console.log('float32 (vector) index:');
     const efs = [40, 64, 100, 160, 250, 400, 600];
-    summary.push(`float32 ${await tune('unfiltered', efs.map((ef) => unfiltered(ef, matchStatement(K, vectorIndex(D, 'float32')), 'm32')), sets)}`);
+    summary.push(
+      `float32 ${await tune(
+        'unfiltered',
+        efs.map((ef) => unfiltered(ef, matchStatement(K, vectorIndex(D, 'float32')), 'm32')),
+        sets,
+      )}`,
+    );
 
     // Filtered: the product's match_sentences with its settings altered per variant (iterative scan mode, ef_search,
     // max_scan_tuples). A filtered call raises ef_search to at least 400 itself (schema v9), so lower ones are not
@@ -351,20 +368,18 @@ export async function run(): Promise<void> {
         // pgvector's largest ef_search, which lookup_ef_search gives a filtered lookup from 1.25M sentences.
         fn(1000, 'relaxed_order'),
         fn(1000, 'relaxed_order', 100000),
-      ].map(
-        (v): Variant => ({
-          ...v,
-          ask: async (q) =>
-            (
-              await f.query(`SELECT (sentence->>'id')::bigint AS id FROM match_sentences($1::vector, NULL, ${K}, 0, $2, $3, $4)`, [
-                vectorText(q),
-                cs.o.yearMin ?? null,
-                cs.o.yearMax ?? null,
-                cs.o.paperIds ?? null,
-              ])
-            ).rows.map((r) => Number(r.id)),
-        }),
-      );
+      ].map((v): Variant => ({
+        ...v,
+        ask: async (q) =>
+          (
+            await f.query(`SELECT (sentence->>'id')::bigint AS id FROM match_sentences($1::vector, NULL, ${K}, 0, $2, $3, $4)`, [
+              vectorText(q),
+              cs.o.yearMin ?? null,
+              cs.o.yearMax ?? null,
+              cs.o.paperIds ?? null,
+            ])
+          ).rows.map((r) => Number(r.id)),
+      }));
       summary.push(`float32 ${await tune(cs.name, variants, sets)}`);
     }
 
@@ -390,7 +405,13 @@ export async function run(): Promise<void> {
       await c.query(`SELECT pg_prewarm('sentences_embedding_half')`);
       const halfSql = matchStatement(K, half);
       console.log('halfvec index:');
-      summary.push(`halfvec ${await tune('unfiltered', efs.map((ef) => unfiltered(ef, halfSql, 'm16')), sets)}`);
+      summary.push(
+        `halfvec ${await tune(
+          'unfiltered',
+          efs.map((ef) => unfiltered(ef, halfSql, 'm16')),
+          sets,
+        )}`,
+      );
     }
     console.log(`summary (${load()}):\n  ${summary.join('\n  ')}`);
   } finally {

@@ -27,7 +27,10 @@ export function fmt(ms: number): string {
 }
 
 /** The machine's load, printed beside wall-clock figures (the bench machine is shared). */
-export const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on 2 cores`;
+export const load = () =>
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on 2 cores`;
 
 /** Peak resident set of this process (Linux VmHWM), in MB; NaN elsewhere. */
 export function peakRssMb(): number {

@@ -354,38 +354,49 @@ async function benchScale(n: number): Promise<void> {
       await store.driver.query('SELECT * FROM match_sentences($1::vector, NULL, $2)', [vectorText(q), K]);
       txt.push(performance.now() - t);
     }
-    console.log(`query vector as binary parameter: ${p(bin)}  vs text parameter: ${p(txt)}  → ${(median(txt) - median(bin)).toFixed(2)} ms saved per lookup`);
+    console.log(
+      `query vector as binary parameter: ${p(bin)}  vs text parameter: ${p(txt)}  → ${(median(txt) - median(bin)).toFixed(2)} ms saved per lookup`,
+    );
 
     // Sizes, and halfvec (16-bit floats) as an expression HNSW index over the same column.
-    const size = async (rel: string) =>
-      Number((await store.driver.query(`SELECT pg_total_relation_size('${rel}') AS b`)).rows[0].b);
+    const size = async (rel: string) => Number((await store.driver.query(`SELECT pg_total_relation_size('${rel}') AS b`)).rows[0].b);
     const hnswBytes = await size('sentences_embedding_hnsw');
     const tableBytes = Number((await store.driver.query(`SELECT pg_table_size('sentences') AS b`)).rows[0].b);
     if (n > 10_000) {
-      console.log(`sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)} (halfvec measured at ≤ 10k only: its expression-index build is ~10× slower here)`);
+      console.log(
+        `sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)} (halfvec measured at ≤ 10k only: its expression-index build is ~10× slower here)`,
+      );
     } else {
-    const th = performance.now();
-    const halfIndex = vectorIndex(D, 'half');
-    await store.driver.exec(`SET maintenance_work_mem = '256MB'; ${hnswIndexSql(halfIndex, 'sentences_embedding_hnsw_half', 'sentences')}`);
-    const halfBuild = (performance.now() - th) / 1000;
-    const halfBytes = await size('sentences_embedding_hnsw_half');
-    await store.driver.exec('SET hnsw.ef_search = 100');
-    const half = { ms: [] as number[], ids: [] as number[][] };
-    for (const q of queries) {
-      const t = performance.now();
-      const r = await store.driver.lookup(`SELECT s.id FROM sentences s ORDER BY ${indexedDistance(halfIndex, 's.embedding', '$1::vector')} LIMIT ${K}`, q, []);
-      half.ms.push(performance.now() - t);
-      half.ids.push(r.map((x) => Number(x.id)));
-    }
-    console.log(
-      `sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)}; halfvec HNSW index ${mb(halfBytes)} ` +
-        `(${(hnswBytes / halfBytes).toFixed(1)}× smaller, build ${halfBuild.toFixed(1)} s), top-${K} ids only: ${p(half.ms)}, recall@${K} ${recall(half.ids, exact.ids).toFixed(3)}`,
-    );
-    await store.driver.exec('DROP INDEX sentences_embedding_hnsw_half');
+      const th = performance.now();
+      const halfIndex = vectorIndex(D, 'half');
+      await store.driver.exec(
+        `SET maintenance_work_mem = '256MB'; ${hnswIndexSql(halfIndex, 'sentences_embedding_hnsw_half', 'sentences')}`,
+      );
+      const halfBuild = (performance.now() - th) / 1000;
+      const halfBytes = await size('sentences_embedding_hnsw_half');
+      await store.driver.exec('SET hnsw.ef_search = 100');
+      const half = { ms: [] as number[], ids: [] as number[][] };
+      for (const q of queries) {
+        const t = performance.now();
+        const r = await store.driver.lookup(
+          `SELECT s.id FROM sentences s ORDER BY ${indexedDistance(halfIndex, 's.embedding', '$1::vector')} LIMIT ${K}`,
+          q,
+          [],
+        );
+        half.ms.push(performance.now() - t);
+        half.ids.push(r.map((x) => Number(x.id)));
+      }
+      console.log(
+        `sizes: sentences table ${mb(tableBytes)}, HNSW vector index ${mb(hnswBytes)}; halfvec HNSW index ${mb(halfBytes)} ` +
+          `(${(hnswBytes / halfBytes).toFixed(1)}× smaller, build ${halfBuild.toFixed(1)} s), top-${K} ids only: ${p(half.ms)}, recall@${K} ${recall(half.ids, exact.ids).toFixed(3)}`,
+      );
+      await store.driver.exec('DROP INDEX sentences_embedding_hnsw_half');
     }
 
     await store.close();
-    console.log(`data dir: ${dirSizeMb(dir).toFixed(0)} MB (pg_wal ${dirSizeMb(join(dir, 'pg_wal')).toFixed(0)} MB); RSS of this process after load: +${mb(rssLoad - rss0)}`);
+    console.log(
+      `data dir: ${dirSizeMb(dir).toFixed(0)} MB (pg_wal ${dirSizeMb(join(dir, 'pg_wal')).toFixed(0)} MB); RSS of this process after load: +${mb(rssLoad - rss0)}`,
+    );
 
     // A fresh process opens the persisted corpus and serves lookups: open time, first lookup, RSS it adds; with
     // PGlite's default buffer cache (the baseline) and with the store's.

@@ -39,7 +39,10 @@ const SPLITTERS: Array<[name: string, split: Splitter]> = [
   ['Intl.Segmenter', (text) => [...intlSegmenter.segment(text)].map((s) => ({ start: s.index, end: s.index + s.segment.length }))],
   [
     'sentence-splitter',
-    (text) => sentenceSplitterSplit(text).filter((n) => n.type === 'Sentence').map((n) => ({ start: n.range[0], end: n.range[1] })),
+    (text) =>
+      sentenceSplitterSplit(text)
+        .filter((n) => n.type === 'Sentence')
+        .map((n) => ({ start: n.range[0], end: n.range[1] })),
   ],
 ];
 
@@ -72,12 +75,20 @@ export async function run(): Promise<void> {
   const l = lookupTimes(long, 11);
   const ratio = median(l.all) / median(s.all);
   console.log('## Text engine: sentence at cursor (LaTeX, random offsets, outline cached per document version)');
-  console.log(`200-line paper    (${short.length} chars): median ${fmt(median(s.all))}, p95 ${fmt(percentile(s.all, 95))}; in prose only: median ${fmt(median(s.prose))} (${s.prose.length} lookups)`);
-  console.log(`20,000-line paper (${long.length} chars): median ${fmt(median(l.all))}, p95 ${fmt(percentile(l.all, 95))}; in prose only: median ${fmt(median(l.prose))} (${l.prose.length} lookups)`);
-  console.log(`ratio long/short (median): ${ratio.toFixed(2)}  [target < 2; long-file median target ≤ 0.5 ms: ${median(l.all) <= 0.5 ? 'met' : 'NOT met'}]`);
+  console.log(
+    `200-line paper    (${short.length} chars): median ${fmt(median(s.all))}, p95 ${fmt(percentile(s.all, 95))}; in prose only: median ${fmt(median(s.prose))} (${s.prose.length} lookups)`,
+  );
+  console.log(
+    `20,000-line paper (${long.length} chars): median ${fmt(median(l.all))}, p95 ${fmt(percentile(l.all, 95))}; in prose only: median ${fmt(median(l.prose))} (${l.prose.length} lookups)`,
+  );
+  console.log(
+    `ratio long/short (median): ${ratio.toFixed(2)}  [target < 2; long-file median target ≤ 0.5 ms: ${median(l.all) <= 0.5 ? 'met' : 'NOT met'}]`,
+  );
   const outlineMs = median(Array.from({ length: 9 }, () => timeMs(() => new TextModel(long, 'latex').sentenceAt(0))));
   console.log(`outline build for the 20,000-line paper (once per document version, i.e. after an edit): ${fmt(outlineMs)}`);
   const whole = median(Array.from({ length: 5 }, () => timeMs(() => new TextModel(long, 'latex').sentences())));
   const count = new TextModel(long, 'latex').sentences().length;
-  console.log(`whole-document segmentation of the 20,000-line paper: ${fmt(whole)} (${count} sentences, ${((count / whole) * 1000).toFixed(0)} sentences/s)`);
+  console.log(
+    `whole-document segmentation of the 20,000-line paper: ${fmt(whole)} (${count} sentences, ${((count / whole) * 1000).toFixed(0)} sentences/s)`,
+  );
 }

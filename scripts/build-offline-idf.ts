@@ -28,7 +28,10 @@ const counts = new Map<string, number>();
 let total = 0;
 for (const { word, count } of entries) {
   total += count;
-  const w = word.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const w = word
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   if (!/^[\p{L}\p{N}]+$/u.test(w)) continue;
   const s = stem(w);
   counts.set(s, (counts.get(s) ?? 0) + count);

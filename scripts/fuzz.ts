@@ -36,8 +36,41 @@ export interface FuzzReport {
   cases: Record<string, number>;
 }
 
-
-const SPECIAL = ['{', '}', '\\', '@', '%', '#', '~', '^', '_', '$', '&', '"', "'", ',', '=', '\n', '\r', '\t', '\u0000', ' and ', 'é', 'ß', '—', '😀', '\u2028', '<', '>', '`', '}, note = {', '\\input{/etc/passwd}', '@misc{x,', 'http://', '%7B'];
+const SPECIAL = [
+  '{',
+  '}',
+  '\\',
+  '@',
+  '%',
+  '#',
+  '~',
+  '^',
+  '_',
+  '$',
+  '&',
+  '"',
+  "'",
+  ',',
+  '=',
+  '\n',
+  '\r',
+  '\t',
+  '\u0000',
+  ' and ',
+  'é',
+  'ß',
+  '—',
+  '😀',
+  '\u2028',
+  '<',
+  '>',
+  '`',
+  '}, note = {',
+  '\\input{/etc/passwd}',
+  '@misc{x,',
+  'http://',
+  '%7B',
+];
 
 class Gen {
   constructor(readonly r: () => number) {}
@@ -80,10 +113,14 @@ async function phase(name: string, until: number, seed: number, body: (i: number
   return i;
 }
 
-const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+const oneLine = (s: string) =>
+  s
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
-  const seed = options.seed ?? (Date.now() % 2 ** 31);
+  const seed = options.seed ?? Date.now() % 2 ** 31;
   const log = options.log ?? (() => undefined);
   const g = new Gen(mulberry32(seed));
   const budget = (options.seconds ?? 60) * 1000;
@@ -96,13 +133,22 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
   cases.bibtex = await phase('bibtex', share(0.12), seed, () => {
     const title = g.nasty();
     const entry = formatBibtexEntry(
-      { title, authors: [g.nasty(4), g.nasty(4)], year: 2000 + g.int(30), venue: g.nasty(6), doi: g.r() < 0.5 ? `10.${1000 + g.int(9000)}/${g.nasty(3)}` : g.nasty(), arxivId: g.nasty(3), url: `https://x.org/${g.nasty()}` },
+      {
+        title,
+        authors: [g.nasty(4), g.nasty(4)],
+        year: 2000 + g.int(30),
+        venue: g.nasty(6),
+        doi: g.r() < 0.5 ? `10.${1000 + g.int(9000)}/${g.nasty(3)}` : g.nasty(),
+        arxivId: g.nasty(3),
+        url: `https://x.org/${g.nasty()}`,
+      },
       g.nasty(3),
     );
     const lib = parse(entry, { sentenceCase: false, caseProtection: false });
     assert.equal(lib.errors.length, 0, entry);
     assert.equal(lib.entries.length, 1, entry);
-    for (const f of Object.keys(lib.entries[0].fields)) assert.ok(['title', 'author', 'year', 'journal', 'doi', 'eprint', 'archiveprefix', 'url'].includes(f), `${f} in ${entry}`);
+    for (const f of Object.keys(lib.entries[0].fields))
+      assert.ok(['title', 'author', 'year', 'journal', 'doi', 'eprint', 'archiveprefix', 'url'].includes(f), `${f} in ${entry}`);
     if (oneLine(title)) assert.equal(lib.entries[0].fields.title, oneLine(title), entry);
   });
 
@@ -124,10 +170,13 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
     const kind = g.int(4);
     const text = `\\documentclass{article} ${g.nasty(20)}`;
     const bytes =
-      kind === 0 ? g.bytes(1 + g.int(3000))
-      : kind === 1 ? Buffer.from(text, 'utf16le')
-      : kind === 2 ? Buffer.from(text.replace(/[^\u0000-\u00ff]/g, '?'), 'latin1')
-      : Buffer.from(text, 'utf8');
+      kind === 0
+        ? g.bytes(1 + g.int(3000))
+        : kind === 1
+          ? Buffer.from(text, 'utf16le')
+          : kind === 2
+            ? Buffer.from(text.replace(/[^\u0000-\u00ff]/g, '?'), 'latin1')
+            : Buffer.from(text, 'utf8');
     try {
       const d = decodeText(bytes, 'LaTeX');
       assert.ok(!d.text.includes('\u0000'), 'NUL left in decoded text');
@@ -139,7 +188,14 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
   cases.html = await phase('html', share(0.1), seed, () => {
     const depth = g.int(3000);
     const tags = Array.from({ length: depth }, () => g.pick(['div', 'span', 'section', 'p', 'li', 'b', 'article']));
-    const html = `<html><body>${tags.map((t) => `<${t}>`).join('')}<p>${g.nasty(6)}</p>${g.r() < 0.7 ? [...tags].reverse().map((t) => `</${t}>`).join('') : ''}</body></html>`;
+    const html = `<html><body>${tags.map((t) => `<${t}>`).join('')}<p>${g.nasty(6)}</p>${
+      g.r() < 0.7
+        ? [...tags]
+            .reverse()
+            .map((t) => `</${t}>`)
+            .join('')
+        : ''
+    }</body></html>`;
     const limited = limitNesting(html);
     assert.ok(limited.html.length <= html.length + depth);
     const read = readArxivHtmlText(html, 'fuzz.html');
@@ -190,7 +246,16 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
   try {
-    const embedder = new OpenAIEmbedder({ baseURL: `http://127.0.0.1:${port}/v1`, model: 'm', dimensions: 4, timeoutMs: 300, deadlineMs: 800, maxRetries: 3, retryBaseMs: 10, retryMaxMs: 50 });
+    const embedder = new OpenAIEmbedder({
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      model: 'm',
+      dimensions: 4,
+      timeoutMs: 300,
+      deadlineMs: 800,
+      maxRetries: 3,
+      retryBaseMs: 10,
+      retryMaxMs: 50,
+    });
     cases.endpoint = await phase('endpoint', share(0.2), seed, async () => {
       const t0 = Date.now();
       try {
@@ -213,11 +278,16 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
       const papers = join(dir, 'papers');
       mkdirSync(papers);
       const samples = resolve(__dirname, '..', 'samples', 'corpus');
-      const goodName = readdirSync(samples).filter((f) => f.endsWith('.tex')).sort()[0];
+      const goodName = readdirSync(samples)
+        .filter((f) => f.endsWith('.tex'))
+        .sort()[0];
       copyFileSync(join(samples, goodName), join(papers, 'good.tex'));
       for (let i = 0; i < 6; i++) {
         const ext = g.pick(['.tex', '.md', '.html', '.bib']);
-        const content = g.r() < 0.5 ? g.bytes(200 + g.int(2000)) : Buffer.from(`${g.pick(['\\documentclass{article}', '# T', '<html>', '@article{k,'])}\n${g.nasty(30)}`);
+        const content =
+          g.r() < 0.5
+            ? g.bytes(200 + g.int(2000))
+            : Buffer.from(`${g.pick(['\\documentclass{article}', '# T', '<html>', '@article{k,'])}\n${g.nasty(30)}`);
         writeFileSync(join(papers, `bad${i}${ext}`), content);
       }
       const db = join(dir, 'corpus');
@@ -226,7 +296,19 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
       const summary = JSON.parse(r.stdout);
       assert.ok(summary.papers >= 1, `seed ${seed}: the good file was not indexed: ${r.stdout}`);
       cases.cli = await phase('cli', share(0.95), seed, () => {
-        const args = ['query', '--db', db, ...g.pick([[], ['--k', String(g.int(40) - 10)], ['--offset', g.pick(['-1', '99999999999', 'x', '2'])], ['--mode', g.pick(['keyword', 'hybrid', 'vector', 'nope'])], ['--threshold', g.pick(['2', '-0.5', 'abc', '0.1'])]]), argv(g.nasty(5))];
+        const args = [
+          'query',
+          '--db',
+          db,
+          ...g.pick([
+            [],
+            ['--k', String(g.int(40) - 10)],
+            ['--offset', g.pick(['-1', '99999999999', 'x', '2'])],
+            ['--mode', g.pick(['keyword', 'hybrid', 'vector', 'nope'])],
+            ['--threshold', g.pick(['2', '-0.5', 'abc', '0.1'])],
+          ]),
+          argv(g.nasty(5)),
+        ];
         const q = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
         assert.ok(q.status === 0 || q.status === 1 || q.status === 2, `exit ${q.status} for ${JSON.stringify(args)}: ${q.stderr}`);
         if (q.status === 0) JSON.parse(q.stdout);

@@ -24,7 +24,11 @@ const userData = join(state, 'vscode-user');
 mkdirSync(join(userData, 'User'), { recursive: true });
 writeFileSync(
   join(userData, 'User', 'settings.json'),
-  JSON.stringify({ 'corpusLens.corpus.path': corpus, 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false }, null, 2),
+  JSON.stringify(
+    { 'corpusLens.corpus.path': corpus, 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false },
+    null,
+    2,
+  ),
 );
 const folder = join(root, 'samples');
 const paper = join(folder, 'sample-paper.tex');
@@ -37,12 +41,33 @@ if (code && !process.env.CORPUS_LENS_USE_CODE_SERVER) {
   const dir = process.env.CORPUS_LENS_CODE_SERVER_DIR ?? join(root, '.vscode-test');
   run('bash', [join(root, 'scripts', 'setup-vscode.sh')], { env: { ...process.env, CORPUS_LENS_CODE_SERVER_DIR: dir } });
   const entry = join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-  const args = [entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', join(state, 'extensions'), folder];
-  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, XDG_CONFIG_HOME: join(state, 'xdg') } });
-  const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${root}`], ['openFile', `vscode-remote://127.0.0.1:${port}${paper}`]]);
+  const args = [
+    entry,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    join(state, 'extensions'),
+    folder,
+  ];
+  const server = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, XDG_CONFIG_HOME: join(state, 'xdg') },
+  });
+  const payload = JSON.stringify([
+    ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${root}`],
+    ['openFile', `vscode-remote://127.0.0.1:${port}${paper}`],
+  ]);
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(payload)}`;
-  console.log(`\nCorpus Lens is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen samples/sample-paper.tex, click a sentence, then the Corpus Lens icon in the activity bar. Ctrl-C stops it.`);
+  console.log(
+    `\nCorpus Lens is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen samples/sample-paper.tex, click a sentence, then the Corpus Lens icon in the activity bar. Ctrl-C stops it.`,
+  );
   process.on('SIGINT', () => server.kill('SIGTERM'));
   server.on('exit', (c) => process.exit(c ?? 0));
 }

@@ -6,7 +6,16 @@
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { el, replace, type Child } from './dom.js';
-import { MAX_QUESTION_LENGTH, type AskElementView, type AskProgressView, type AskSourceView, type AskStage, type AskTurnView, type AskView, type ViewMessage } from './protocol.js';
+import {
+  MAX_QUESTION_LENGTH,
+  type AskElementView,
+  type AskProgressView,
+  type AskSourceView,
+  type AskStage,
+  type AskTurnView,
+  type AskView,
+  type ViewMessage,
+} from './protocol.js';
 import { shortAuthors } from './render.js';
 import { pageAndLines } from '../src/core/ask/location.js';
 
@@ -34,7 +43,12 @@ export class AskTab {
   private running = false;
   private draft = '';
   private readonly input = el('vscode-textfield', {
-    attrs: { id: 'cl-ask-input', placeholder: 'Ask a question your papers answer…', 'aria-label': 'Question for the corpus', maxlength: MAX_QUESTION_LENGTH },
+    attrs: {
+      id: 'cl-ask-input',
+      placeholder: 'Ask a question your papers answer…',
+      'aria-label': 'Question for the corpus',
+      maxlength: MAX_QUESTION_LENGTH,
+    },
   }) as HTMLElement & { value: string };
   private readonly submit = this.button('Ask', 'ask', 'Ask the corpus', true);
   private readonly stop = this.button('Stop', 'cancel', 'Stop the question');
@@ -42,7 +56,10 @@ export class AskTab {
   private readonly status = el('div', { class: 'cl-ask-status', attrs: { id: 'cl-ask-status', role: 'status', 'aria-live': 'polite' } });
   private readonly draftBox = el('div', { class: 'cl-ask-draft', attrs: { id: 'cl-ask-draft', hidden: true } });
   private readonly turns = el('ol', { class: 'cl-ask-turns', attrs: { id: 'cl-ask-turns', 'aria-label': 'Questions and answers' } });
-  private readonly sources = el('ol', { class: 'cl-ask-sources', attrs: { id: 'cl-ask-source-list', 'aria-label': 'Sources of the conversation' } });
+  private readonly sources = el('ol', {
+    class: 'cl-ask-sources',
+    attrs: { id: 'cl-ask-source-list', 'aria-label': 'Sources of the conversation' },
+  });
   private readonly sourcesBox = el(
     'section',
     { class: 'cl-ask-sources-box', attrs: { id: 'cl-ask-sources', 'aria-labelledby': 'cl-ask-sources-title', hidden: true } },
@@ -130,7 +147,11 @@ export class AskTab {
       case 'draft':
         this.draft += p.delta;
         this.draftBox.hidden = false;
-        replace(this.draftBox, el('div', { class: 'cl-ask-draft-label' }, 'Draft, not yet checked'), el('p', {}, draftForDisplay(this.draft)));
+        replace(
+          this.draftBox,
+          el('div', { class: 'cl-ask-draft-label' }, 'Draft, not yet checked'),
+          el('p', {}, draftForDisplay(this.draft)),
+        );
         return;
       case 'stopped':
         this.setRunning(false);
@@ -165,7 +186,13 @@ export class AskTab {
     this.status.textContent = text;
   }
 
-  private button(label: string, action: string, ariaLabel: string, primary = false, data: Record<string, string | number> = {}): HTMLElement {
+  private button(
+    label: string,
+    action: string,
+    ariaLabel: string,
+    primary = false,
+    data: Record<string, string | number> = {},
+  ): HTMLElement {
     const attrs: Record<string, string | number | boolean> = { 'data-ask-action': action, 'aria-label': ariaLabel, secondary: !primary };
     for (const [k, v] of Object.entries(data)) attrs[`data-${k}`] = v;
     const b = el('vscode-button', { attrs });
@@ -197,22 +224,41 @@ export class AskTab {
   private renderTurn(t: AskTurnView): HTMLLIElement {
     const body: Child[] = [];
     if (t.kind === 'answer' || t.kind === 'extract') {
-      if (t.kind === 'extract') body.push(el('p', { class: 'cl-ask-note' }, 'No LLM configured: the best evidence sentences, word for word.'));
+      if (t.kind === 'extract')
+        body.push(el('p', { class: 'cl-ask-note' }, 'No LLM configured: the best evidence sentences, word for word.'));
       const p = el('p', { class: 'cl-ask-answer' });
       t.sentences.forEach((s, i) => {
         if (i > 0) p.append(t.kind === 'extract' ? el('br') : ' ');
         p.append(this.renderSentence(s.text, s.citations));
       });
       body.push(p);
-      if (t.removed) body.push(el('p', { class: 'cl-ask-note' }, `${t.removed} sentence${t.removed === 1 ? '' : 's'} the quotes did not support ${t.removed === 1 ? 'was' : 'were'} removed.`));
-      body.push(el('div', { class: 'cl-ask-turn-actions' }, this.button('Insert answer at cursor', 'insert', `Insert answer ${t.index + 1} at the cursor, with its citations`, false, { turn: t.index })));
+      if (t.removed)
+        body.push(
+          el(
+            'p',
+            { class: 'cl-ask-note' },
+            `${t.removed} sentence${t.removed === 1 ? '' : 's'} the quotes did not support ${t.removed === 1 ? 'was' : 'were'} removed.`,
+          ),
+        );
+      body.push(
+        el(
+          'div',
+          { class: 'cl-ask-turn-actions' },
+          this.button('Insert answer at cursor', 'insert', `Insert answer ${t.index + 1} at the cursor, with its citations`, false, {
+            turn: t.index,
+          }),
+        ),
+      );
     } else if (t.kind === 'sources' && t.citations.length) {
       body.push(el('p', { class: 'cl-ask-answer' }, 'Sources of the previous answer:'));
       body.push(
         el(
           'ul',
           { class: 'cl-ask-turn-sources' },
-          ...t.citations.map((n) => this.view.sources[n - 1]).filter((s): s is AskSourceView => !!s).map((s) => el('li', {}, this.citation(s.n), ' ', sourceWhere(s), ': ', el('q', {}, s.text))),
+          ...t.citations
+            .map((n) => this.view.sources[n - 1])
+            .filter((s): s is AskSourceView => !!s)
+            .map((s) => el('li', {}, this.citation(s.n), ' ', sourceWhere(s), ': ', el('q', {}, s.text))),
         ),
       );
     } else {
@@ -249,7 +295,13 @@ export class AskTab {
       el('span', { class: 'cl-byline' }, ` — ${e.title?.trim() || 'Untitled paper'}${e.year !== null ? ` ${e.year}` : ''}`),
       e.source !== null && this.view.sources[e.source - 1] ? el('span', {}, ', beside ', this.citation(e.source)) : null,
       ' ',
-      this.button('Open source', 'open-element', `Open ${e.label ?? `the ${e.type}`} in its paper${e.page !== null ? ` (page ${e.page})` : ''}`, false, { turn, element: index }),
+      this.button(
+        'Open source',
+        'open-element',
+        `Open ${e.label ?? `the ${e.type}`} in its paper${e.page !== null ? ` (page ${e.page})` : ''}`,
+        false,
+        { turn, element: index },
+      ),
     );
   }
 
@@ -275,7 +327,12 @@ export class AskTab {
       'button',
       {
         class: 'cl-ask-cite',
-        attrs: { type: 'button', 'data-source': n, 'aria-label': `Source ${n}: ${s ? sourceWhere(s) : ''}`, 'aria-describedby': 'cl-ask-quote' },
+        attrs: {
+          type: 'button',
+          'data-source': n,
+          'aria-label': `Source ${n}: ${s ? sourceWhere(s) : ''}`,
+          'aria-describedby': 'cl-ask-quote',
+        },
       },
       `[${n}]`,
     );
@@ -291,15 +348,27 @@ export class AskTab {
       el('span', { class: 'cl-paper-title' }, s.title?.trim() || 'Untitled paper'),
       ' ',
       el('span', { class: 'cl-byline' }, who),
-      s.section || s.page !== null
-        ? el('span', { class: 'cl-section' }, [s.section, pageAndLines(s)].filter(Boolean).join(', '))
-        : null,
+      s.section || s.page !== null ? el('span', { class: 'cl-section' }, [s.section, pageAndLines(s)].filter(Boolean).join(', ')) : null,
       el('p', { class: 'cl-text' }, el('q', { class: 'cl-sentence' }, s.text)),
       el(
         'div',
         { class: 'cl-actions', attrs: { role: 'group', 'aria-label': `Source ${s.n} actions` } },
-        el('button', { class: 'cl-action', attrs: { type: 'button', 'data-ask-action': 'cite', 'data-source': s.n, 'aria-label': `Cite ${who} at the cursor` } }, 'Cite'),
-        el('button', { class: 'cl-action', attrs: { type: 'button', 'data-ask-action': 'open', 'data-source': s.n, 'aria-label': `Open the source of ${who}` } }, 'Open source'),
+        el(
+          'button',
+          {
+            class: 'cl-action',
+            attrs: { type: 'button', 'data-ask-action': 'cite', 'data-source': s.n, 'aria-label': `Cite ${who} at the cursor` },
+          },
+          'Cite',
+        ),
+        el(
+          'button',
+          {
+            class: 'cl-action',
+            attrs: { type: 'button', 'data-ask-action': 'open', 'data-source': s.n, 'aria-label': `Open the source of ${who}` },
+          },
+          'Open source',
+        ),
       ),
     );
   }
@@ -313,7 +382,13 @@ export class AskTab {
     if (!s) return;
     replace(
       this.quote,
-      el('p', { class: 'cl-ask-quote-text' }, s.previous ? el('span', { class: 'cl-context' }, s.previous, ' ') : null, el('q', { class: 'cl-sentence' }, s.text), s.next ? el('span', { class: 'cl-context' }, ' ', s.next) : null),
+      el(
+        'p',
+        { class: 'cl-ask-quote-text' },
+        s.previous ? el('span', { class: 'cl-context' }, s.previous, ' ') : null,
+        el('q', { class: 'cl-sentence' }, s.text),
+        s.next ? el('span', { class: 'cl-context' }, ' ', s.next) : null,
+      ),
       el('p', { class: 'cl-ask-quote-where' }, `[${s.n}] ${sourceWhere(s)}`),
     );
     this.quote.hidden = false;

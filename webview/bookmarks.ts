@@ -9,7 +9,12 @@ export class BookmarkList {
   private ids = new Set<string>();
   private readonly count = el('vscode-badge', { attrs: { variant: 'counter', id: 'cl-bookmarks-count' } });
   readonly list = el('ol', { class: 'cl-bookmark-list', attrs: { id: 'cl-bookmark-list', 'aria-label': 'Bookmarks' } });
-  readonly element = el('details', { class: 'cl-bookmarks', attrs: { id: 'cl-bookmarks' } }, el('summary', {}, 'Bookmarks ', this.count), this.list);
+  readonly element = el(
+    'details',
+    { class: 'cl-bookmarks', attrs: { id: 'cl-bookmarks' } },
+    el('summary', {}, 'Bookmarks ', this.count),
+    this.list,
+  );
 
   has(id: string): boolean {
     return this.ids.has(id);

@@ -11,7 +11,16 @@ import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import { AskTab } from './ask-tab.js';
 import { el, replace } from './dom.js';
-import { isHighlightMode, isHostMessage, isOffset, type HighlightMode, type HostMessage, type Offset, type ViewMessage, type ViewState } from './protocol.js';
+import {
+  isHighlightMode,
+  isHostMessage,
+  isOffset,
+  type HighlightMode,
+  type HostMessage,
+  type Offset,
+  type ViewMessage,
+  type ViewState,
+} from './protocol.js';
 import { whoOf, type Action } from './render.js';
 import { BookmarkList } from './bookmarks.js';
 import { onActionArrows, onListFocus, onListKey } from './keyboard.js';

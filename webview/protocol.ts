@@ -257,7 +257,9 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
  * (as does a string that is not one), so a message type added above cannot be refused by the guards below.
  */
 function everyMember<T extends string>() {
-  return <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): readonly string[] => list;
+  return <const L extends readonly T[]>(
+    list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> }),
+  ): readonly string[] => list;
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -285,26 +287,58 @@ const isNumbers = (x: unknown) => Array.isArray(x) && x.every((n) => isCount(n) 
 
 export function isAskSource(x: unknown): x is AskSourceView {
   return (
-    isObject(x) && isCount(x.n) && x.n > 0 && isString(x.paperId) && isStringOrNull(x.citationKey) && isStringOrNull(x.title) &&
-    Array.isArray(x.authors) && x.authors.every(isString) && isNumberOrNull(x.year) && isStringOrNull(x.section) &&
-    isNumberOrNull(x.page) && isNumberOrNull(x.lineStart) && isNumberOrNull(x.lineEnd) && isNumberOrNull(x.pageEnd) &&
-    isString(x.text) && isStringOrNull(x.previous) && isStringOrNull(x.next)
+    isObject(x) &&
+    isCount(x.n) &&
+    x.n > 0 &&
+    isString(x.paperId) &&
+    isStringOrNull(x.citationKey) &&
+    isStringOrNull(x.title) &&
+    Array.isArray(x.authors) &&
+    x.authors.every(isString) &&
+    isNumberOrNull(x.year) &&
+    isStringOrNull(x.section) &&
+    isNumberOrNull(x.page) &&
+    isNumberOrNull(x.lineStart) &&
+    isNumberOrNull(x.lineEnd) &&
+    isNumberOrNull(x.pageEnd) &&
+    isString(x.text) &&
+    isStringOrNull(x.previous) &&
+    isStringOrNull(x.next)
   );
 }
 
 export function isAskElement(x: unknown): x is AskElementView {
   return (
-    isObject(x) && (x.type === 'figure' || x.type === 'table' || x.type === 'equation') && isStringOrNull(x.label) && isStringOrNull(x.caption) &&
-    isStringOrNull(x.content) && isStringOrNull(x.title) && isNumberOrNull(x.year) && isStringOrNull(x.section) && isNumberOrNull(x.page) &&
-    (x.match === 'direct' || x.match === 'linked') && (x.source === null || (isCount(x.source) && x.source > 0))
+    isObject(x) &&
+    (x.type === 'figure' || x.type === 'table' || x.type === 'equation') &&
+    isStringOrNull(x.label) &&
+    isStringOrNull(x.caption) &&
+    isStringOrNull(x.content) &&
+    isStringOrNull(x.title) &&
+    isNumberOrNull(x.year) &&
+    isStringOrNull(x.section) &&
+    isNumberOrNull(x.page) &&
+    (x.match === 'direct' || x.match === 'linked') &&
+    (x.source === null || (isCount(x.source) && x.source > 0))
   );
 }
 
 export function isAskTurn(x: unknown): x is AskTurnView {
   return (
-    isObject(x) && isCount(x.index) && isString(x.question) && isString(x.standalone) && isString(x.kind) && ASK_KINDS.includes(x.kind) &&
-    isString(x.text) && Array.isArray(x.sentences) && x.sentences.every((s) => isObject(s) && isString(s.text) && isNumbers(s.citations)) &&
-    isNumbers(x.citations) && isCount(x.removed) && isStringOrNull(x.model) && Array.isArray(x.elements) && x.elements.every(isAskElement)
+    isObject(x) &&
+    isCount(x.index) &&
+    isString(x.question) &&
+    isString(x.standalone) &&
+    isString(x.kind) &&
+    ASK_KINDS.includes(x.kind) &&
+    isString(x.text) &&
+    Array.isArray(x.sentences) &&
+    x.sentences.every((s) => isObject(s) && isString(s.text) && isNumbers(s.citations)) &&
+    isNumbers(x.citations) &&
+    isCount(x.removed) &&
+    isStringOrNull(x.model) &&
+    Array.isArray(x.elements) &&
+    x.elements.every(isAskElement)
   );
 }
 

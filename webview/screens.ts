@@ -32,7 +32,8 @@ export class StateScreens {
       case 'notProse':
         this.set(
           'cl-info',
-          state.reason ?? 'The cursor is not in a prose sentence (math, code, a command, a heading or the preamble). Move it into a sentence.',
+          state.reason ??
+            'The cursor is not in a prose sentence (math, code, a command, a heading or the preamble). Move it into a sentence.',
           [],
         );
         return 'Not in a prose sentence.';
@@ -56,7 +57,10 @@ export class StateScreens {
           this.element.append(el('details', { class: 'cl-error-detail' }, el('summary', {}, 'Details'), el('pre', {}, state.detail)));
         }
         const buttons = state.recover
-          ? [button(`Go back to ${state.recover}`, 'recover', `Go back to ${state.recover}`, true), button('Try again', 'retry', 'Try the search again')]
+          ? [
+              button(`Go back to ${state.recover}`, 'recover', `Go back to ${state.recover}`, true),
+              button('Try again', 'retry', 'Try the search again'),
+            ]
           : [button('Try again', 'retry', 'Try the search again', true)];
         this.element.append(
           el(
@@ -98,7 +102,11 @@ export class StateScreens {
     this.element.className = `cl-message ${cls}`;
     this.element.removeAttribute('role');
     this.element.hidden = false;
-    replace(this.element, text !== null ? el('p', {}, text) : null, buttons.length ? el('div', { class: 'cl-message-actions' }, ...buttons) : null);
+    replace(
+      this.element,
+      text !== null ? el('p', {}, text) : null,
+      buttons.length ? el('div', { class: 'cl-message-actions' }, ...buttons) : null,
+    );
   }
 }
 

@@ -44,7 +44,8 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
     throw new CliError(`--embedder must be offline, neural or openai (got '${provider}')`, 2);
   }
   if (flags.dimensions !== undefined) {
-    if (provider !== 'openai') throw new CliError('--dimensions applies to --embedder openai (models that take the dimensions parameter)', 2);
+    if (provider !== 'openai')
+      throw new CliError('--dimensions applies to --embedder openai (models that take the dimensions parameter)', 2);
     dimensions = flags.dimensions;
   }
   if (provider === 'offline' && !model && flags.corpus?.dimensions) dimensions = flags.corpus.dimensions;

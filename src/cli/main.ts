@@ -22,7 +22,14 @@ const commands: Record<string, () => Promise<Command>> = {
 };
 
 function usage(): string {
-  return ['Usage: corpus-lens <command> [options]', '       corpus-lens --version', '       corpus-lens <command> --help', '', 'Commands:', commandList(commandSpecs)].join('\n');
+  return [
+    'Usage: corpus-lens <command> [options]',
+    '       corpus-lens --version',
+    '       corpus-lens <command> --help',
+    '',
+    'Commands:',
+    commandList(commandSpecs),
+  ].join('\n');
 }
 
 // A reader that stops early (`corpus-lens segment … | head`) closes the pipe: that ends the output, it is not an error.
@@ -68,7 +75,11 @@ async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   const load = commands[name];
-  if (!load) throw new CliError(`unknown command '${name}'${closest(name, Object.keys(commands)) ? ` — did you mean ${closest(name, Object.keys(commands))}?` : ''} (try: ${Object.keys(commands).join(', ')})`, 2);
+  if (!load)
+    throw new CliError(
+      `unknown command '${name}'${closest(name, Object.keys(commands)) ? ` — did you mean ${closest(name, Object.keys(commands))}?` : ''} (try: ${Object.keys(commands).join(', ')})`,
+      2,
+    );
   return (await load()).run(rest);
 }
 

@@ -100,7 +100,12 @@ export function choice<C extends string>(choices: readonly C[], help: string, do
 }
 
 /** A value with its own check (a year, megabytes, the prefix pair). */
-export function custom<T>(value: string, help: string, parse: (raw: string, flag: string) => T, doc: Doc & { accepts?: string } = {}): Option<T, false> {
+export function custom<T>(
+  value: string,
+  help: string,
+  parse: (raw: string, flag: string) => T,
+  doc: Doc & { accepts?: string } = {},
+): Option<T, false> {
   return { kind: 'string', value, help, parse, ...doc };
 }
 
@@ -155,25 +160,41 @@ export const corpusOptions = {
 
 /** --schema: which tables a reader reads. */
 export const readSchemaOptions = {
-  schema: choice(['corpusLens', 'corpusStudio'] as const, 'the tables to read: corpusStudio reads a CorpusStudio database', { defaultText: 'corpusLens' }),
+  schema: choice(['corpusLens', 'corpusStudio'] as const, 'the tables to read: corpusStudio reads a CorpusStudio database', {
+    defaultText: 'corpusLens',
+  }),
 };
 
 /** The embedder of queries and of new text. */
 export const embedderOptions = {
-  embedder: choice(['offline', 'neural', 'openai'] as const, 'the embedding model: offline (hashed, no network), neural (local) or openai (any OpenAI-compatible endpoint: OPENAI_BASE_URL, OPENAI_API_KEY)', {
-    defaultText: "the corpus's recorded model, else offline",
-  }),
+  embedder: choice(
+    ['offline', 'neural', 'openai'] as const,
+    'the embedding model: offline (hashed, no network), neural (local) or openai (any OpenAI-compatible endpoint: OPENAI_BASE_URL, OPENAI_API_KEY)',
+    {
+      defaultText: "the corpus's recorded model, else offline",
+    },
+  ),
   model: text('M', 'the embedding model name (neural, openai)'),
-  prefixes: custom('P', "the model's query/document prefixes: auto (the model family's preset), none, or QUERY|DOCUMENT, e.g. 'query: |passage: '", prefixesValue, {
-    defaultText: 'auto',
-  }),
+  prefixes: custom(
+    'P',
+    "the model's query/document prefixes: auto (the model family's preset), none, or QUERY|DOCUMENT, e.g. 'query: |passage: '",
+    prefixesValue,
+    {
+      defaultText: 'auto',
+    },
+  ),
 };
 
 /** --dimensions for the commands that embed new text. */
 export const dimensionsOptions = {
-  dimensions: custom('N', "the vector length to ask the model for (--embedder openai; models that take OpenAI's dimensions parameter)", dimensionsValue, {
-    accepts: '1..16000',
-  }),
+  dimensions: custom(
+    'N',
+    "the vector length to ask the model for (--embedder openai; models that take OpenAI's dimensions parameter)",
+    dimensionsValue,
+    {
+      accepts: '1..16000',
+    },
+  ),
 };
 
 /** The chat model of ask, review and elements --enrich. */
@@ -288,7 +309,10 @@ function optionLabel(name: string, o: Pick<Option, 'value' | 'short' | 'multiple
 
 /** An option's help line: what it does, then what it accepts and its default. */
 function optionHelp(o: Option): string {
-  const notes = [o.accepts, o.default !== undefined ? `default ${String(o.default)}` : o.defaultText ? `default ${o.defaultText}` : undefined].filter(Boolean);
+  const notes = [
+    o.accepts,
+    o.default !== undefined ? `default ${String(o.default)}` : o.defaultText ? `default ${o.defaultText}` : undefined,
+  ].filter(Boolean);
   return notes.length ? `${o.help} (${notes.join('; ')})` : o.help;
 }
 

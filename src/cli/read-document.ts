@@ -16,7 +16,8 @@ export async function readDocument(file: string | undefined): Promise<string> {
     if (code === 'EISDIR') throw new CliError(`${what}: is a directory, not a document`);
     throw new CliError(`${what}: cannot read (${(err as Error).message})`);
   }
-  if (bytes.length > MAX_DOCUMENT_BYTES) throw new CliError(`${file ?? 'stdin'}: too large (${bytes.length} bytes; limit ${MAX_DOCUMENT_BYTES})`);
+  if (bytes.length > MAX_DOCUMENT_BYTES)
+    throw new CliError(`${file ?? 'stdin'}: too large (${bytes.length} bytes; limit ${MAX_DOCUMENT_BYTES})`);
   if (looksBinary(bytes)) throw new CliError(`${file ?? 'stdin'}: looks like a binary file, not a LaTeX/Markdown/text document`);
   return bytes.toString('utf8').replace(/^\uFEFF/, '');
 }

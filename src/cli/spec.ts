@@ -68,7 +68,7 @@ export const ingestSpec = defineCommand({
   summary: 'add PDF, LaTeX, arXiv HTML, Markdown and BibTeX papers (files or folders), or a Zotero library, to a corpus',
   synopsis: ['--db DB [options] PATH…', '--db DB --zotero DIR [--collection NAME] [options]'],
   about: [
-    'PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them. --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be running), text from each item\'s PDF or Zotero\'s full-text cache, else its abstract, under its citation key.',
+    "PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them. --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key.",
     '--embedder openai: a new corpus records the model and the vector size it answers (one probe), and a later run with another model or size is refused before anything is written.',
     'Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end. --json prints {papers, sentences, elements, skipped, merged (when a duplicate was merged), failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}. Exit 0 when the run completes, failures included.',
     'An embedded corpus (a folder) that this run would take past 80 % of its measured size limit gets a warning line on stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit. A PostgreSQL server whose /dev/shm cannot hold a parallel index build gets its indexes built serially, with a warning (file: the --db).',
@@ -120,7 +120,9 @@ export const querySpec = defineCommand({
     k: integer('N', 'how many hits', { min: 1, max: 10_000, default: 25 }),
     offset: integer('N', 'return the sentence N places after (before, if negative) each hit', { min: -INT_MAX, max: INT_MAX, default: 0 }),
     threshold: number('T', 'leave out hits whose similarity is below T', { min: -1, max: 1 }),
-    mode: choice(['vector', 'keyword', 'hybrid'] as const, 'the ranking: vector similarity, keyword (BM25) or both fused', { defaultText: 'vector' }),
+    mode: choice(['vector', 'keyword', 'hybrid'] as const, 'the ranking: vector similarity, keyword (BM25) or both fused', {
+      defaultText: 'vector',
+    }),
     group: choice(
       ['sentences', 'papers'] as const,
       "papers: one hit per paper (k papers) in the paper ranking's order (whole-paper BM25 plus the paper's vector similarity), each the paper's sentence most similar to TEXT; it has its own ranking, so --mode is not given with it",
@@ -143,7 +145,7 @@ export const reviewSpec = defineCommand({
   about: [
     "Writes a related-work section from the corpus: every claim cites a corpus paper, every citation is backed by a quote verified against the paper's stored text. Without a chat endpoint: an evidence outline (clusters of retrieved sentences with citation keys, as comments) to write from.",
     'The section goes to --out or stdout. BibTeX of the cited papers: appended to --bib FILE (entries already there, by DOI or title, are reused, not repeated); without --bib it follows the section after a marker line.',
-    'Every generated sentence is checked against the verified quotes of the papers it cites (offline; with an LLM also one verification call per section): unsupported or uncited claims, citations that do not resolve to a paper among the section\'s quotes, and copies of corpus text that are not quotations are removed. Each sentence\'s backing quotes follow its paragraph as LaTeX comments / Markdown footnotes.',
+    "Every generated sentence is checked against the verified quotes of the papers it cites (offline; with an LLM also one verification call per section): unsupported or uncited claims, citations that do not resolve to a paper among the section's quotes, and copies of corpus text that are not quotations are removed. Each sentence's backing quotes follow its paragraph as LaTeX comments / Markdown footnotes.",
     '--json prints {text, bibtex, counts, sentences (per-sentence report), trace (steps, durations, tokens), check} instead. Progress goes to stderr.',
   ].join('\n'),
   options: {
@@ -155,18 +157,27 @@ export const reviewSpec = defineCommand({
     bib: text('FILE', 'append the BibTeX of the cited papers to FILE'),
     ...llmOptions,
     ...jsonFlag('the report'),
-    cite: custom(CITES.join('|'), 'the LaTeX citation command (a leading backslash is fine)', (raw, f) => choiceValue(f, raw.replace(/^\\/, ''), CITES), { defaultText: 'cite' }),
-    tables: flag("add a comparison table to list sections: one row per cited paper whose own quotes support what the list says of it"),
+    cite: custom(
+      CITES.join('|'),
+      'the LaTeX citation command (a leading backslash is fine)',
+      (raw, f) => choiceValue(f, raw.replace(/^\\/, ''), CITES),
+      { defaultText: 'cite' },
+    ),
+    tables: flag('add a comparison table to list sections: one row per cited paper whose own quotes support what the list says of it'),
     papers: integer('N', 'how many papers to write from', { min: 1, defaultText: '50' }),
     candidates: integer('N', 'how many sentences to retrieve', { min: 1, defaultText: '256' }),
-    rerank: choice(['llm', 'mmr'] as const, 'how the candidates are reranked (an HTTP reranker: --rerank-url)', { defaultText: 'llm with a chat model' }),
+    rerank: choice(['llm', 'mmr'] as const, 'how the candidates are reranked (an HTTP reranker: --rerank-url)', {
+      defaultText: 'llm with a chat model',
+    }),
     'rerank-url': text('URL', 'an HTTP reranker (key in RERANK_API_KEY); needs --rerank-model'),
     'rerank-model': text('M', "the HTTP reranker's model"),
     ...embedderOptions,
     ...readSchemaOptions,
     timeout: integer('MS', 'the chat timeout in milliseconds', { min: 1 }),
     quiet: flag('no progress or summary on stderr'),
-    unsupported: choice(['remove', 'flag'] as const, 'what happens to an unsupported sentence: removed, or kept visibly flagged', { default: 'remove' }),
+    unsupported: choice(['remove', 'flag'] as const, 'what happens to an unsupported sentence: removed, or kept visibly flagged', {
+      default: 'remove',
+    }),
     provenance: onOff("write each sentence's backing quotes after its paragraph"),
     verify: onOff("the model's own verification call per section"),
   },
@@ -187,7 +198,9 @@ export const fetchSpec = defineCommand({
     query: text('QUERY', 'the same as --arxiv'),
     ids: texts('ID', 'DOIs and arXiv ids (the rest of the line too)'),
     bib: text('FILE', 'every entry of a .bib, each stored under its own citation key'),
-    source: choice(['arxiv', 's2', 'openalex'] as const, 'where --arxiv searches: arXiv, Semantic Scholar or OpenAlex', { default: 'arxiv' }),
+    source: choice(['arxiv', 's2', 'openalex'] as const, 'where --arxiv searches: arXiv, Semantic Scholar or OpenAlex', {
+      default: 'arxiv',
+    }),
     max: integer('N', 'how many candidates a search lists', { min: 1, max: 1000, default: 20 }),
     since: custom('YEAR', 'only papers published from YEAR', yearValue),
     until: custom('YEAR', 'only papers published up to YEAR', yearValue),
@@ -198,14 +211,19 @@ export const fetchSpec = defineCommand({
     contact: text('EMAIL', 'your address, for the User-Agent and OpenAlex', { defaultText: 'CORPUS_LENS_CONTACT' }),
     cache: text('DIR', 'keep downloads here', { defaultText: 'CORPUS_LENS_CACHE' }),
     'arxiv-url': text('URL', 'an arXiv mirror'),
-    'arxiv-api-url': text('URL', "an arXiv API mirror"),
+    'arxiv-api-url': text('URL', 'an arXiv API mirror'),
     's2-url': text('URL', 'a Semantic Scholar API mirror'),
     'openalex-url': text('URL', 'an OpenAlex API mirror'),
     ...embedderOptions,
     ...dimensionsOptions,
-    'max-eprint-mb': custom('N', 'how much an e-print may take downloaded, unpacked and extracted; a larger one fails that entry (a gzip bomb stops at the budget)', megabytesValue, {
-      defaultText: '100',
-    }),
+    'max-eprint-mb': custom(
+      'N',
+      'how much an e-print may take downloaded, unpacked and extracted; a larger one fails that entry (a gzip bomb stops at the budget)',
+      megabytesValue,
+      {
+        defaultText: '100',
+      },
+    ),
     'max-pdf-mb': custom('N', 'how large a PDF may be', megabytesValue, { defaultText: '200' }),
   },
 });
@@ -217,7 +235,10 @@ export const schemaSpec = defineCommand({
   about: 'Prints the Corpus Lens SQL (tables, indexes, match/keyword/hybrid functions); run it once as a Supabase/PostgreSQL migration.',
   options: {
     print: flag('print the SQL'),
-    dimensions: custom('D', 'the embeddings\' vector length', dimensionsValue, { defaultText: String(DEFAULT_DIMENSIONS), accepts: '1..16000' }),
+    dimensions: custom('D', "the embeddings' vector length", dimensionsValue, {
+      defaultText: String(DEFAULT_DIMENSIONS),
+      accepts: '1..16000',
+    }),
     ...precision(
       'how the HNSW indexes hold the vectors (the column stays float32): half is a halfvec index, 1.75× smaller at the same recall at 1M sentences, up to 4,000 dimensions. Fixed for the corpus once created',
       'float32 up to 2,000 dimensions, half above',
@@ -238,7 +259,9 @@ export const copySpec = defineCommand({
   options: {
     from: text('DB', 'the corpus to copy'),
     to: text('DB', 'the corpus to copy into (created when missing)'),
-    json: flag('print the summary as JSON, with warnings: what the target did differently, e.g. index builds made serial by a small /dev/shm (also written to stderr)'),
+    json: flag(
+      'print the summary as JSON, with warnings: what the target did differently, e.g. index builds made serial by a small /dev/shm (also written to stderr)',
+    ),
     progress: flag('write {papersDone, papersTotal} JSON lines to stderr'),
     batch: integer('SENTENCES', 'sentences per copied batch', { min: 1 }),
   },
@@ -260,7 +283,7 @@ export const askSpec = defineCommand({
     history: text('FILE', 'keep the conversation in FILE (JSON)'),
     ...llmOptions,
     ...jsonFlag('the answer and its report'),
-    threshold: number('T', "the answerability below which the answer is \"I don't know.\"", { min: 0, max: 1, defaultText: '0.735' }),
+    threshold: number('T', 'the answerability below which the answer is "I don\'t know."', { min: 0, max: 1, defaultText: '0.735' }),
     evidence: integer('N', 'how many evidence sentences', { min: 1, max: 100, defaultText: '8' }),
     verify: onOff("the model's own verification call"),
     ...embedderOptions,
@@ -277,7 +300,7 @@ export const elementsSpec = defineCommand({
   about: [
     'The figures, tables and equations ingest found (LaTeX, arXiv HTML, PDF). Without QUERY: every element, in the order written (--k: at most N). With QUERY: the best --k (default 10), by the vector of their caption + context fused with keyword search over label, caption, table cells and equation LaTeX.',
     "--json prints a JSON array of {match, similarity, score, element: {id, paperId, elementIndex, type, label, labelKey, caption, content, description, sectionTitle, sectionIndex, afterSentence, page, bbox}, paper}; page and bbox ([x0, y0, x1, y1] in points from the page's top-left) for PDFs, else null. Otherwise one line each.",
-    '--enrich asks the chat model for a short searchable description of every element without one (--force: of every element) from its label, caption, content and the sentences around it, stores it (plain text, at most 400 characters) and recomputes the element\'s vector from label + caption + content + description + context, so searches find it by the description too. Ingest never calls a model: run this after it. --json prints {elements, enriched, skipped, failed: [{id, paperId, label, reason}], stopped}; stopped says why the model could not be used (unreachable, key refused, rate-limited): the elements described before stay described, the rest are left as they were, and the exit code is 1.',
+    "--enrich asks the chat model for a short searchable description of every element without one (--force: of every element) from its label, caption, content and the sentences around it, stores it (plain text, at most 400 characters) and recomputes the element's vector from label + caption + content + description + context, so searches find it by the description too. Ingest never calls a model: run this after it. --json prints {elements, enriched, skipped, failed: [{id, paperId, label, reason}], stopped}; stopped says why the model could not be used (unreachable, key refused, rate-limited): the elements described before stay described, the rest are left as they were, and the exit code is 1.",
   ].join('\n'),
   options: {
     ...corpusOptions,
@@ -301,15 +324,21 @@ export const checkSpec = defineCommand({
     "FILE: a LaTeX main file (its \\input/\\include files are read) or a Markdown paper; the .bib files it names (\\bibliography, \\addbibresource, front matter bibliography:) and --bib FILE are its bibliography. Each cited key is reported as missing-from-bib (in no .bib), not-in-corpus, or checked against the cited paper's stored sentences: supported, unsupported (no sentence supports the citing sentence: the closest ones are shown, and a corpus paper that does support it) or contradicted (only with an LLM).",
     '--json prints one line per cited key: {file, line, column, command, key, sentence, status: missing-from-bib|not-in-corpus|checked, paper, verdict, score, evidence: [{sentenceIndex, text, page}], alternatives: [{paper, key, inBib, score, evidence}]}. Otherwise one compiler-style line each (file:line:column: ok|warning|error|info: …).',
     '--claims: each input line {"id", "text", "cites": ["<paper id or key>", …]} gives one output line {"id", "cites": [{"paper", "key", "verdict", "score", "evidence": [{"sentenceIndex", "text", "page"}]}]}, evidence best first; --bib makes the cites .bib keys.',
-    'With an LLM the verdict is the model\'s (supported, contradicted, or not enough information, reported unsupported) with the sentence it judged by first; its quality is the configured model\'s. Exit 0 when the check ran (whatever it found), 1 for an error, 2 for a usage error.',
+    "With an LLM the verdict is the model's (supported, contradicted, or not enough information, reported unsupported) with the sentence it judged by first; its quality is the configured model's. Exit 0 when the check ran (whatever it found), 1 for an error, 2 for a usage error.",
   ].join('\n'),
   options: {
     ...corpusOptions,
     ...jsonFlag('one line per cited key (required with --claims)'),
     claims: text('FILE.jsonl', 'check these claims instead of a paper'),
     bib: texts('FILE', 'a .bib to read besides those the paper names (repeat for several)'),
-    commands: custom('cite,citep,…', 'the LaTeX citation commands to read', citeCommandsValue, { defaultText: 'cite,citep,citet,autocite,parencite,textcite' }),
-    threshold: number('T', 'the offline support threshold (a citation scoring below it is unsupported)', { min: 0, max: 1, defaultText: 'chosen on Citation-Integrity train' }),
+    commands: custom('cite,citep,…', 'the LaTeX citation commands to read', citeCommandsValue, {
+      defaultText: 'cite,citep,citet,autocite,parencite,textcite',
+    }),
+    threshold: number('T', 'the offline support threshold (a citation scoring below it is unsupported)', {
+      min: 0,
+      max: 1,
+      defaultText: 'chosen on Citation-Integrity train',
+    }),
     evidence: integer('N', 'evidence sentences per citation', { min: 1, max: 50, default: 3 }),
     ...llmOptions,
     timeout: integer('MS', 'the chat timeout in milliseconds', { min: 1, max: 3_600_000 }),
@@ -320,11 +349,26 @@ export const checkSpec = defineCommand({
 
 /** `--commands cite,citep`: LaTeX command names (a leading backslash is dropped). */
 function citeCommandsValue(raw: string, flagName: string): string[] {
-  const names = raw.split(',').map((c) => c.trim().replace(/^\\/, '')).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((c) => c.trim().replace(/^\\/, ''))
+    .filter(Boolean);
   if (!names.length || names.some((c) => !/^[a-zA-Z]+$/.test(c))) {
     throw new CliError(`${flagName} must be LaTeX command names separated by commas, e.g. cite,citep (got '${raw}')`, 2);
   }
   return names;
 }
 
-export const commandSpecs: readonly CommandSpec[] = [segmentSpec, ingestSpec, importSpec, fetchSpec, querySpec, reviewSpec, askSpec, elementsSpec, checkSpec, schemaSpec, copySpec];
+export const commandSpecs: readonly CommandSpec[] = [
+  segmentSpec,
+  ingestSpec,
+  importSpec,
+  fetchSpec,
+  querySpec,
+  reviewSpec,
+  askSpec,
+  elementsSpec,
+  checkSpec,
+  schemaSpec,
+  copySpec,
+];

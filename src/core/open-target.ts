@@ -3,10 +3,7 @@
 // Never a file: URL or path elsewhere, a command: link or any other scheme.
 import * as path from 'node:path';
 
-export type OpenTarget =
-  | { kind: 'file'; path: string }
-  | { kind: 'url'; url: string }
-  | { kind: 'none'; reason: string };
+export type OpenTarget = { kind: 'file'; path: string } | { kind: 'url'; url: string } | { kind: 'none'; reason: string };
 
 export interface PaperLinks {
   doi?: string | null;
@@ -23,7 +20,8 @@ export function openTarget(paper: PaperLinks, roots: readonly string[]): OpenTar
     refused.push(`its source file ${paper.sourcePath} is not under a folder you indexed`);
   }
   const doi = paper.doi?.trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '');
-  if (doi && /^10\.\d{4,9}\/\S+$/.test(doi)) return { kind: 'url', url: `https://doi.org/${doi.split('/').map(encodeURIComponent).join('/')}` };
+  if (doi && /^10\.\d{4,9}\/\S+$/.test(doi))
+    return { kind: 'url', url: `https://doi.org/${doi.split('/').map(encodeURIComponent).join('/')}` };
   if (paper.url) {
     const url = safeWebUrl(paper.url);
     if (url) return { kind: 'url', url };
@@ -60,7 +58,10 @@ export function lineOfSentence(text: string, sentence: string): number {
   const words = sentence.split(/\s+/).filter(Boolean);
   for (const n of [8, 5, 3]) {
     if (words.length < Math.min(n, 2)) continue;
-    const probe = words.slice(0, n).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s~]+');
+    const probe = words
+      .slice(0, n)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s~]+');
     const m = new RegExp(probe).exec(text);
     if (m) return text.slice(0, m.index).split('\n').length - 1;
   }

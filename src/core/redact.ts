@@ -7,7 +7,8 @@
 const MASK = '***';
 
 /** Query-string and fragment keys whose values are credentials. */
-const SECRET_KEY = /^(?:api[-_]?key|apikey|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|auth|authorization|password|passwd|pwd|secret|client[-_]?secret|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|session|sessionid|code)$/i;
+const SECRET_KEY =
+  /^(?:api[-_]?key|apikey|key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|auth|authorization|password|passwd|pwd|secret|client[-_]?secret|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|session|sessionid|code)$/i;
 
 /** A URL (any scheme://, plus the supabase: prefix) up to whitespace or a closing quote/bracket. */
 const URL_IN_TEXT = /\b(?:supabase:)?[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;

@@ -77,7 +77,8 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     ...addPapers.register(context, { log, secrets, corpus, editors, sources }).commands,
     ...review.register(context, { relatedWork, editors }).commands,
     ...structureFeature.register(context, { structure, editors }).commands,
-    ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked }).commands,
+    ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked })
+      .commands,
     'corpusLens.showLog': () => log.show(),
   };
   registerCommands(context, log, commands);

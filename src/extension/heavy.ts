@@ -7,16 +7,49 @@ export { createEmbedder } from '../core/embed/index.js';
 export { search } from '../core/retrieve/index.js';
 export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';
 export { readPaperFile } from '../core/ingest/index.js';
-export { readZoteroLibrary, listZoteroCollections, zoteroUnits, zoteroMeta, findZoteroDataDir, BetterBibtex } from '../core/sources/zotero/index.js';
+export {
+  readZoteroLibrary,
+  listZoteroCollections,
+  zoteroUnits,
+  zoteroMeta,
+  findZoteroDataDir,
+  BetterBibtex,
+} from '../core/sources/zotero/index.js';
 export { indexingSummaryLine, problemLines } from '../core/ingest/report.js';
 export { planCitation, bibFilesNamedBy, citationText } from '../core/bib/cite.js';
 export { placeCitation } from '../core/bib/place.js';
-export { citedKeys, defaultTopic, runReview, OpenAIChat, BibIndex, entriesToAppend, isAbortError, htmlCommentSafe } from '../core/review/index.js';
+export {
+  citedKeys,
+  defaultTopic,
+  runReview,
+  OpenAIChat,
+  BibIndex,
+  entriesToAppend,
+  isAbortError,
+  htmlCommentSafe,
+} from '../core/review/index.js';
 export { sectionStructure, sectionHeading } from '../core/retrieve/structure.js';
-export { sourcesConfig, sourceContext, search as searchSource, candidatesFromBib, candidatesFromIds, fetchToCorpus, progressLine } from '../core/sources/index.js';
+export {
+  sourcesConfig,
+  sourceContext,
+  search as searchSource,
+  candidatesFromBib,
+  candidatesFromIds,
+  fetchToCorpus,
+  progressLine,
+} from '../core/sources/index.js';
 export { ask, newConversation, parseConversation, serializeConversation } from '../core/ask/index.js';
 export { answerForPaper, citedPapers } from '../core/ask/insert.js';
 export { turnMarkdown } from '../core/ask/markdown.js';
 export { LanguageModelChat, selectLanguageModel } from './shared/lm-chat.js';
-export { PaperCatalog, checkDocument, checkCitation, rankForCompletion, findCitations, findProjectCitations, locatorEdit, replaceKeyEdit } from '../core/cite-check/index.js';
+export {
+  PaperCatalog,
+  checkDocument,
+  checkCitation,
+  rankForCompletion,
+  findCitations,
+  findProjectCitations,
+  locatorEdit,
+  replaceKeyEdit,
+} from '../core/cite-check/index.js';
 export { formatBibtexEntry } from '../core/bib/format.js';

@@ -5,7 +5,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ask, isFollowUp, newConversation, parseConversation, serializeConversation, isSourceQuestion, type Conversation } from '../../src/core/ask/index.js';
+import {
+  ask,
+  isFollowUp,
+  newConversation,
+  parseConversation,
+  serializeConversation,
+  isSourceQuestion,
+  type Conversation,
+} from '../../src/core/ask/index.js';
 import { createAskCommand } from '../../src/cli/commands/ask.js';
 import { createEmbedder } from '../../src/core/embed/index.js';
 import type { Embedder } from '../../src/core/embed/types.js';
@@ -43,13 +51,32 @@ before(async () => {
   store = await openPGliteStore(db);
   embedder = createEmbedder({ provider: 'offline' });
   const { ingest } = await import('../../src/core/ingest/pipeline.js');
-  const summary = await ingest(store, FILES.map((f) => join(projectRoot, 'samples', 'corpus', f)), { embedder });
+  const summary = await ingest(
+    store,
+    FILES.map((f) => join(projectRoot, 'samples', 'corpus', f)),
+    { embedder },
+  );
   assert.equal(summary.papers, FILES.length, JSON.stringify(summary.failed));
   // A paper as the PDF reader stores one (a page and lines per sentence, the last over a page break), on a topic of its own.
   const pdfSentences = [
-    ['Abstract', 'Alpine glaciers lost a fifth of their ice volume between 2000 and 2020 according to repeated laser altimetry surveys.', 1, { lineStart: 5, lineEnd: 7, pageEnd: 1 }],
-    ['Results', 'Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.', 4, { lineStart: 12, lineEnd: 14, pageEnd: 4 }],
-    ['Results', 'The thinning rate of the lowest glacier tongues reached two metres of ice per year.', 5, { lineStart: 40, lineEnd: 2, pageEnd: 6 }],
+    [
+      'Abstract',
+      'Alpine glaciers lost a fifth of their ice volume between 2000 and 2020 according to repeated laser altimetry surveys.',
+      1,
+      { lineStart: 5, lineEnd: 7, pageEnd: 1 },
+    ],
+    [
+      'Results',
+      'Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.',
+      4,
+      { lineStart: 12, lineEnd: 14, pageEnd: 4 },
+    ],
+    [
+      'Results',
+      'The thinning rate of the lowest glacier tongues reached two metres of ice per year.',
+      5,
+      { lineStart: 40, lineEnd: 2, pageEnd: 6 },
+    ],
   ] as const;
   const vectors = await embedder.embed(pdfSentences.map((x) => x[1]));
   await store.writePapers([
@@ -59,7 +86,16 @@ before(async () => {
       authors: ['Ines Gletscher'],
       year: 2021,
       sourcePath: '/papers/glaciers.pdf',
-      sentences: pdfSentences.map(([section, text, page, lines], i) => ({ sectionTitle: section, sectionIndex: section === 'Abstract' ? 0 : 1, sentenceIndex: i, globalIndex: i, page, ...lines, text, embedding: vectors[i] })),
+      sentences: pdfSentences.map(([section, text, page, lines], i) => ({
+        sectionTitle: section,
+        sectionIndex: section === 'Abstract' ? 0 : 1,
+        sentenceIndex: i,
+        globalIndex: i,
+        page,
+        ...lines,
+        text,
+        embedding: vectors[i],
+      })),
     },
   ]);
   const text = paperTextSource(store);
@@ -129,14 +165,19 @@ describe('offline (no LLM)', () => {
     const c = newConversation();
     const t = await ask(c, 'How fast did glacier melt in the Alps accelerate below 3,000 metres?', { store, embedder });
     assert.equal(t.kind, 'extract');
-    const at = new Map(c.sources.filter((s) => s.paperId === 'pdf:glaciers').map((s) => [s.text, [s.page, s.lineStart, s.lineEnd, s.pageEnd]]));
+    const at = new Map(
+      c.sources.filter((s) => s.paperId === 'pdf:glaciers').map((s) => [s.text, [s.page, s.lineStart, s.lineEnd, s.pageEnd]]),
+    );
     assert.deepEqual(at.get('Glacier melt in the Alps accelerated most strongly below 3,000 metres of altitude.'), [4, 12, 14, 4]);
     const overBreak = at.get('The thinning rate of the lowest glacier tongues reached two metres of ice per year.');
     assert.deepEqual(overBreak, [5, 40, 2, 6]);
     assert.match(t.text, /Results, p\. 4, ll\. 12–14: .*“Glacier melt in the Alps accelerated/);
     assert.match(t.text, /p\. 5, l\. 40 – p\. 6, l\. 2: .*“The thinning rate/);
     const others = c.sources.filter((s) => s.paperId !== 'pdf:glaciers');
-    assert.ok(others.length > 0 && others.every((s) => s.page === null && s.lineStart === null && s.lineEnd === null), 'LaTeX and Markdown papers have no page or lines');
+    assert.ok(
+      others.length > 0 && others.every((s) => s.page === null && s.lineStart === null && s.lineEnd === null),
+      'LaTeX and Markdown papers have no page or lines',
+    );
   });
 
   test('papers first on a large corpus: the paper ranking picks the papers, their sentences are searched', async () => {
@@ -148,18 +189,28 @@ describe('offline (no LLM)', () => {
       return matchPapers(...args);
     };
     const c = newConversation();
-    const t = await ask(c, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store: counted, embedder, papersFirstAbove: 3 });
+    const t = await ask(c, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', {
+      store: counted,
+      embedder,
+      papersFirstAbove: 3,
+    });
     assert.equal(paperRankings, 1);
     assert.equal(t.kind, 'extract');
     assert.match(c.sources[t.citations[0] - 1].title ?? '', /HNSW/);
-    const small = await ask(newConversation(), 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store: counted, embedder });
+    const small = await ask(newConversation(), 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', {
+      store: counted,
+      embedder,
+    });
     assert.equal(paperRankings, 1, 'a corpus of 8 papers is searched sentence by sentence');
     assert.equal(small.kind, 'extract');
   });
 
   test('"I don\'t know" when the evidence does not contain the question\'s terms', async () => {
     const c = newConversation();
-    for (const q of ['What interest rate did the central bank set in 2023?', 'How do honey bees communicate the location of flowers to the hive?']) {
+    for (const q of [
+      'What interest rate did the central bank set in 2023?',
+      'How do honey bees communicate the location of flowers to the hive?',
+    ]) {
       const t = await ask(c, q, { store, embedder });
       assert.equal(t.kind, 'unknown', `${q}: answerability ${t.answerability}`);
       assert.equal(t.text, "I don't know.");
@@ -182,7 +233,10 @@ describe('offline (no LLM)', () => {
     assert.equal(t2.kind, 'extract');
     assert.match(t2.text, /50,000 vectors/);
     // one source list: numbers 1..N, one per stored sentence; a sentence cited again keeps its number
-    assert.deepEqual(c.sources.map((s) => s.n), c.sources.map((_, i) => i + 1));
+    assert.deepEqual(
+      c.sources.map((s) => s.n),
+      c.sources.map((_, i) => i + 1),
+    );
     assert.equal(new Set(c.sources.map((s) => s.sentenceId)).size, c.sources.length);
     const shared = t2.citations.filter((n) => t1.citations.includes(n));
     assert.ok(shared.length > 0, 'the follow-up cites a sentence of the first answer under its first number');
@@ -197,9 +251,16 @@ describe('offline (no LLM)', () => {
 
     const again = parseConversation(serializeConversation(c));
     assert.deepEqual(again, c);
-    const t4 = await ask(again, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', { store, embedder, threshold: 0 });
+    const t4 = await ask(again, 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?', {
+      store,
+      embedder,
+      threshold: 0,
+    });
     assert.ok(t4.citations.every((n) => n <= again.sources.length));
-    assert.ok(t4.citations.some((n) => t1.citations.includes(n)), 'the same question cites the same numbers');
+    assert.ok(
+      t4.citations.some((n) => t1.citations.includes(n)),
+      'the same question cites the same numbers',
+    );
   });
 
   test('a new topic mid-conversation is searched as itself: "I don\'t know" for one the corpus lacks, its own paper for one it has', async () => {
@@ -212,7 +273,11 @@ describe('offline (no LLM)', () => {
     assert.equal(away.kind, 'unknown', `answerability ${away.answerability}`);
     const other = await ask(c, 'How robustly can sections be detected in scientific PDFs?', { store, embedder });
     assert.equal(other.standalone, 'How robustly can sections be detected in scientific PDFs?');
-    assert.match(c.sources[other.citations[0] - 1].title ?? '', /^Robust Section Detection in Scientific PDFs/, 'the paper whose title asks it comes first');
+    assert.match(
+      c.sources[other.citations[0] - 1].title ?? '',
+      /^Robust Section Detection in Scientific PDFs/,
+      'the paper whose title asks it comes first',
+    );
     // A question that leans on the conversation still borrows its terms, and is gated on its own words.
     const back = await ask(c, 'And does it work for Chinese and Japanese papers?', { store, embedder });
     assert.equal(back.rewrite, 'terms');
@@ -220,15 +285,45 @@ describe('offline (no LLM)', () => {
   });
 
   test('which questions lean on the conversation', () => {
-    for (const q of ['Below what size is exact search as fast as it?', 'What reduced that rate?', 'And what about product quantisation with re-ranking?', 'Why?', 'And for dense retrievers?', 'How much of its improvement comes from the section heading?', 'Does this hold for abstracts too?'])
+    for (const q of [
+      'Below what size is exact search as fast as it?',
+      'What reduced that rate?',
+      'And what about product quantisation with re-ranking?',
+      'Why?',
+      'And for dense retrievers?',
+      'How much of its improvement comes from the section heading?',
+      'Does this hold for abstracts too?',
+    ])
       assert.ok(isFollowUp(q), q);
-    for (const q of ['What is the capital of Mongolia?', 'Is it true that exact search is faster than HNSW?', 'Is there evidence that hybrid retrieval improves recall?', 'Which paper shows that BM25 is strong?', 'Does hybrid retrieval improve recall over BM25?', 'How tall is Mount Everest?'])
+    for (const q of [
+      'What is the capital of Mongolia?',
+      'Is it true that exact search is faster than HNSW?',
+      'Is there evidence that hybrid retrieval improves recall?',
+      'Which paper shows that BM25 is strong?',
+      'Does hybrid retrieval improve recall over BM25?',
+      'How tall is Mount Everest?',
+    ])
       assert.ok(!isFollowUp(q), q);
   });
 
   test('source questions and their look-alikes', () => {
-    for (const q of ['Where did you find that?', 'where do you get that from', 'What is your source?', 'Which paper says that?', 'sources?', 'Show me the sources', "What's the evidence?"]) assert.ok(isSourceQuestion(q), q);
-    for (const q of ['Where do writers find example sentences?', 'What sources of noise affect PDF parsing?', 'Which paper proposes genre-aware ranking?', 'How did you find the HNSW parameters?']) assert.ok(!isSourceQuestion(q), q);
+    for (const q of [
+      'Where did you find that?',
+      'where do you get that from',
+      'What is your source?',
+      'Which paper says that?',
+      'sources?',
+      'Show me the sources',
+      "What's the evidence?",
+    ])
+      assert.ok(isSourceQuestion(q), q);
+    for (const q of [
+      'Where do writers find example sentences?',
+      'What sources of noise affect PDF parsing?',
+      'Which paper proposes genre-aware ranking?',
+      'How did you find the HNSW parameters?',
+    ])
+      assert.ok(!isSourceQuestion(q), q);
   });
 
   test('a saved conversation that is not one is refused with the reason', () => {
@@ -244,11 +339,18 @@ describe('with an LLM (stand-in)', () => {
     standin.setScript(faithfulAskModel());
     standin.reset();
     const c = newConversation();
-    const t = await ask(c, 'How often did researchers accept erroneous suggestions from the AI writing assistant?', { store, embedder, chat: chat() });
+    const t = await ask(c, 'How often did researchers accept erroneous suggestions from the AI writing assistant?', {
+      store,
+      embedder,
+      chat: chat(),
+    });
     assert.equal(t.kind, 'answer', JSON.stringify(t.sentences));
     assert.equal(t.counts.removedCitations, 0);
     assert.equal(t.counts.removedSentences, 0);
-    assert.deepEqual(standin.calls.map((x) => x.step), ['answer', 'verify']);
+    assert.deepEqual(
+      standin.calls.map((x) => x.step),
+      ['answer', 'verify'],
+    );
     for (const s of t.sentences) {
       assert.ok(s.kept && s.citations.length, s.text);
       assert.equal(s.verdict, 'supported');
@@ -266,16 +368,24 @@ describe('with an LLM (stand-in)', () => {
   test('a model that rewrites a new topic as a follow-up: the gate reads the question as asked', async () => {
     standin.setScript(faithfulAskModel());
     const c = newConversation();
-    await ask(c, 'In the laboratory study, how often did researchers accept erroneous suggestions of generative writing assistants with planted errors such as a wrong number or an inverted claim?', { store, embedder, chat: chat() });
+    await ask(
+      c,
+      'In the laboratory study, how often did researchers accept erroneous suggestions of generative writing assistants with planted errors such as a wrong number or an inverted claim?',
+      { store, embedder, chat: chat() },
+    );
     standin.reset();
     const t = await ask(c, 'What is the capital of Mongolia?', { store, embedder, chat: chat() });
-    assert.deepEqual(standin.calls.map((x) => x.step), ['rewrite'], 'the gate says "I don\'t know" before the model is asked to answer');
+    assert.deepEqual(
+      standin.calls.map((x) => x.step),
+      ['rewrite'],
+      'the gate says "I don\'t know" before the model is asked to answer',
+    );
     assert.equal(t.rewrite, 'llm');
     assert.match(t.standalone, /erroneous suggestions.*Mongolia/, 'the stand-in prefixes the last question');
     assert.equal(t.kind, 'unknown', `answerability of the question as asked: ${t.answerability}`);
   });
 
-  test('onProgress: the stages in order and the model\'s draft streamed; the checked turn is the one asked without it', async () => {
+  test("onProgress: the stages in order and the model's draft streamed; the checked turn is the one asked without it", async () => {
     standin.setScript(faithfulAskModel());
     const q = 'How often did researchers accept erroneous suggestions from the AI writing assistant?';
     standin.reset();
@@ -301,7 +411,11 @@ describe('with an LLM (stand-in)', () => {
   test('a lying model: invented keys, unknown papers, invented numbers and raw citations never reach the answer', async () => {
     standin.setScript(liarAskModel());
     const c = newConversation();
-    const t = await ask(c, 'How much recall@10 does scalar 8-bit quantisation of sentence embeddings lose?', { store, embedder, chat: chat() });
+    const t = await ask(c, 'How much recall@10 does scalar 8-bit quantisation of sentence embeddings lose?', {
+      store,
+      embedder,
+      chat: chat(),
+    });
     assert.equal(t.kind, 'answer');
     assert.doesNotMatch(t.text, ASK_LIES);
     assert.ok(t.counts.removedSentences >= 4, `removed ${t.counts.removedSentences}`);
@@ -309,14 +423,21 @@ describe('with an LLM (stand-in)', () => {
     for (const m of markers(t.text)) assert.ok(/^\d+$/.test(m) && c.sources[Number(m) - 1], `[${m}] is a source`);
     for (const s of t.sentences.filter((x) => !x.kept)) assert.ok(s.reasons.length, s.original);
     // a copied evidence sentence is a quotation, never an unquoted copy
-    const shingles = new ShingleIndex([...stored].flatMap(([paperId, ss]) => [...ss].map((text) => ({ text, paperId }))), 12);
+    const shingles = new ShingleIndex(
+      [...stored].flatMap(([paperId, ss]) => [...ss].map((text) => ({ text, paperId }))),
+      12,
+    );
     assert.deepEqual(shingles.find(stripQuotations(t.text)), []);
   });
 
   test('a model whose every claim is invented: the check leaves nothing, so "I don\'t know"', async () => {
     standin.setScript(inventorAskModel());
     const c = newConversation();
-    const t = await ask(c, 'How much recall@10 does scalar 8-bit quantisation of sentence embeddings lose?', { store, embedder, chat: chat() });
+    const t = await ask(c, 'How much recall@10 does scalar 8-bit quantisation of sentence embeddings lose?', {
+      store,
+      embedder,
+      chat: chat(),
+    });
     assert.equal(t.kind, 'unknown');
     assert.equal(t.text, "I don't know.");
     assert.equal(t.sentences.filter((s) => !s.kept).length, 1);
@@ -349,18 +470,75 @@ describe('corpus-lens ask', () => {
     const r1 = await run(['--db', db, '--history', history, '--json', 'What macro-F1 does the citation intent classifier reach?']);
     assert.equal(r1.code, 0);
     const j1 = JSON.parse(r1.stdout);
-    assert.deepEqual(Object.keys(j1), ['question', 'standalone', 'rewrite', 'kind', 'answered', 'text', 'sentences', 'citations', 'sources', 'answerability', 'threshold', 'counts', 'model', 'conversation', 'elements']);
+    assert.deepEqual(Object.keys(j1), [
+      'question',
+      'standalone',
+      'rewrite',
+      'kind',
+      'answered',
+      'text',
+      'sentences',
+      'citations',
+      'sources',
+      'answerability',
+      'threshold',
+      'counts',
+      'model',
+      'conversation',
+      'elements',
+    ]);
     assert.equal(j1.kind, 'extract');
     assert.equal(j1.answered, true);
     assert.equal(j1.model, null);
-    assert.deepEqual(j1.sources.map((s: { n: number }) => s.n), j1.citations);
-    for (const s of j1.sources) for (const k of ['paperId', 'citationKey', 'title', 'section', 'sentenceId', 'text', 'previous', 'next', 'page', 'lineStart', 'lineEnd', 'pageEnd']) assert.ok(k in s, k);
-    assert.deepEqual(Object.keys(j1.counts), ['evidence', 'papers', 'unverifiedEvidence', 'removedSentences', 'removedCitations', 'llmCalls', 'ms', 'modelMs']);
+    assert.deepEqual(
+      j1.sources.map((s: { n: number }) => s.n),
+      j1.citations,
+    );
+    for (const s of j1.sources)
+      for (const k of [
+        'paperId',
+        'citationKey',
+        'title',
+        'section',
+        'sentenceId',
+        'text',
+        'previous',
+        'next',
+        'page',
+        'lineStart',
+        'lineEnd',
+        'pageEnd',
+      ])
+        assert.ok(k in s, k);
+    assert.deepEqual(Object.keys(j1.counts), [
+      'evidence',
+      'papers',
+      'unverifiedEvidence',
+      'removedSentences',
+      'removedCitations',
+      'llmCalls',
+      'ms',
+      'modelMs',
+    ]);
     const saved = parseConversation(readFileSync(history, 'utf8'));
     assert.equal(saved.turns.length, 1);
 
     standin.setScript(faithfulAskModel());
-    const r2 = await run(['--db', db, '--history', history, '--llm-base-url', standin.baseURL, '--llm-model', 'standin-model', '--json', 'How much of its improvement comes from the section heading?'], { OPENAI_API_KEY: 'sk-test' });
+    const r2 = await run(
+      [
+        '--db',
+        db,
+        '--history',
+        history,
+        '--llm-base-url',
+        standin.baseURL,
+        '--llm-model',
+        'standin-model',
+        '--json',
+        'How much of its improvement comes from the section heading?',
+      ],
+      { OPENAI_API_KEY: 'sk-test' },
+    );
     assert.equal(r2.code, 0, r2.stderr);
     const j2 = JSON.parse(r2.stdout);
     assert.equal(j2.rewrite, 'llm');
@@ -399,7 +577,10 @@ describe('corpus-lens ask', () => {
   test('bad input: one clear error each; a bad history file is left as it was', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"version":1,"turns":"many"}');
-    await assert.rejects(run(['--db', db, '--history', bad, 'a question']), /--history .*bad\.json is not a Corpus Lens conversation \(version 1\): turns/);
+    await assert.rejects(
+      run(['--db', db, '--history', bad, 'a question']),
+      /--history .*bad\.json is not a Corpus Lens conversation \(version 1\): turns/,
+    );
     assert.equal(readFileSync(bad, 'utf8'), '{"version":1,"turns":"many"}');
     await assert.rejects(run(['--db', db]), /give the question/);
     await assert.rejects(run(['--db', db, '--threshold', '2', 'q']), /--threshold must be a number from 0 to 1/);
@@ -419,15 +600,38 @@ describe('element cards (figures, tables, equations) beside an answer', () => {
       ['Results', 'The September minimum of Arctic sea ice shrank by about thirteen percent per decade.', 3],
       ['Discussion', 'Thinner multiyear ice melts faster in warm summers.', 7],
     ] as const;
-    const vectors = await embedder.embed([...sentences.map((s) => s[1]), 'Table 2 Arctic sea ice extent in September by year Year | Extent 2012 | 3.4 2020 | 3.9']);
+    const vectors = await embedder.embed([
+      ...sentences.map((s) => s[1]),
+      'Table 2 Arctic sea ice extent in September by year Year | Extent 2012 | 3.4 2020 | 3.9',
+    ]);
     await store.writePapers([
       {
         id: 'pdf:seaice',
         title: 'Arctic Sea Ice Minima',
         year: 2022,
-        sentences: sentences.map(([section, text, page], i) => ({ sectionTitle: section, sectionIndex: section === 'Results' ? 0 : 1, sentenceIndex: i === 2 ? 0 : i, globalIndex: i, page, text, embedding: vectors[i] })),
+        sentences: sentences.map(([section, text, page], i) => ({
+          sectionTitle: section,
+          sectionIndex: section === 'Results' ? 0 : 1,
+          sentenceIndex: i === 2 ? 0 : i,
+          globalIndex: i,
+          page,
+          text,
+          embedding: vectors[i],
+        })),
         elements: [
-          { type: 'table', label: 'Table 2', caption: 'Arctic sea ice extent in September by year.', content: 'Year | Extent\n2012 | 3.4\n2020 | 3.9', sectionTitle: 'Results', sectionIndex: 0, afterSentence: 1, page: 3, bbox: [72, 400, 540, 480], elementIndex: 0, embedding: vectors[3] },
+          {
+            type: 'table',
+            label: 'Table 2',
+            caption: 'Arctic sea ice extent in September by year.',
+            content: 'Year | Extent\n2012 | 3.4\n2020 | 3.9',
+            sectionTitle: 'Results',
+            sectionIndex: 0,
+            afterSentence: 1,
+            page: 3,
+            bbox: [72, 400, 540, 480],
+            elementIndex: 0,
+            embedding: vectors[3],
+          },
         ],
       },
     ]);
@@ -446,7 +650,10 @@ describe('element cards (figures, tables, equations) beside an answer', () => {
       assert.ok(cited.some((s) => s.paperId === 'pdf:seaice' && s.page === 3));
       if (table.match === 'linked') assert.ok(table.source !== null && cited.some((s) => s.n === table.source));
       const md = (await import('../../src/core/ask/markdown.js')).conversationMarkdown(c);
-      assert.match(md, /### Figures, tables and equations\n\n- \*\*Table 2\*\* \\\(table, section “Results”, p\\\. 3\\\) “Arctic sea ice extent in September by year\\\.” — Arctic Sea Ice Minima/);
+      assert.match(
+        md,
+        /### Figures, tables and equations\n\n- \*\*Table 2\*\* \\\(table, section “Results”, p\\\. 3\\\) “Arctic sea ice extent in September by year\\\.” — Arctic Sea Ice Minima/,
+      );
       const where = await ask(c, 'where did you find that?', { store, embedder });
       assert.equal(where.kind, 'sources');
       assert.deepEqual(where.elements, t.elements);
@@ -455,7 +662,10 @@ describe('element cards (figures, tables, equations) beside an answer', () => {
 
       // The sample corpus's own LaTeX figure (falk2024quantization: Recall@10 against memory per vector, with and
       // without re-ranking) is shown for a question its caption answers.
-      const q = await ask(newConversation(), 'How does Recall@10 change with the memory per vector, with and without re-ranking?', { store, embedder });
+      const q = await ask(newConversation(), 'How does Recall@10 change with the memory per vector, with and without re-ranking?', {
+        store,
+        embedder,
+      });
       assert.ok(q.kind !== 'unknown');
       const fig = q.elements?.find((e) => e.type === 'figure' && e.label === 'Figure 1' && /memory per vector/.test(e.caption ?? ''));
       assert.ok(fig, JSON.stringify(q.elements));
@@ -471,7 +681,7 @@ describe('element cards (figures, tables, equations) beside an answer', () => {
     }
   });
 
-  test('a figure on the page of a cited sentence is shown even when it is also among the direct matches and its caption shares few of the question\'s words', async () => {
+  test("a figure on the page of a cited sentence is shown even when it is also among the direct matches and its caption shares few of the question's words", async () => {
     const store = await openPGliteStore(db);
     const text = 'Glacier meltwater runoff in Greenland doubled between 1990 and 2020 according to the gauge records.';
     const caption = 'Schematic of the river gauge station.';
@@ -482,7 +692,21 @@ describe('element cards (figures, tables, equations) beside an answer', () => {
         title: 'Greenland Runoff Records',
         year: 2021,
         sentences: [{ sectionTitle: 'Results', sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 5, text, embedding: v }],
-        elements: [{ type: 'figure', label: 'Figure 4', caption, content: null, sectionTitle: 'Results', sectionIndex: 0, afterSentence: 0, page: 5, bbox: [72, 300, 540, 500], elementIndex: 0, embedding: e }],
+        elements: [
+          {
+            type: 'figure',
+            label: 'Figure 4',
+            caption,
+            content: null,
+            sectionTitle: 'Results',
+            sectionIndex: 0,
+            afterSentence: 0,
+            page: 5,
+            bbox: [72, 300, 540, 500],
+            elementIndex: 0,
+            embedding: e,
+          },
+        ],
       },
     ]);
     try {

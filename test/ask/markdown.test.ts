@@ -9,12 +9,48 @@ import type { AskSource, AskTurn, Conversation } from '../../src/core/ask/types.
 const HOSTILE = 'See <img src=x onerror=alert(1)> and [click](https://evil.example) **now** `code` # not a heading';
 
 function source(n: number, extra: Partial<AskSource> = {}): AskSource {
-  return { n, paperId: `p${n}`, citationKey: `key${n}`, title: `Paper ${n}`, authors: [], year: 2020 + n, section: 'Results', sentenceId: n, globalIndex: n, text: `Sentence ${n}.`, previous: null, next: null, page: null, ...extra };
+  return {
+    n,
+    paperId: `p${n}`,
+    citationKey: `key${n}`,
+    title: `Paper ${n}`,
+    authors: [],
+    year: 2020 + n,
+    section: 'Results',
+    sentenceId: n,
+    globalIndex: n,
+    text: `Sentence ${n}.`,
+    previous: null,
+    next: null,
+    page: null,
+    ...extra,
+  };
 }
 
 function turn(kind: AskTurn['kind'], text: string, citations: number[], extra: Partial<AskTurn> = {}): AskTurn {
-  const counts = { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: 0, modelMs: 0 };
-  return { question: 'q?', standalone: 'q?', rewrite: 'none', kind, text, sentences: [], citations, answerability: 1, counts, model: null, ...extra };
+  const counts = {
+    evidence: 0,
+    papers: 0,
+    unverifiedEvidence: 0,
+    removedSentences: 0,
+    removedCitations: 0,
+    llmCalls: 0,
+    ms: 0,
+    modelMs: 0,
+  };
+  return {
+    question: 'q?',
+    standalone: 'q?',
+    rewrite: 'none',
+    kind,
+    text,
+    sentences: [],
+    citations,
+    answerability: 1,
+    counts,
+    model: null,
+    ...extra,
+  };
 }
 
 /** Markdown that would format or link: raw HTML tags, links, unescaped emphasis or code from the untrusted text. */
@@ -25,10 +61,19 @@ function assertInert(md: string): void {
 }
 
 test('a source line: number, title, key and year, section, page where known, the quoted sentence', () => {
-  assert.equal(sourceMarkdown(source(3, { page: 4 })), '- \\[3\\] **Paper 3** \\(key3, 2023\\), section “Results”, p\\. 4: “Sentence 3\\.”');
-  assert.equal(sourceMarkdown(source(1, { citationKey: null, year: null, section: null, title: null })), '- \\[1\\] **p1**: “Sentence 1\\.”');
+  assert.equal(
+    sourceMarkdown(source(3, { page: 4 })),
+    '- \\[3\\] **Paper 3** \\(key3, 2023\\), section “Results”, p\\. 4: “Sentence 3\\.”',
+  );
+  assert.equal(
+    sourceMarkdown(source(1, { citationKey: null, year: null, section: null, title: null })),
+    '- \\[1\\] **p1**: “Sentence 1\\.”',
+  );
   // PDF lines: on one page, one line, and over a page break.
-  assert.equal(sourceMarkdown(source(3, { page: 4, lineStart: 12, lineEnd: 14, pageEnd: 4 })), '- \\[3\\] **Paper 3** \\(key3, 2023\\), section “Results”, p\\. 4, ll\\. 12–14: “Sentence 3\\.”');
+  assert.equal(
+    sourceMarkdown(source(3, { page: 4, lineStart: 12, lineEnd: 14, pageEnd: 4 })),
+    '- \\[3\\] **Paper 3** \\(key3, 2023\\), section “Results”, p\\. 4, ll\\. 12–14: “Sentence 3\\.”',
+  );
   assert.match(sourceMarkdown(source(3, { page: 4, lineStart: 9, lineEnd: 9, pageEnd: 4 })), /, p\\\. 4, l\\\. 9: /);
   assert.match(sourceMarkdown(source(3, { page: 4, lineStart: 40, lineEnd: 2, pageEnd: 5 })), /, p\\\. 4, l\\\. 40 – p\\\. 5, l\\\. 2: /);
 });
@@ -47,7 +92,9 @@ test('untrusted question, answer, titles, sections and sentences are escaped eve
 test('an extract keeps its paper / evidence structure as a nested list; "I don\'t know" lists no sources', () => {
   const c = newConversation();
   c.sources.push(source(1), source(2));
-  c.turns.push(turn('extract', 'Paper 1 (key1, 2021):\n  Results: “Sentence 1.” [1]\nPaper 2 (key2, 2022):\n  Results: “Sentence 2.” [2]', [1, 2]));
+  c.turns.push(
+    turn('extract', 'Paper 1 (key1, 2021):\n  Results: “Sentence 1.” [1]\nPaper 2 (key2, 2022):\n  Results: “Sentence 2.” [2]', [1, 2]),
+  );
   const md = conversationMarkdown(parseConversation(serializeConversation(c)));
   assert.match(md, /^- Paper 1 \\\(key1, 2021\\\)\\:\n {2}- Results\\: “Sentence 1\\\.” \\\[1\\\]$/m);
   assert.match(md, /### Sources\n\n- \\\[1\\\] .*\n- \\\[2\\\] /);

@@ -40,14 +40,32 @@ interface Row {
 async function check(...args: string[]): Promise<Row[]> {
   const r = await runCli(['check', '--db', db, '--json', ...args]);
   assert.equal(r.code, 0, r.stderr);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row);
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row);
 }
 
 /** What a user reads off each result: where, which key, what became of it, and the fix offered. */
-const summary = (rows: Row[]) => rows.map((r) => [basename(r.file), r.line, r.key, r.status, r.paper, r.verdict, r.alternatives.map((a) => `${a.key}${a.inBib ? '' : ' (not in .bib)'}`)]);
+const summary = (rows: Row[]) =>
+  rows.map((r) => [
+    basename(r.file),
+    r.line,
+    r.key,
+    r.status,
+    r.paper,
+    r.verdict,
+    r.alternatives.map((a) => `${a.key}${a.inBib ? '' : ' (not in .bib)'}`),
+  ]);
 
 before(async () => {
-  const r = await runCli(['ingest', '--db', db, '--json', ...['dense-retrieval.md', 'sleep-memory.md', 'coffee-liver.md'].map((f) => join(fixtures, 'corpus', f))]);
+  const r = await runCli([
+    'ingest',
+    '--db',
+    db,
+    '--json',
+    ...['dense-retrieval.md', 'sleep-memory.md', 'coffee-liver.md'].map((f) => join(fixtures, 'corpus', f)),
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).papers, 3);
 });
@@ -111,7 +129,10 @@ describe('corpus-lens check --claims', () => {
     );
     const r = await runCli(['check', '--db', db, '--claims', claims, '--json', '--bib', join(fixtures, 'latex-project', 'refs.bib')]);
     assert.equal(r.code, 0, r.stderr);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(out.length, 2);
     assert.deepEqual(Object.keys(out[0]), ['id', 'cites']);
     for (const c of out.flatMap((o) => o.cites)) assert.deepEqual(Object.keys(c), ['paper', 'key', 'verdict', 'score', 'evidence']);
@@ -120,13 +141,22 @@ describe('corpus-lens check --claims', () => {
     assert.deepEqual([sleep.paper, sleep.key, sleep.verdict], [SLEEP, 'lindqvist2019', 'unsupported']);
     assert.ok(coffee.score > sleep.score && coffee.score <= 1 && sleep.score >= 0);
     assert.deepEqual(Object.keys(coffee.evidence[0]), ['sentenceIndex', 'text', 'page']);
-    assert.equal(coffee.evidence[0].text, 'Drinking two or more cups of coffee per day was associated with a 30% lower risk of cirrhosis compared with drinking no coffee.');
+    assert.equal(
+      coffee.evidence[0].text,
+      'Drinking two or more cups of coffee per day was associated with a 30% lower risk of cirrhosis compared with drinking no coffee.',
+    );
     assert.ok(coffee.evidence.every((e: { score?: number }, i: number) => i === 0 || e.score === undefined));
     assert.deepEqual(out[1], { id: 'c2', cites: [{ paper: null, key: 'unknown2020', verdict: 'not-in-corpus', score: 0, evidence: [] }] });
   });
 
   test('usage errors exit 2 with one line; a bad claims line names its line and exits 1', async () => {
-    for (const args of [[], ['--claims', 'x.jsonl'], ['--threshold', '2', 'a.tex'], ['--claims', 'x.jsonl', '--json', 'a.tex'], ['--evdence', '3', 'a.tex']]) {
+    for (const args of [
+      [],
+      ['--claims', 'x.jsonl'],
+      ['--threshold', '2', 'a.tex'],
+      ['--claims', 'x.jsonl', '--json', 'a.tex'],
+      ['--evdence', '3', 'a.tex'],
+    ]) {
       const r = await runCli(['check', '--db', db, ...args]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stdout, '');
@@ -160,20 +190,33 @@ describe('corpus-lens check with an LLM (scripted stand-in, OpenAI chat wire for
         .map((c) => JSON.stringify(c))
         .join('\n') + '\n',
     );
-    const r = await runCli(['check', '--db', db, '--claims', claims, '--json', '--llm-base-url', standin.baseURL, '--llm-model', 'stand-in'], { env: { OPENAI_API_KEY: 'test' } });
+    const r = await runCli(
+      ['check', '--db', db, '--claims', claims, '--json', '--llm-base-url', standin.baseURL, '--llm-model', 'stand-in'],
+      { env: { OPENAI_API_KEY: 'test' } },
+    );
     assert.equal(r.code, 0, r.stderr);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(out.map((o) => [o.id, o.cites[0].verdict]), [
-      ['supported', 'supported'],
-      ['contradicted', 'contradicted'],
-      ['nei', 'unsupported'],
-    ]);
-    assert.equal(out[1].cites[0].evidence[0].text, 'Tea consumption was not associated with the risk of cirrhosis.', 'the quote the model judged by comes first');
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      out.map((o) => [o.id, o.cites[0].verdict]),
+      [
+        ['supported', 'supported'],
+        ['contradicted', 'contradicted'],
+        ['nei', 'unsupported'],
+      ],
+    );
+    assert.equal(
+      out[1].cites[0].evidence[0].text,
+      'Tea consumption was not associated with the risk of cirrhosis.',
+      'the quote the model judged by comes first',
+    );
     assert.equal(standin.calls.length, 3);
     for (const call of standin.calls) {
       assert.equal(call.step, 'citecheck');
       const first = /^\[E1\] (.*)$/m.exec(fenced(call, CORPUS_TAG))?.[1] ?? '';
-      assert.ok(first.length > 20, 'the paper\'s sentences are numbered inside the corpus fence');
+      assert.ok(first.length > 20, "the paper's sentences are numbered inside the corpus fence");
       assert.ok(fenceReport(call, first).intact, 'corpus text only inside the fence');
       assert.ok(fenced(call, TOPIC_TAG).length > 0, "the author's sentence is fenced");
     }

@@ -22,7 +22,15 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 interface Row {
   match: string;
   similarity: number | null;
-  element: { type: string; label: string | null; caption: string | null; content: string | null; page: number | null; bbox: number[] | null; sectionTitle: string | null };
+  element: {
+    type: string;
+    label: string | null;
+    caption: string | null;
+    content: string | null;
+    page: number | null;
+    bbox: number[] | null;
+    sectionTitle: string | null;
+  };
   paper: { id: string; title: string | null };
 }
 
@@ -40,7 +48,11 @@ let summary: { papers: number; sentences: number; elements: number; skipped: num
 before(async () => {
   const inputs = [join(fixtures, 'elements.tex'), join(fixtures, 'arxiv-2503.12436.html')];
   if (!noPdflatex) {
-    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, join(fixtures, 'elements.tex')], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, join(fixtures, 'elements.tex')], {
+      cwd: dir,
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
     inputs.push(join(dir, 'elements.pdf'));
   }
   const r = await runCli(['ingest', '--db', db, '--json', ...inputs]);
@@ -67,16 +79,22 @@ test('without QUERY: every element, with label, caption, section, and page + box
   const all = await elements();
   assert.equal(all.length, summary.elements);
   const html = all.filter((r) => r.paper.id === 'arxiv:2503.12436');
-  assert.deepEqual(html.map((r) => [r.element.type, r.element.label, r.element.sectionTitle, r.element.page]), [
-    ['figure', 'Figure 1', 'Introduction', null],
-    ['equation', 'Equation (1)', 'Method', null],
-    ['table', 'Table 1', 'Window Size', null],
-  ]);
+  assert.deepEqual(
+    html.map((r) => [r.element.type, r.element.label, r.element.sectionTitle, r.element.page]),
+    [
+      ['figure', 'Figure 1', 'Introduction', null],
+      ['equation', 'Equation (1)', 'Method', null],
+      ['table', 'Table 1', 'Window Size', null],
+    ],
+  );
   if (!noPdflatex) {
     // the PDF alone: its 7 labelled elements and the unnumbered display equation (found by its layout)
     const pdf = (await elementsOf(dbPdf)).filter((r) => r.element.page !== null);
     assert.equal(pdf.length, 8);
-    assert.deepEqual(pdf.filter((r) => r.element.label === null).map((r) => [r.element.type, r.element.content]), [['equation', 'c(d) = cos(E(q), E(section(d)))']]);
+    assert.deepEqual(
+      pdf.filter((r) => r.element.label === null).map((r) => [r.element.type, r.element.content]),
+      [['equation', 'c(d) = cos(E(q), E(section(d)))']],
+    );
     assert.ok(pdf.every((r) => r.element.bbox?.length === 4));
   }
   const tables = await elements('--type', 'table');
@@ -99,7 +117,10 @@ test("with QUERY: a query for a table's cells finds that table first; --type nar
   const eq = await elements('--type', 'equation', 'cosine of the query and candidate vectors');
   assert.ok(eq.length && eq.every((r) => r.element.type === 'equation'));
   const text = await runCli(['elements', '--db', db, '--k', '1', 'BM25 0.612 Dense encoder 0.741']);
-  assert.match(text.stdout, /^Table 1 \(table, (p\. 3, )?§ Results\) [\d.]+ Retrieval quality on the citation benchmark\. — Figures, Tables and Equations of a Retrieval Study \[[^\]]+\]\n$/);
+  assert.match(
+    text.stdout,
+    /^Table 1 \(table, (p\. 3, )?§ Results\) [\d.]+ Retrieval quality on the citation benchmark\. — Figures, Tables and Equations of a Retrieval Study \[[^\]]+\]\n$/,
+  );
 });
 
 test('bad flags are one clear line', async () => {

@@ -26,7 +26,11 @@ test('ingest warns on stderr when the load would pass the embedded limit, and no
     assert.match(lines[0], /^corpus-lens: warning: this load would bring the embedded corpus to about 750 sentences \(now 0\)/);
     assert.match(lines[0], /PostgreSQL/);
     const summary = JSON.parse(tight.stdout);
-    assert.deepEqual(Object.keys(summary), ['papers', 'sentences', 'elements', 'skipped', 'failed', 'warnings'], 'the JSON summary is unchanged');
+    assert.deepEqual(
+      Object.keys(summary),
+      ['papers', 'sentences', 'elements', 'skipped', 'failed', 'warnings'],
+      'the JSON summary is unchanged',
+    );
     assert.equal(summary.papers, 3);
 
     // The measured limit: 3 more papers into a corpus of 3 is nowhere near it.

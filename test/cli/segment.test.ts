@@ -13,7 +13,13 @@ test('without --at: a JSON array of every sentence with start, end, text, clean 
   assert.equal(r.code, 0, r.stderr);
   const all = JSON.parse(r.stdout);
   assert.deepEqual(all, [
-    { start: doc.indexOf('First'), end: doc.indexOf(' Second'), text: 'First sentence here.', clean: 'First sentence here.', section: 'Intro' },
+    {
+      start: doc.indexOf('First'),
+      end: doc.indexOf(' Second'),
+      text: 'First sentence here.',
+      clean: 'First sentence here.',
+      section: 'Intro',
+    },
     { start: doc.indexOf('Second'), end: doc.indexOf('\n%'), text: 'Second one~\\cite{k}.', clean: 'Second one.', section: 'Intro' },
   ]);
   for (const s of all) assert.equal(doc.slice(s.start, s.end), s.text);
@@ -28,7 +34,14 @@ test('with one --at: an object or null; with several: an array in order', async 
   assert.equal(JSON.parse(one.stdout).clean, 'Second one.');
   const none = await runCli(['segment', '--format', 'latex', '--at', String(doc.indexOf('comment')), file]);
   assert.equal(none.stdout.trim(), 'null');
-  const many = await runCli(['segment', '--format', 'latex', '--at', `${doc.indexOf('comment')},${doc.indexOf('First')},${doc.indexOf('\\cite') + 7}`, file]);
+  const many = await runCli([
+    'segment',
+    '--format',
+    'latex',
+    '--at',
+    `${doc.indexOf('comment')},${doc.indexOf('First')},${doc.indexOf('\\cite') + 7}`,
+    file,
+  ]);
   const parsed = JSON.parse(many.stdout);
   assert.equal(parsed.length, 3);
   assert.equal(parsed[0], null);
@@ -38,7 +51,10 @@ test('with one --at: an object or null; with several: an array in order', async 
 
 test('markdown and text formats', async () => {
   const md = await runCli(['segment', '--format', 'markdown'], { input: '# Title\n\nSee [@key] for **more**. Done.\n' });
-  assert.deepEqual(JSON.parse(md.stdout).map((s: { clean: string }) => s.clean), ['See for more.', 'Done.']);
+  assert.deepEqual(
+    JSON.parse(md.stdout).map((s: { clean: string }) => s.clean),
+    ['See for more.', 'Done.'],
+  );
   const text = await runCli(['segment', '--format', 'text', '--at', '0'], { input: 'Dr. Smith came. He left.' });
   assert.equal(JSON.parse(text.stdout).text, 'Dr. Smith came.');
 });

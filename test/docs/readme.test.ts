@@ -13,7 +13,11 @@ test('the README starts with the two set-up commands and stays within 200 lines'
   const blocks = [...readme.matchAll(/^```sh\n([^]*?)\n```$/gm)].map((m) => m[1]);
   assert.deepEqual(blocks.slice(0, 2), ['npm ci && npm start', 'npm ci && npm test']);
   const beforeFirst = readme.slice(0, readme.indexOf('```sh'));
-  assert.deepEqual(beforeFirst.split('\n').filter((l) => l.trim() && !l.startsWith('#')), [], 'nothing but headings before the first command');
+  assert.deepEqual(
+    beforeFirst.split('\n').filter((l) => l.trim() && !l.startsWith('#')),
+    [],
+    'nothing but headings before the first command',
+  );
   const lines = readme.split('\n').length;
   assert.ok(lines <= 200, `README.md has ${lines} lines; move detail to docs/`);
 });
@@ -34,7 +38,13 @@ const slug = (heading: string) =>
     .replace(/\s/g, '-');
 
 test('relative links in the README and docs/ point at files and headings that exist', () => {
-  const files = ['README.md', 'CHANGELOG.md', ...readdirSync(join(projectRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    'CHANGELOG.md',
+    ...readdirSync(join(projectRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const dead: string[] = [];
   let checked = 0;
   for (const file of files) {

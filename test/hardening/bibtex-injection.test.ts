@@ -30,7 +30,11 @@ async function parseOne(bib: string) {
   return entry;
 }
 
-const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+const oneLine = (s: string) =>
+  s
+    .replace(/[\u0000-\u001f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 for (const payload of PAYLOADS) {
   test(`every field carrying ${JSON.stringify(payload.slice(0, 30))} stays inside its field`, async () => {

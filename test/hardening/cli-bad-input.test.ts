@@ -11,7 +11,14 @@ import { runCli, type CliResult } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-badin-'));
 const db = join(dir, 'corpus');
-const paper = join(projectRoot, 'samples', 'corpus', readdirSync(join(projectRoot, 'samples', 'corpus')).filter((f) => f.endsWith('.tex')).sort()[0]);
+const paper = join(
+  projectRoot,
+  'samples',
+  'corpus',
+  readdirSync(join(projectRoot, 'samples', 'corpus'))
+    .filter((f) => f.endsWith('.tex'))
+    .sort()[0],
+);
 
 before(async () => {
   const r = await runCli(['ingest', '--db', db, paper]);
@@ -51,18 +58,27 @@ test('--threshold is respected: no hit below it, none without a similarity', asy
 
 test('--k -1, --offset out of range and 1 MB of text get range messages, not parser or Postgres errors', async () => {
   oneClearLine(await runCli(['query', '--db', db, '--k', '-1', 'retrieval']), /--k must be an integer from 1 to 10000 \(got '-1'\)/);
-  oneClearLine(await runCli(['query', '--db', db, '--offset', '99999999999', 'retrieval']), /--offset must be an integer from -2147483647 to 2147483647/);
+  oneClearLine(
+    await runCli(['query', '--db', db, '--offset', '99999999999', 'retrieval']),
+    /--offset must be an integer from -2147483647 to 2147483647/,
+  );
   const ok = await runCli(['query', '--db', db, '--offset', '-1', '--k', '3', 'retrieval of sentences']);
   assert.equal(ok.code, 0, ok.stderr);
   const big = 'word '.repeat(200_000);
   const file = join(dir, 'big.jsonl');
   writeFileSync(file, JSON.stringify({ id: 'big', text: big }) + '\n');
-  oneClearLine(await runCli(['query', '--db', db, '--mode', 'keyword', '--queries', file]), /query text is 1,000,000 characters: give one sentence or paragraph/);
+  oneClearLine(
+    await runCli(['query', '--db', db, '--mode', 'keyword', '--queries', file]),
+    /query text is 1,000,000 characters: give one sentence or paragraph/,
+  );
 });
 
 test('a mistyped --db creates nothing; a file or a foreign folder as --db is named', async () => {
   const typo = join(dir, 'no', 'such', 'corpus');
-  for (const args of [['query', '--db', typo, 'retrieval'], ['review', '--db', typo, '--topic', 'retrieval']]) {
+  for (const args of [
+    ['query', '--db', typo, 'retrieval'],
+    ['review', '--db', typo, '--topic', 'retrieval'],
+  ]) {
     const r = await runCli(args);
     oneClearLine(r, /no corpus at .*no\/such\/corpus: check the path/, 1);
   }
@@ -78,7 +94,9 @@ test('a mistyped --db creates nothing; a file or a foreign folder as --db is nam
 test('`segment … | head` ends quietly: no EPIPE stack trace', async () => {
   const big = join(dir, 'big.txt');
   writeFileSync(big, 'A sentence here. Another one follows.\n'.repeat(20_000));
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'segment', '--format', 'text', big], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'segment', '--format', 'text', big], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
@@ -98,7 +116,14 @@ test('a read-only corpus folder gets a message naming the problem and the fix', 
   chmodSync(ro, 0o555);
   // root writes anywhere: run the CLI as an unprivileged user then (nobody), as a user would meet the problem.
   const asUser = isRoot ? { uid: 65534, gid: 65534 } : {};
-  const r = spawnSync(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'query', '--db', ro, 'retrieval'], { encoding: 'utf8', ...asUser });
+  const r = spawnSync(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'query', '--db', ro, 'retrieval'], {
+    encoding: 'utf8',
+    ...asUser,
+  });
   chmodSync(ro, 0o755);
-  oneClearLine({ code: r.status, stdout: r.stdout, stderr: r.stderr }, /no permission to write in the corpus folder .*ro: give your user write access/, 1);
+  oneClearLine(
+    { code: r.status, stdout: r.stdout, stderr: r.stderr },
+    /no permission to write in the corpus folder .*ro: give your user write access/,
+    1,
+  );
 });

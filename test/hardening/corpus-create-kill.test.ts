@@ -33,7 +33,9 @@ const stages: Record<string, (dirs: string[]) => boolean> = {
 
 /** Starts `ingest --db db`, SIGKILLs it the moment `stage` is seen on disk; whether the stage was reached. */
 function killAt(parent: string, name: string, stage: (dirs: string[]) => boolean): Promise<boolean> {
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'ingest', '--db', join(parent, name), paper], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'ingest', '--db', join(parent, name), paper], {
+    stdio: 'ignore',
+  });
   return new Promise((resolve) => {
     let hit = false;
     const timer = setInterval(() => {
@@ -63,7 +65,10 @@ for (const [name, stage] of Object.entries(stages)) {
     assert.ok(await killAt(parent, 'corpus', stage), `the run finished before stage "${name}" was seen`);
     if (existsSync(db)) {
       const entries = readdirSync(db);
-      assert.ok(entries.length === 0 || entries.includes('PG_VERSION'), `after a kill at "${name}" the folder holds a partial database: ${entries.join(', ')}`);
+      assert.ok(
+        entries.length === 0 || entries.includes('PG_VERSION'),
+        `after a kill at "${name}" the folder holds a partial database: ${entries.join(', ')}`,
+      );
     }
     const again = await runCli(['ingest', '--db', db, '--json', paper]);
     assert.equal(again.code, 0, `ingest after a kill at "${name}": ${again.stderr}`);
@@ -74,21 +79,28 @@ for (const [name, stage] of Object.entries(stages)) {
   });
 }
 
-test('a folder left unfinished by an older version (database files, no PG_VERSION) says so and is recreated by ingest', { timeout: 240_000 }, async (t) => {
-  const parent = mkdtempSync(join(tmpdir(), 'corpus-lens-create-kill-'));
-  t.after(() => rmSync(parent, { recursive: true, force: true }));
-  const db = join(parent, 'corpus');
-  // What an in-place initialisation killed mid-way leaves.
-  const { mkdirSync, writeFileSync } = await import('node:fs');
-  mkdirSync(join(db, 'base', '1'), { recursive: true });
-  mkdirSync(join(db, 'global'));
-  writeFileSync(join(db, 'base', '1', '1259'), Buffer.alloc(8192));
-  writeFileSync(join(db, 'postgresql.conf'), '');
-  const query = await runCli(['query', '--db', db, '--mode', 'keyword', 'genre']);
-  assert.equal(query.code, 1);
-  assert.match(query.stderr, /was never finished \(its creation was interrupted; it holds no papers\): `corpus-lens ingest --db .*` creates it again, or delete the folder/);
-  const again = await runCli(['ingest', '--db', db, '--json', paper]);
-  assert.equal(again.code, 0, again.stderr);
-  assert.ok(JSON.parse(again.stdout).sentences > 0);
-  assert.deepEqual(readdirSync(parent), ['corpus']);
-});
+test(
+  'a folder left unfinished by an older version (database files, no PG_VERSION) says so and is recreated by ingest',
+  { timeout: 240_000 },
+  async (t) => {
+    const parent = mkdtempSync(join(tmpdir(), 'corpus-lens-create-kill-'));
+    t.after(() => rmSync(parent, { recursive: true, force: true }));
+    const db = join(parent, 'corpus');
+    // What an in-place initialisation killed mid-way leaves.
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(db, 'base', '1'), { recursive: true });
+    mkdirSync(join(db, 'global'));
+    writeFileSync(join(db, 'base', '1', '1259'), Buffer.alloc(8192));
+    writeFileSync(join(db, 'postgresql.conf'), '');
+    const query = await runCli(['query', '--db', db, '--mode', 'keyword', 'genre']);
+    assert.equal(query.code, 1);
+    assert.match(
+      query.stderr,
+      /was never finished \(its creation was interrupted; it holds no papers\): `corpus-lens ingest --db .*` creates it again, or delete the folder/,
+    );
+    const again = await runCli(['ingest', '--db', db, '--json', paper]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.ok(JSON.parse(again.stdout).sentences > 0);
+    assert.deepEqual(readdirSync(parent), ['corpus']);
+  },
+);

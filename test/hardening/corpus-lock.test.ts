@@ -13,7 +13,10 @@ import { projectRoot } from '../support/eval.ts';
 import { runCli } from '../support/cli.ts';
 
 const samples = join(projectRoot, 'samples', 'corpus');
-const files = readdirSync(samples).filter((f) => /\.(tex|md)$/.test(f)).sort().map((f) => join(samples, f));
+const files = readdirSync(samples)
+  .filter((f) => /\.(tex|md)$/.test(f))
+  .sort()
+  .map((f) => join(samples, f));
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'corpus-lens-lock-'));
@@ -48,58 +51,64 @@ test('a lock held by a live process names it; a dead or torn one is taken over; 
   assert.deepEqual(readdirSync(dir), []);
 });
 
-test('concurrent ingests, queries and reviews from separate processes leave a whole corpus with exact counts', { timeout: 180_000 }, async (t) => {
-  const dir = tmp();
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const db = join(dir, 'corpus');
-  const first = await runCli(['ingest', '--db', db, '--json', files[0]]);
-  assert.equal(first.code, 0, first.stderr);
-  let papers = JSON.parse(first.stdout).papers as number;
-  let sentences = JSON.parse(first.stdout).sentences as number;
-  const ingests = [files[1], files[2], files[3]].map((f) => runCli(['ingest', '--db', db, '--json', f]));
-  const readers = [
-    runCli(['query', '--db', db, '--mode', 'keyword', 'sentence embeddings for retrieval']),
-    runCli(['query', '--db', db, '--mode', 'hybrid', 'citation recommendation']),
-    runCli(['review', '--db', db, '--topic', 'citation recommendation', '--json']),
-  ];
-  const results = await Promise.all([...ingests, ...readers]);
-  let ran = 0;
-  for (const [i, r] of results.entries()) {
-    if (r.code === 0) {
-      ran++;
-      if (i < ingests.length) {
-        const s = JSON.parse(r.stdout);
-        papers += s.papers;
-        sentences += s.sentences;
+test(
+  'concurrent ingests, queries and reviews from separate processes leave a whole corpus with exact counts',
+  { timeout: 180_000 },
+  async (t) => {
+    const dir = tmp();
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const db = join(dir, 'corpus');
+    const first = await runCli(['ingest', '--db', db, '--json', files[0]]);
+    assert.equal(first.code, 0, first.stderr);
+    let papers = JSON.parse(first.stdout).papers as number;
+    let sentences = JSON.parse(first.stdout).sentences as number;
+    const ingests = [files[1], files[2], files[3]].map((f) => runCli(['ingest', '--db', db, '--json', f]));
+    const readers = [
+      runCli(['query', '--db', db, '--mode', 'keyword', 'sentence embeddings for retrieval']),
+      runCli(['query', '--db', db, '--mode', 'hybrid', 'citation recommendation']),
+      runCli(['review', '--db', db, '--topic', 'citation recommendation', '--json']),
+    ];
+    const results = await Promise.all([...ingests, ...readers]);
+    let ran = 0;
+    for (const [i, r] of results.entries()) {
+      if (r.code === 0) {
+        ran++;
+        if (i < ingests.length) {
+          const s = JSON.parse(r.stdout);
+          papers += s.papers;
+          sentences += s.sentences;
+        }
+        continue;
       }
-      continue;
+      // The only acceptable failure: the corpus was busy, said in one line with the owner's pid and what to do.
+      assert.match(r.stderr, /^corpus-lens: the corpus at .* is in use by process \d+ \(corpus-lens (ingest|query|review)/, r.stderr);
+      assert.match(r.stderr, /wait for it to finish/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     }
-    // The only acceptable failure: the corpus was busy, said in one line with the owner's pid and what to do.
-    assert.match(r.stderr, /^corpus-lens: the corpus at .* is in use by process \d+ \(corpus-lens (ingest|query|review)/, r.stderr);
-    assert.match(r.stderr, /wait for it to finish/);
-    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-  }
-  assert.ok(ran >= 1);
-  // Integrity: counts are exactly what the successful runs reported, and every query mode answers.
-  const store = await openPGliteStore(db, { create: false });
-  try {
-    assert.deepEqual(await store.counts(), { papers, sentences });
-  } finally {
-    await store.close();
-  }
-  for (const mode of ['vector', 'keyword', 'hybrid']) {
-    const q = await runCli(['query', '--db', db, '--mode', mode, '--k', '3', 'retrieval of similar sentences']);
-    assert.equal(q.code, 0, q.stderr);
-    assert.ok(JSON.parse(q.stdout).length > 0, `${mode}: ${q.stdout}`);
-  }
-  assert.ok(!existsSync(join(db, LOCK_FILE)), 'every run released the lock');
-});
+    assert.ok(ran >= 1);
+    // Integrity: counts are exactly what the successful runs reported, and every query mode answers.
+    const store = await openPGliteStore(db, { create: false });
+    try {
+      assert.deepEqual(await store.counts(), { papers, sentences });
+    } finally {
+      await store.close();
+    }
+    for (const mode of ['vector', 'keyword', 'hybrid']) {
+      const q = await runCli(['query', '--db', db, '--mode', mode, '--k', '3', 'retrieval of similar sentences']);
+      assert.equal(q.code, 0, q.stderr);
+      assert.ok(JSON.parse(q.stdout).length > 0, `${mode}: ${q.stdout}`);
+    }
+    assert.ok(!existsSync(join(db, LOCK_FILE)), 'every run released the lock');
+  },
+);
 
 test('an ingest killed mid-run leaves a stale lock that the next run takes over', { timeout: 120_000 }, async (t) => {
   const dir = tmp();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'corpus');
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'ingest', '--db', db, '--progress', samples], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'ingest', '--db', db, '--progress', samples], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   // Kill it once it has written something (its first progress line).
   await new Promise<void>((resolve) => child.stderr.once('data', () => resolve()));
   child.kill('SIGKILL');

@@ -59,18 +59,41 @@ async function endsWithin<T>(ms: number, p: Promise<T>, pattern: RegExp): Promis
 }
 
 test('embeddings: a trickling body ends at the whole call’s deadline, not per attempt × retries', async () => {
-  const e = new OpenAIEmbedder({ baseURL: `http://127.0.0.1:${trickPort}/v1`, model: 'm', dimensions: 4, timeoutMs: 60_000, deadlineMs: 1500, maxRetries: 5 });
-  await endsWithin(5000, e.embed(['a sentence']), /gave no complete answer within 1\.5 s \(the deadline for the whole call, retries included\)/);
+  const e = new OpenAIEmbedder({
+    baseURL: `http://127.0.0.1:${trickPort}/v1`,
+    model: 'm',
+    dimensions: 4,
+    timeoutMs: 60_000,
+    deadlineMs: 1500,
+    maxRetries: 5,
+  });
+  await endsWithin(
+    5000,
+    e.embed(['a sentence']),
+    /gave no complete answer within 1\.5 s \(the deadline for the whole call, retries included\)/,
+  );
 });
 
 test('embeddings: the per-attempt timeout covers the body too (retried, then a timeout error)', async () => {
-  const e = new OpenAIEmbedder({ baseURL: `http://127.0.0.1:${trickPort}/v1`, model: 'm', dimensions: 4, timeoutMs: 500, deadlineMs: 60_000, maxRetries: 1, retryBaseMs: 10 });
+  const e = new OpenAIEmbedder({
+    baseURL: `http://127.0.0.1:${trickPort}/v1`,
+    model: 'm',
+    dimensions: 4,
+    timeoutMs: 500,
+    deadlineMs: 60_000,
+    maxRetries: 1,
+    retryBaseMs: 10,
+  });
   await endsWithin(5000, e.embed(['a sentence']), /did not answer within 500 ms \(after 2 attempt\(s\)\)/);
 });
 
 test('chat: a trickling answer and a stream that never ends both stop at the deadline', async () => {
   const chat = new OpenAIChat({ baseURL: `http://127.0.0.1:${trickPort}/v1`, model: 'm', timeoutMs: 60_000, deadlineMs: 1500 });
-  await endsWithin(5000, chat.complete({ step: 'write', messages: [{ role: 'user', content: 'hi' }] }), /step "write": the LLM gave no complete answer within 1\.5 s/);
+  await endsWithin(
+    5000,
+    chat.complete({ step: 'write', messages: [{ role: 'user', content: 'hi' }] }),
+    /step "write": the LLM gave no complete answer within 1\.5 s/,
+  );
   let tokens = 0;
   await endsWithin(
     5000,
@@ -81,5 +104,9 @@ test('chat: a trickling answer and a stream that never ends both stop at the dea
 });
 
 test('Supabase: a host that never answers ends with a clear message within its timeout', async () => {
-  await endsWithin(5000, openSupabaseStore(`http://127.0.0.1:${silentPort}`, 'key', { timeoutMs: 1000 }), /cannot reach the corpus at http:\/\/127\.0\.0\.1:\d+: no answer within 1 s/);
+  await endsWithin(
+    5000,
+    openSupabaseStore(`http://127.0.0.1:${silentPort}`, 'key', { timeoutMs: 1000 }),
+    /cannot reach the corpus at http:\/\/127\.0\.0\.1:\d+: no answer within 1 s/,
+  );
 });

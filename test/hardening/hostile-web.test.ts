@@ -57,7 +57,11 @@ before(async () => {
     if (!h) return void res.writeHead(404).end('not found');
     h(req, res);
   });
-  secretBase = await listen((req, res) => (secretHeaders.push(req.headers), res).writeHead(200, { 'content-type': 'text/plain' }).end('\\documentclass{article}\\begin{document}internal secret token 42.\\end{document}'));
+  secretBase = await listen((req, res) =>
+    (secretHeaders.push(req.headers), res)
+      .writeHead(200, { 'content-type': 'text/plain' })
+      .end('\\documentclass{article}\\begin{document}internal secret token 42.\\end{document}'),
+  );
   bomb = await gzipBomb(320);
 });
 after(() => {
@@ -72,31 +76,54 @@ const fast = { retryBaseMs: 20, maxRetries: 1, requestTimeoutMs: 2000, deadlineM
 const MiB = 1024 * 1024;
 
 test('a gzip bomb e-print (320 MiB of zeros, ~0.3 MB on the wire) fails its entry at the budget with a clear reason; peak RSS stays bounded', async () => {
-  routes.set('/e-print/2401.00001', (_q, res) => res.writeHead(200, { 'content-type': 'application/x-eprint-tar', 'content-length': String(bomb.length) }).end(bomb));
+  routes.set('/e-print/2401.00001', (_q, res) =>
+    res.writeHead(200, { 'content-type': 'application/x-eprint-tar', 'content-length': String(bomb.length) }).end(bomb),
+  );
   const cache = mkdtempSync(join(dir, 'cache-'));
   // A child process (the server here must keep answering), so that its peak RSS is the fetch's alone.
-  const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'support', 'eprint-child.ts'), base, cache, String(32 * MiB), '2401.00001'], { encoding: 'utf8', timeout: 60_000 });
-  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as { peakBefore: number; peakAfter: number; outcome: string; tried: string[]; errored: boolean };
+  const child = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, '..', 'support', 'eprint-child.ts'), base, cache, String(32 * MiB), '2401.00001'],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
+  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as {
+    peakBefore: number;
+    peakAfter: number;
+    outcome: string;
+    tried: string[];
+    errored: boolean;
+  };
   const growth = r.peakAfter - r.peakBefore;
-  process.stdout.write(`# gzip bomb: ${(bomb.length / MiB).toFixed(2)} MiB on the wire, 320 MiB unpacked; peak RSS ${(r.peakBefore / MiB).toFixed(0)} → ${(r.peakAfter / MiB).toFixed(0)} MiB (+${(growth / MiB).toFixed(1)} MiB)\n`);
+  process.stdout.write(
+    `# gzip bomb: ${(bomb.length / MiB).toFixed(2)} MiB on the wire, 320 MiB unpacked; peak RSS ${(r.peakBefore / MiB).toFixed(0)} → ${(r.peakAfter / MiB).toFixed(0)} MiB (+${(growth / MiB).toFixed(1)} MiB)\n`,
+  );
   assert.match(r.tried.join('\n'), /arXiv e-print: the e-print unpacks to more than the 32 MB limit \(maxEprintBytes\)/);
   assert.equal(r.errored, true);
   assert.notEqual(r.outcome, 'latex');
   // The unpacked bytes never sit in memory: well under the 320 MiB of the bomb (the margin is the garbage collector's lag over freed stream buffers; it plateaus near +70 MiB whatever the budget).
   assert.ok(growth < 96 * MiB, `peak RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   // Nothing of the bomb is left unpacked in the cache.
-  assert.deepEqual(readdirSync(join(cache, 'arxiv')).filter((f) => !/\.eprint(\.json)?$/.test(f)), []);
+  assert.deepEqual(
+    readdirSync(join(cache, 'arxiv')).filter((f) => !/\.eprint(\.json)?$/.test(f)),
+    [],
+  );
 });
 
 test('downloads and bodies over their budget fail at once, not retried, and leave no partial file', async () => {
   const big = Buffer.alloc(3 * MiB, 7);
-  routes.set('/announced.pdf', (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(big.length) }).end(big));
+  routes.set('/announced.pdf', (_q, res) =>
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(big.length) }).end(big),
+  );
   routes.set('/chunked.pdf', (_q, res) => {
     res.writeHead(200, { 'content-type': 'application/pdf' });
     res.end(big);
   });
   const encoded = gzipSync(Buffer.alloc(8 * MiB, 32));
-  routes.set('/encoded.json', (_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(encoded.length) }).end(encoded));
+  routes.set('/encoded.json', (_q, res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(encoded.length) })
+      .end(encoded),
+  );
   const c = new HttpClient(fast);
   for (const name of ['announced.pdf', 'chunked.pdf']) {
     const file = join(dir, name);
@@ -120,7 +147,12 @@ const publicBase = () => base.replace('127.0.0.1', 'arxiv.test');
 test('an e-print on a public host redirecting to a loopback service is refused, and the entry says why', async () => {
   routes.set('/e-print/2401.00002', (_q, res) => res.writeHead(301, { location: `${secretBase}/internal-secret` }).end());
   const before = hits.get('/internal-secret') ?? 0;
-  const config = sourcesConfig({ arxivUrl: publicBase(), arxivApiUrl: `${publicBase()}/api/query`, cacheDir: mkdtempSync(join(dir, 'cache-')), arxivIntervalMs: 0 });
+  const config = sourcesConfig({
+    arxivUrl: publicBase(),
+    arxivApiUrl: `${publicBase()}/api/query`,
+    cacheDir: mkdtempSync(join(dir, 'cache-')),
+    arxivIntervalMs: 0,
+  });
   const ctx = sourceContext(config, { http: { ...fast, lookup: publicLookup, fetch: viaLoopback } });
   const r = await readFullText(ctx, { ...emptyCandidate('id'), arxivId: '2401.00002' });
   assert.notEqual(r.outcome, 'latex');

@@ -22,6 +22,9 @@ test('ingest --db NEW with a missing path or no papers creates nothing', async (
   writeFileSync(join(empty, 'todo.txt'), 'not a paper');
   const r = await runCli(['ingest', '--db', db, empty]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^corpus-lens: no paper files \(PDF, LaTeX, arXiv HTML, Markdown, \.bib\) in .*notes: nothing to add, so no corpus was created\n$/);
+  assert.match(
+    r.stderr,
+    /^corpus-lens: no paper files \(PDF, LaTeX, arXiv HTML, Markdown, \.bib\) in .*notes: nothing to add, so no corpus was created\n$/,
+  );
   assert.deepEqual(readdirSync(dir), ['notes']);
 });

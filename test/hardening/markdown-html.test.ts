@@ -17,21 +17,49 @@ test('the Markdown escaper leaves no tag, comment, link or autolink, and keeps p
   assert.equal(escapeMarkdownProse('Recall rose by 5% (R&D) \u201cquoted\u201d.'), 'Recall rose by 5% (R&D) "quoted".');
   // `&lt;` typed in the text stays the four characters it is, not a `<` for the renderer.
   assert.equal(escapeMarkdownProse('&lt;script&gt;'), '&amp;lt;script&amp;gt;');
-  for (const bad of ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '[click](javascript:alert(1))', '<javascript:alert(1)>', '<!-- x -->']) {
+  for (const bad of [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '[click](javascript:alert(1))',
+    '<javascript:alert(1)>',
+    '<!-- x -->',
+  ]) {
     const out = escapeMarkdownProse(bad);
     assert.doesNotMatch(out, LIVE, out);
   }
 });
 
 test('review --format markdown: corpus quotes in footnotes, model prose, the heading and table cells are escaped', () => {
-  const quote: VerifiedQuote = { id: 'Q1', paperShortId: 'P1', paperId: 'arxiv:2401.00001', text: '<script>alert(1)</script> Sentence embeddings improve citation recommendation.', match: 'exact', similarity: 1 };
+  const quote: VerifiedQuote = {
+    id: 'Q1',
+    paperShortId: 'P1',
+    paperId: 'arxiv:2401.00001',
+    text: '<script>alert(1)</script> Sentence embeddings improve citation recommendation.',
+    match: 'exact',
+    similarity: 1,
+  };
   const s: SentenceReport = {
-    id: 'S1.1', text: 'Sentence embeddings improve citation recommendation <img src=x onerror=alert(1)> [see](javascript:alert(1)) [P1].', original: '', cited: ['P1'], quoteIds: ['Q1'],
-    support: 1, verdict: 'supported', reasons: [], removedCitations: [], resolvedCitations: [], quotations: 0,
+    id: 'S1.1',
+    text: 'Sentence embeddings improve citation recommendation <img src=x onerror=alert(1)> [see](javascript:alert(1)) [P1].',
+    original: '',
+    cited: ['P1'],
+    quoteIds: ['Q1'],
+    support: 1,
+    verdict: 'supported',
+    reasons: [],
+    removedCitations: [],
+    resolvedCitations: [],
+    quotations: 0,
   };
   const keyOf = new Map([['P1', 'mallory2024']]);
   const { body } = renderUnits(
-    { title: 'Embeddings <b>bold</b>', format: 'paragraph', units: [{ kind: 'paragraph', sentences: [s] }], keep: () => true, copiedSpans: [] },
+    {
+      title: 'Embeddings <b>bold</b>',
+      format: 'paragraph',
+      units: [{ kind: 'paragraph', sentences: [s] }],
+      keep: () => true,
+      copiedSpans: [],
+    },
     keyOf,
     [],
     { format: 'markdown', cite: 'cite', sectionCommand: 'subsection', tables: false, provenance: true },
@@ -44,7 +72,11 @@ test('review --format markdown: corpus quotes in footnotes, model prose, the hea
 
 test('Insert answer (Markdown): model prose with HTML and a javascript: link is escaped; the citation stays', () => {
   const sources = [{ n: 1, paperId: 'p1' }] as unknown as AskSource[];
-  const turn = { kind: 'answer', citations: [1], sentences: [{ text: 'Embeddings help <script>alert(1)</script> [x](javascript:alert(1)) [1].', kept: true }] } as unknown as AskTurn;
+  const turn = {
+    kind: 'answer',
+    citations: [1],
+    sentences: [{ text: 'Embeddings help <script>alert(1)</script> [x](javascript:alert(1)) [1].', kept: true }],
+  } as unknown as AskTurn;
   const out = answerForPaper(turn, sources, 'markdown', () => 'mallory2024')!;
   assert.doesNotMatch(out, LIVE, out);
   assert.match(out, /\[@mallory2024\]\.$/);

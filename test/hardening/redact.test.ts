@@ -34,7 +34,12 @@ for (const [input, expected] of FORMS) {
 }
 
 test('text without credentials is unchanged (paths, plain URLs, a password-less user)', () => {
-  for (const s of ['/home/ann/corpus', 'https://doi.org/10.1000/x?foo=bar', 'postgres://ann@localhost/db', 'the key idea is token passing']) {
+  for (const s of [
+    '/home/ann/corpus',
+    'https://doi.org/10.1000/x?foo=bar',
+    'postgres://ann@localhost/db',
+    'the key idea is token passing',
+  ]) {
     assert.equal(redactSecrets(s), s);
   }
 });
@@ -52,7 +57,15 @@ test('the CLI never prints a password or key from --db, --llm-base-url or OPENAI
   const runs = [
     runCli(['query', '--db', `postgres://postgres:${SECRET}@127.0.0.1:1/corpus`, 'a sentence']),
     runCli(['query', '--db', `supabase:https://u:${SECRET}@127.0.0.1:1/?apikey=${SECRET}`, 'a sentence'], { env: { SUPABASE_KEY: 'k' } }),
-    runCli(['review', '--db', `postgres://postgres:${SECRET}@127.0.0.1:1/corpus`, '--topic', 't', '--llm-base-url', `http://u:${SECRET}@127.0.0.1:1/v1`]),
+    runCli([
+      'review',
+      '--db',
+      `postgres://postgres:${SECRET}@127.0.0.1:1/corpus`,
+      '--topic',
+      't',
+      '--llm-base-url',
+      `http://u:${SECRET}@127.0.0.1:1/v1`,
+    ]),
   ];
   for (const r of await Promise.all(runs)) {
     assert.notEqual(r.code, 0);

@@ -24,12 +24,34 @@ writeFileSync(join(dataDir, 'storage', 'ABCD2345', 'paper.pdf'), '%PDF-1.4 not r
 
 function item(attachments: ZoteroItem['attachments']): ZoteroItem {
   return {
-    itemID: 1, key: 'ITEMKEY1', libraryID: 1, itemType: 'journalArticle', dateModified: '2024-01-01 00:00:00', citationKey: 'mallory2024',
-    keyFromZotero: true, fields: {}, attachments, collections: [], title: 'A harmless title', authors: ['Mallory'], year: 2024, venue: null,
-    doi: null, arxivId: null, url: null, abstract: 'We study harmless things in depth.',
+    itemID: 1,
+    key: 'ITEMKEY1',
+    libraryID: 1,
+    itemType: 'journalArticle',
+    dateModified: '2024-01-01 00:00:00',
+    citationKey: 'mallory2024',
+    keyFromZotero: true,
+    fields: {},
+    attachments,
+    collections: [],
+    title: 'A harmless title',
+    authors: ['Mallory'],
+    year: 2024,
+    venue: null,
+    doi: null,
+    arxivId: null,
+    url: null,
+    abstract: 'We study harmless things in depth.',
   };
 }
-const att = (key: string, path: string | null, linkMode = 0) => ({ itemID: 2, key, linkMode, contentType: 'application/pdf', path, dateModified: '2024-01-01 00:00:00' });
+const att = (key: string, path: string | null, linkMode = 0) => ({
+  itemID: 2,
+  key,
+  linkMode,
+  contentType: 'application/pdf',
+  path,
+  dateModified: '2024-01-01 00:00:00',
+});
 
 test('storage: paths stay inside storage/<key>/, keys must be Zotero keys, attachments: paths stay in the base directory', () => {
   assert.equal(attachmentFile(att('ABCD2345', 'storage:../../../outside/secret.pdf'), dataDir, null), null);
@@ -40,18 +62,31 @@ test('storage: paths stay inside storage/<key>/, keys must be Zotero keys, attac
   assert.equal(fullTextCacheFile(att('../outside', null), join(dataDir, 'storage')), null);
   // What Zotero itself writes is still found.
   assert.equal(attachmentFile(att('ABCD2345', 'storage:paper.pdf'), dataDir, null), join(dataDir, 'storage', 'ABCD2345', 'paper.pdf'));
-  assert.equal(attachmentFile(att('ABCD2345', 'storage:sub/paper.pdf'), dataDir, null), join(dataDir, 'storage', 'ABCD2345', 'sub', 'paper.pdf'));
+  assert.equal(
+    attachmentFile(att('ABCD2345', 'storage:sub/paper.pdf'), dataDir, null),
+    join(dataDir, 'storage', 'ABCD2345', 'sub', 'paper.pdf'),
+  );
   assert.equal(attachmentFile(att('ABCD2345', 'attachments:2024/x.pdf', 2), dataDir, base), join(base, '2024', 'x.pdf'));
-  assert.equal(attachmentFile(att('ABCD2345', join(work, 'outside', 'secret.pdf'), 2), dataDir, null), join(work, 'outside', 'secret.pdf'), 'a linked file is read where it is');
+  assert.equal(
+    attachmentFile(att('ABCD2345', join(work, 'outside', 'secret.pdf'), 2), dataDir, null),
+    join(work, 'outside', 'secret.pdf'),
+    'a linked file is read where it is',
+  );
 });
 
 test('importing an item whose attachments point outside the library indexes its abstract only, with a warning per refused attachment', async () => {
-  const unit = zoteroUnit(item([att('../../outside', 'storage:secret.pdf'), att('ABCD2345', 'storage:../../../outside/secret.pdf')]), { dataDir, baseAttachmentPath: null });
+  const unit = zoteroUnit(item([att('../../outside', 'storage:secret.pdf'), att('ABCD2345', 'storage:../../../outside/secret.pdf')]), {
+    dataDir,
+    baseAttachmentPath: null,
+  });
   const r = await unit.read();
   const text = r.papers.flatMap((p) => p.sentences.map((s) => s.text)).join(' ');
   assert.doesNotMatch(text, /hunter2/);
   assert.match(text, /harmless things/);
   const warnings = (r.warnings ?? []).map((w) => w.reason).join('\n');
   assert.match(warnings, /mallory2024: attachment key '\.\.\/\.\.\/outside' is not a Zotero key/);
-  assert.match(warnings, /mallory2024: attachment ABCD2345: 'storage:\.\.\/\.\.\/\.\.\/outside\/secret\.pdf' leaves its storage folder; not read/);
+  assert.match(
+    warnings,
+    /mallory2024: attachment ABCD2345: 'storage:\.\.\/\.\.\/\.\.\/outside\/secret\.pdf' leaves its storage folder; not read/,
+  );
 });

@@ -5,9 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import {
-  BibIndex, formatBibtexEntry, loadBibtexParser, makeCitationKey, parseBibtex, stripMarkup,
-} from '../../src/core/bib/index.ts';
+import { BibIndex, formatBibtexEntry, loadBibtexParser, makeCitationKey, parseBibtex, stripMarkup } from '../../src/core/bib/index.ts';
 import { readBibtexText } from '../../src/core/ingest/bib.ts';
 import { evalPath } from '../support/eval.ts';
 
@@ -33,43 +31,60 @@ test('every file of bibtex/other parses or reports per-entry errors; none crashe
   }
 });
 
-test('entries equal the upstream snapshots (sentence case off, case protection off)', { skip: !(other && snapshots) && noEval }, async () => {
-  const { parse } = await loadBibtexParser();
-  let compared = 0;
-  for (const f of ['citation-js.bib', 'edge-cases.bib', 'strings.bib', 'mnras.bib', 'quotation-18.bib', 'textquotedblleft_13.bib', 'verbatim-string.bib', 'mid-word-capital.bib']) {
-    const text = readFileSync(join(other!, f), 'utf8');
-    const snap = parseYaml(readFileSync(join(snapshots!, `${f}.yaml`), 'utf8')) as {
-      entries: Array<{ key: string; type: string; fields: Record<string, unknown> }>;
-      errors: unknown[];
-    };
-    const lib = parse(text, { sentenceCase: false, caseProtection: false });
-    assert.equal(lib.entries.length, snap.entries.length, f);
-    assert.equal(lib.errors.length, snap.errors.length, `${f}: errors`);
-    lib.entries.forEach((e, i) => {
-      assert.equal(e.key, snap.entries[i].key, `${f}[${i}] key`);
-      assert.equal(e.type, snap.entries[i].type, `${f}[${i}] type`);
-      assert.deepEqual(JSON.parse(JSON.stringify(e.fields)), snap.entries[i].fields, `${f}[${i}] fields`);
-      compared++;
-    });
-    // Our records carry the same titles (markup stripped) and keys.
-    // Every parser complaint is reported: as an error, or as a warning when the entry is kept whole.
-    const { records, errors, warnings } = await parseBibtex(text, f);
-    assert.equal(errors.length + warnings.length, snap.errors.length, `${f}: reported errors and warnings`);
-    records.forEach((r, i) => {
-      assert.equal(r.key, snap.entries[i].key);
-      const title = snap.entries[i].fields.title;
-      if (typeof title === 'string') assert.equal(r.title, stripMarkup(title) || null);
-    });
-  }
-  assert.ok(compared >= 30, `compared ${compared} entries`);
-  // Entry-by-entry parsing (cached) gives what the whole-file parse gives, for every file.
-  for (const f of readdirSync(other!).filter((x) => x.endsWith('.bib'))) {
-    const snap = parseYaml(readFileSync(join(snapshots!, `${f}.yaml`), 'utf8')) as { entries: Array<{ key: string }>; errors: unknown[] };
-    const { records, errors, warnings } = await parseBibtex(readFileSync(join(other!, f), 'utf8'), f);
-    assert.deepEqual(records.map((r) => r.key), snap.entries.map((e) => e.key), `${f}: keys`);
-    assert.equal(errors.length + warnings.length, snap.errors.length, `${f}: errors and warnings`);
-  }
-});
+test(
+  'entries equal the upstream snapshots (sentence case off, case protection off)',
+  { skip: !(other && snapshots) && noEval },
+  async () => {
+    const { parse } = await loadBibtexParser();
+    let compared = 0;
+    for (const f of [
+      'citation-js.bib',
+      'edge-cases.bib',
+      'strings.bib',
+      'mnras.bib',
+      'quotation-18.bib',
+      'textquotedblleft_13.bib',
+      'verbatim-string.bib',
+      'mid-word-capital.bib',
+    ]) {
+      const text = readFileSync(join(other!, f), 'utf8');
+      const snap = parseYaml(readFileSync(join(snapshots!, `${f}.yaml`), 'utf8')) as {
+        entries: Array<{ key: string; type: string; fields: Record<string, unknown> }>;
+        errors: unknown[];
+      };
+      const lib = parse(text, { sentenceCase: false, caseProtection: false });
+      assert.equal(lib.entries.length, snap.entries.length, f);
+      assert.equal(lib.errors.length, snap.errors.length, `${f}: errors`);
+      lib.entries.forEach((e, i) => {
+        assert.equal(e.key, snap.entries[i].key, `${f}[${i}] key`);
+        assert.equal(e.type, snap.entries[i].type, `${f}[${i}] type`);
+        assert.deepEqual(JSON.parse(JSON.stringify(e.fields)), snap.entries[i].fields, `${f}[${i}] fields`);
+        compared++;
+      });
+      // Our records carry the same titles (markup stripped) and keys.
+      // Every parser complaint is reported: as an error, or as a warning when the entry is kept whole.
+      const { records, errors, warnings } = await parseBibtex(text, f);
+      assert.equal(errors.length + warnings.length, snap.errors.length, `${f}: reported errors and warnings`);
+      records.forEach((r, i) => {
+        assert.equal(r.key, snap.entries[i].key);
+        const title = snap.entries[i].fields.title;
+        if (typeof title === 'string') assert.equal(r.title, stripMarkup(title) || null);
+      });
+    }
+    assert.ok(compared >= 30, `compared ${compared} entries`);
+    // Entry-by-entry parsing (cached) gives what the whole-file parse gives, for every file.
+    for (const f of readdirSync(other!).filter((x) => x.endsWith('.bib'))) {
+      const snap = parseYaml(readFileSync(join(snapshots!, `${f}.yaml`), 'utf8')) as { entries: Array<{ key: string }>; errors: unknown[] };
+      const { records, errors, warnings } = await parseBibtex(readFileSync(join(other!, f), 'utf8'), f);
+      assert.deepEqual(
+        records.map((r) => r.key),
+        snap.entries.map((e) => e.key),
+        `${f}: keys`,
+      );
+      assert.equal(errors.length + warnings.length, snap.errors.length, `${f}: errors and warnings`);
+    }
+  },
+);
 
 test('a .bib read again is not parsed again (unchanged entries come from the cache)', { skip: !scipyBib && noEval }, async () => {
   const text = readFileSync(scipyBib!, 'utf8');
@@ -123,10 +138,13 @@ test('entries with an abstract become abstract-only papers; malformed entries ar
   assert.equal(smith.venue, 'Journal of Machine Learning');
   assert.equal(smith.year, 2020);
   assert.deepEqual(smith.sections, [{ title: 'Abstract', number: null, level: 1 }]);
-  assert.deepEqual(smith.sentences.map((s) => [s.sectionIndex, s.sentenceIndex, s.globalIndex, s.page, s.text]), [
-    [0, 0, 0, null, 'We study sparse models.'],
-    [0, 1, 1, null, 'They work well, e.g. on long text.'],
-  ]);
+  assert.deepEqual(
+    smith.sentences.map((s) => [s.sectionIndex, s.sentenceIndex, s.globalIndex, s.page, s.text]),
+    [
+      [0, 0, 0, null, 'We study sparse models.'],
+      [0, 1, 1, null, 'They work well, e.g. on long text.'],
+    ],
+  );
   assert.match(smith.bibtex ?? '', /^@article\{smith2020sparse,/);
   const arx = byKey.get('arx')!;
   assert.equal(arx.id, 'arxiv:2301.00001');
@@ -173,7 +191,20 @@ test('formatBibtexEntry renders a parseable entry that round-trips', async () =>
 });
 
 test('BibIndex matches by DOI, arXiv id, then normalised title', () => {
-  const rec = { key: 'k', type: 'article', title: 'Deep Learning: A Survey', authors: [], year: 2015, venue: null, doi: '10.1000/x', arxivId: '1501.00001', url: null, abstract: null, bibtex: '@article{k}', file: null };
+  const rec = {
+    key: 'k',
+    type: 'article',
+    title: 'Deep Learning: A Survey',
+    authors: [],
+    year: 2015,
+    venue: null,
+    doi: '10.1000/x',
+    arxivId: '1501.00001',
+    url: null,
+    abstract: null,
+    bibtex: '@article{k}',
+    file: null,
+  };
   const index = new BibIndex([rec]);
   assert.equal(index.match({ doi: 'DOI:10.1000/X' }), rec);
   assert.equal(index.match({ arxivId: 'arXiv:1501.00001v3' }), rec);

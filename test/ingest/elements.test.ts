@@ -67,7 +67,10 @@ test('LaTeX: figures, tables, equations and align with captions, labels, cells a
     ['figure', 'Figure 2', 'Results'],
     ['table', 'Table 2', 'Results'],
   ]);
-  assert.deepEqual(els.map((e) => e.labelKey), ['fig:arch', 'eq:cosine', 'eq:rrf,eq:hybrid', null, 'tab:quality', 'fig:scale', 'tab:latency']);
+  assert.deepEqual(
+    els.map((e) => e.labelKey),
+    ['fig:arch', 'eq:cosine', 'eq:rrf,eq:hybrid', null, 'tab:quality', 'fig:scale', 'tab:latency'],
+  );
   const [fig1, eq1, align, , table1, , table2] = els;
   assert.equal(fig1.caption, 'Architecture of the sentence encoder with its mean pooling layer.');
   assert.equal(fig1.content, null);
@@ -86,7 +89,10 @@ test('LaTeX: figures, tables, equations and align with captions, labels, cells a
     const before = p.sentences[e.afterSentence];
     assert.equal(before.sectionIndex <= e.sectionIndex!, true);
   }
-  assert.equal(p.sentences[fig1.afterSentence].text, 'A retriever ranks the sentences of prior papers by their similarity to the sentence being written.');
+  assert.equal(
+    p.sentences[fig1.afterSentence].text,
+    'A retriever ranks the sentences of prior papers by their similarity to the sentence being written.',
+  );
   assert.equal(p.sentences[table1.afterSentence].text, 'Dense retrieval finds paraphrases that keyword search misses.');
 });
 
@@ -97,7 +103,11 @@ test('LaTeX: the numbers the reader gives are the numbers LaTeX printed (.aux)',
     const keys = e.labelKey?.split(',') ?? [];
     if (!keys.length) continue;
     // One key: its number; an align's first and last keys: the first and last numbers of its label.
-    assert.deepEqual(keys.map((k) => compiled!.labels.get(k)?.number), numbersOf(e.label), e.label ?? '');
+    assert.deepEqual(
+      keys.map((k) => compiled!.labels.get(k)?.number),
+      numbersOf(e.label),
+      e.label ?? '',
+    );
     checked += keys.length;
   }
   assert.equal(checked, compiled!.labels.size, 'every \\label of the fixture was checked');
@@ -138,68 +148,92 @@ test('arXiv HTML: <figure> with its figcaption tag, a MathML equation by its alt
   assert.ok(p.sentences.some((s) => s.text === 'Memory use of dense and sparse attention as the input grows.'));
 });
 
-test('PDF: caption lines and display lines give every element on the page LaTeX put it (.aux), the unnumbered equation too', { skip: noPdflatex }, async () => {
-  const tex = await readOne(join(fixtures, 'elements.tex'));
-  const pdf = await readOne(compiled!.pdf);
-  const els = pdf.elements ?? [];
-  // Every \label of the source: its type from the LaTeX reader, its number and page from the .aux.
-  const expected: string[] = [];
-  for (const e of tex.elements ?? []) {
-    // An unnumbered equation has no label and no .aux entry: it is on the page of the sentence LaTeX set after it.
-    if (!e.labelKey) {
-      const after = tex.sentences[e.afterSentence + 1].text;
-      expected.push(`null p${pdf.sentences.find((s) => s.text === after)!.page}`);
+test(
+  'PDF: caption lines and display lines give every element on the page LaTeX put it (.aux), the unnumbered equation too',
+  { skip: noPdflatex },
+  async () => {
+    const tex = await readOne(join(fixtures, 'elements.tex'));
+    const pdf = await readOne(compiled!.pdf);
+    const els = pdf.elements ?? [];
+    // Every \label of the source: its type from the LaTeX reader, its number and page from the .aux.
+    const expected: string[] = [];
+    for (const e of tex.elements ?? []) {
+      // An unnumbered equation has no label and no .aux entry: it is on the page of the sentence LaTeX set after it.
+      if (!e.labelKey) {
+        const after = tex.sentences[e.afterSentence + 1].text;
+        expected.push(`null p${pdf.sentences.find((s) => s.text === after)!.page}`);
+      }
+      for (const key of e.labelKey?.split(',') ?? []) {
+        const { number, page } = compiled!.labels.get(key)!;
+        const label = e.type === 'equation' ? `Equation (${number})` : `${e.type === 'figure' ? 'Figure' : 'Table'} ${number}`;
+        expected.push(`${label} p${page}`);
+      }
     }
-    for (const key of e.labelKey?.split(',') ?? []) {
-      const { number, page } = compiled!.labels.get(key)!;
-      const label = e.type === 'equation' ? `Equation (${number})` : `${e.type === 'figure' ? 'Figure' : 'Table'} ${number}`;
-      expected.push(`${label} p${page}`);
+    const found = els.map((e) => `${e.label} p${e.page}`);
+    assert.deepEqual(found, expected, `found ${found.length} of ${expected.length}`);
+    const byLabel = new Map(els.map((e) => [e.label, e]));
+    assert.equal(byLabel.get('Figure 1')!.caption, 'Architecture of the sentence encoder with its mean pooling layer.');
+    assert.equal(byLabel.get('Figure 2')!.caption, 'Recall at ten as the corpus grows from one to one hundred thousand sentences.');
+    assert.equal(byLabel.get('Table 2')!.caption, 'Median lookup latency by corpus size.');
+    // The table's rows are its content (cells split where the PDF leaves a wide gap), and no longer prose.
+    const t1 = byLabel.get('Table 1')!;
+    for (const cell of ['Retriever', 'Recall@10', 'BM25', '0.612', 'Dense encoder', '0.741', 'Hybrid fusion', '0.577'])
+      assert.ok(t1.content?.includes(cell), `${cell} in ${t1.content}`);
+    assert.equal(t1.content!.split('\n').length, 4);
+    assert.ok(!pdf.sentences.some((s) => /0\.741|0\.612/.test(s.text)), 'table cells leaked into the prose');
+    assert.ok(pdf.sentences.some((s) => s.text === 'The hybrid fusion of both rankings is the best retriever on every measure.'));
+    // Boxes: on the page (US letter, points from the top), holding the caption; Figure 1 is a 6 cm × 3 cm rule
+    // drawn without text, so its box is the blank above its caption: at least that large.
+    for (const e of els) {
+      const [x0, y0, x1, y1] = e.bbox!;
+      assert.ok(0 <= x0 && x0 < x1 && x1 <= 612 && 0 <= y0 && y0 < y1 && y1 <= 792, `${e.label}: ${e.bbox}`);
     }
-  }
-  const found = els.map((e) => `${e.label} p${e.page}`);
-  assert.deepEqual(found, expected, `found ${found.length} of ${expected.length}`);
-  const byLabel = new Map(els.map((e) => [e.label, e]));
-  assert.equal(byLabel.get('Figure 1')!.caption, 'Architecture of the sentence encoder with its mean pooling layer.');
-  assert.equal(byLabel.get('Figure 2')!.caption, 'Recall at ten as the corpus grows from one to one hundred thousand sentences.');
-  assert.equal(byLabel.get('Table 2')!.caption, 'Median lookup latency by corpus size.');
-  // The table's rows are its content (cells split where the PDF leaves a wide gap), and no longer prose.
-  const t1 = byLabel.get('Table 1')!;
-  for (const cell of ['Retriever', 'Recall@10', 'BM25', '0.612', 'Dense encoder', '0.741', 'Hybrid fusion', '0.577']) assert.ok(t1.content?.includes(cell), `${cell} in ${t1.content}`);
-  assert.equal(t1.content!.split('\n').length, 4);
-  assert.ok(!pdf.sentences.some((s) => /0\.741|0\.612/.test(s.text)), 'table cells leaked into the prose');
-  assert.ok(pdf.sentences.some((s) => s.text === 'The hybrid fusion of both rankings is the best retriever on every measure.'));
-  // Boxes: on the page (US letter, points from the top), holding the caption; Figure 1 is a 6 cm × 3 cm rule
-  // drawn without text, so its box is the blank above its caption: at least that large.
-  for (const e of els) {
-    const [x0, y0, x1, y1] = e.bbox!;
-    assert.ok(0 <= x0 && x0 < x1 && x1 <= 612 && 0 <= y0 && y0 < y1 && y1 <= 792, `${e.label}: ${e.bbox}`);
-  }
-  const [fx0, fy0, fx1, fy1] = byLabel.get('Figure 1')!.bbox!;
-  assert.ok(fx1 - fx0 >= 170 && fy1 - fy0 >= 85, `Figure 1 box ${byLabel.get('Figure 1')!.bbox}`);
-  const [, ty0, , ty1] = t1.bbox!;
-  assert.ok(ty1 - ty0 >= 4 * 10, 'Table 1 box spans its four rows and caption');
-  // Sections and positions follow the text around each element.
-  assert.deepEqual(els.map((e) => e.sectionTitle), ['Introduction', 'Method', 'Method', 'Method', 'Method', 'Results', 'Results', 'Results']);
-  // The unnumbered display (equation*): its line is the content, it is no longer glued into the prose around it.
-  const unnumbered = els.filter((e) => e.type === 'equation' && e.label === null);
-  assert.deepEqual(unnumbered.map((e) => e.content), ['c(d) = cos(E(q), E(section(d)))']);
-  assert.ok(!pdf.sentences.some((s) => s.text.includes('cos(E(q)')), 'the display leaked into the prose');
-  assert.ok(pdf.sentences.some((s) => s.text === 'An unnumbered equation gives the section similarity.'));
-  for (const e of els) assert.ok(e.afterSentence >= 0 && pdf.sentences[e.afterSentence].page! <= e.page!);
-});
+    const [fx0, fy0, fx1, fy1] = byLabel.get('Figure 1')!.bbox!;
+    assert.ok(fx1 - fx0 >= 170 && fy1 - fy0 >= 85, `Figure 1 box ${byLabel.get('Figure 1')!.bbox}`);
+    const [, ty0, , ty1] = t1.bbox!;
+    assert.ok(ty1 - ty0 >= 4 * 10, 'Table 1 box spans its four rows and caption');
+    // Sections and positions follow the text around each element.
+    assert.deepEqual(
+      els.map((e) => e.sectionTitle),
+      ['Introduction', 'Method', 'Method', 'Method', 'Method', 'Results', 'Results', 'Results'],
+    );
+    // The unnumbered display (equation*): its line is the content, it is no longer glued into the prose around it.
+    const unnumbered = els.filter((e) => e.type === 'equation' && e.label === null);
+    assert.deepEqual(
+      unnumbered.map((e) => e.content),
+      ['c(d) = cos(E(q), E(section(d)))'],
+    );
+    assert.ok(!pdf.sentences.some((s) => s.text.includes('cos(E(q)')), 'the display leaked into the prose');
+    assert.ok(pdf.sentences.some((s) => s.text === 'An unnumbered equation gives the section similarity.'));
+    for (const e of els) assert.ok(e.afterSentence >= 0 && pdf.sentences[e.afterSentence].page! <= e.page!);
+  },
+);
 
 test('PDF: the one- and two-column fixtures give the elements the LaTeX reader finds in their sources', { skip: noPdflatex }, async () => {
   for (const name of ['onecol', 'twocol']) {
     const { pdf } = compile(name);
     const fromPdf = (await readOne(pdf)).elements ?? [];
     const fromTex = (await readOne(join(fixtures, `${name}.tex`))).elements ?? [];
-    assert.deepEqual(fromPdf.map((e) => [e.type, e.label]), fromTex.map((e) => [e.type, e.label]), name);
+    assert.deepEqual(
+      fromPdf.map((e) => [e.type, e.label]),
+      fromTex.map((e) => [e.type, e.label]),
+      name,
+    );
     for (const e of fromPdf) assert.ok(e.page! >= 1 && e.bbox, `${name} ${e.label}`);
   }
 });
 
 test('PDF display test: a centred, set-off block with a mathematical sign is a display; prose, table rows and unset lines are not', () => {
-  const line = (text: string, x0: number, x1: number, y: number, parts = [text]): PdfLine => ({ page: 1, text, parts, x0, x1, y, size: 10, col: -1 });
+  const line = (text: string, x0: number, x1: number, y: number, parts = [text]): PdfLine => ({
+    page: 1,
+    text,
+    parts,
+    x0,
+    x1,
+    y,
+    size: 10,
+    col: -1,
+  });
   const column = () => ({ x0: 134, x1: 478 });
   const above = line('The section weight of three was tuned on the training claims.', 134, 478, 228);
   const below = line('An unnumbered equation gives the section similarity.', 134, 400, 285);
@@ -208,7 +242,10 @@ test('PDF display test: a centred, set-off block with a mathematical sign is a d
   assert.equal(displayLike(fraction, column, above, below), true);
   assert.equal(displayLike([line('c(d) = cos(E(q))', 260, 352, 255)], column, above, below), true);
   // A justified line of prose is centred too, but fills its column; a table row is cells; words alone are not math.
-  assert.equal(displayLike([line('so that x = 2 holds for every sentence of the corpus we read', 134, 478, 255)], column, above, below), false);
+  assert.equal(
+    displayLike([line('so that x = 2 holds for every sentence of the corpus we read', 134, 478, 255)], column, above, below),
+    false,
+  );
   assert.equal(displayLike([line('BM25 = 0.612', 240, 380, 255, ['BM25', '= 0.612'])], column, above, below), false);
   assert.equal(displayLike([line('Centred words only', 260, 352, 255)], column, above, below), false);
   // Off centre, or set like a line break from the text (12 pt), it is not a display.

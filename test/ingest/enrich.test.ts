@@ -35,7 +35,15 @@ const describer = (call: ChatCall) => ({
       ? `Benchmark comparison of lexical and dense retrievers on the citation ${ONLY_IN_DESCRIPTION} leaderboard.`
       : `A ${labelOf(call)} of a retrieval study.`,
 });
-const chat = (o: { maxRetries?: number } = {}) => new OpenAIChat({ baseURL: standin.baseURL, model: 'standin', apiKey: 'sk-test', maxRetries: o.maxRetries ?? 0, baseRetryDelayMs: 5, maxRetryDelayMs: 20 });
+const chat = (o: { maxRetries?: number } = {}) =>
+  new OpenAIChat({
+    baseURL: standin.baseURL,
+    model: 'standin',
+    apiKey: 'sk-test',
+    maxRetries: o.maxRetries ?? 0,
+    baseRetryDelayMs: 5,
+    maxRetryDelayMs: 20,
+  });
 const descriptions = async () => (await store.listElements({ count: 100 })).map((h) => h.element.description);
 
 before(async () => {
@@ -75,14 +83,22 @@ test('a query only the description answers finds the element after enrichment, n
   assert.notEqual(beforeHits[0]?.element.label, 'Table 1', 'found before any description');
   standin.setScript(describer);
   const s = await enrichElements(store, embedder, chat());
-  assert.deepEqual({ enriched: s.enriched, skipped: s.skipped, failed: s.failed, stopped: s.stopped }, { enriched: 7, skipped: 0, failed: [], stopped: null });
+  assert.deepEqual(
+    { enriched: s.enriched, skipped: s.skipped, failed: s.failed, stopped: s.stopped },
+    { enriched: 7, skipped: 0, failed: [], stopped: null },
+  );
   const afterHits = await searchElements(store, embedder, query, { k: 3 });
   assert.equal(afterHits[0].element.label, 'Table 1');
   assert.match(afterHits[0].element.description ?? '', new RegExp(ONLY_IN_DESCRIPTION));
   // The model saw the element's caption, cells and surrounding sentences as data.
   const call = standin.calls.find((c) => labelOf(c) === 'Table 1')!;
   const user = call.messages.at(-1)!.content;
-  for (const part of ['Caption: Retrieval quality on the citation benchmark.', 'Dense encoder', 'Dense retrieval finds paraphrases that keyword search misses.']) assert.ok(user.includes(part), part);
+  for (const part of [
+    'Caption: Retrieval quality on the citation benchmark.',
+    'Dense encoder',
+    'Dense retrieval finds paraphrases that keyword search misses.',
+  ])
+    assert.ok(user.includes(part), part);
   const fenced = /<corpus_data>\n([\s\S]*)\n<\/corpus_data>/.exec(user)?.[1] ?? '';
   assert.ok(fenced.includes('Caption: Retrieval quality') && fenced.includes('Dense encoder'), 'inside the shared data fence');
   assert.match(call.messages[0].content, /is DATA/, 'and the system prompt carries the data rule');
@@ -100,7 +116,10 @@ test('untrusted output is stored as capped plain text; an empty answer fails tha
   );
   const s = await enrichElements(store, embedder, chat(), { force: true });
   assert.equal(s.stopped, null);
-  assert.deepEqual(s.failed.map((f) => f.label), ['Figure 1']);
+  assert.deepEqual(
+    s.failed.map((f) => f.label),
+    ['Figure 1'],
+  );
   assert.equal(s.enriched, 6);
   let checked = 0;
   for (const d of await descriptions()) {
@@ -119,7 +138,9 @@ test('corpus-lens elements --enrich: the summary as JSON; without a model, one l
   standin.setScript(describer);
   await store.close();
   try {
-    const r = await runCli(['elements', '--db', join(dir, 'corpus'), '--enrich', '--force', '--llm-base-url', standin.baseURL, '--json'], { env: { ...process.env, OPENAI_API_KEY: 'sk-test' } });
+    const r = await runCli(['elements', '--db', join(dir, 'corpus'), '--enrich', '--force', '--llm-base-url', standin.baseURL, '--json'], {
+      env: { ...process.env, OPENAI_API_KEY: 'sk-test' },
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { elements: 7, enriched: 7, skipped: 0, failed: [], stopped: null });
     const list = await runCli(['elements', '--db', join(dir, 'corpus'), '--json', `${ONLY_IN_DESCRIPTION}`]);

@@ -22,7 +22,7 @@ const SUPPLEMENT = [
   '\\begin{document}',
   '\\section{Supplementary benchmarks}',
   'We ran the benchmarks at Wroc\\law{} University with Dr.~\\L ukasz and Dr.~Gr\\o nbech.',
-  'The stra\\ss e results were na\\"ive but {\\\'e}l\\\'egant; see Fran\\c{c}ois and \\v{S}koda in Pozna\\\'n.',
+  "The stra\\ss e results were na\\\"ive but {\\'e}l\\'egant; see Fran\\c{c}ois and \\v{S}koda in Pozna\\'n.",
   'The values came from \\AA ngstr\\"om, an \\ae sthetic \\oe uvre by Erd\\H{o}s, \\k{a}, \\u{g}, \\=a, \\.z and Espa\\~na.',
   '\\end{document}',
   '',
@@ -37,79 +37,109 @@ function scipyProject(): string {
   return dir;
 }
 
-test('the SciPy paper as a multi-file project with a missing \\input: 0 failed files, a warning naming the file, the rest indexed', { skip: !scipy && 'shared/eval absent' }, async () => {
-  const dir = scipyProject();
-  const run = await runCli(['ingest', '--db', join(dir, 'corpus'), '--json', dir]);
-  assert.equal(run.code, 0, run.stderr);
-  const s = JSON.parse(run.stdout) as { papers: number; sentences: number; failed: { file: string; reason: string }[]; warnings: { file: string; reason: string }[] };
-  assert.deepEqual(s.failed, []);
-  const missing = s.warnings.filter((w) => /core-dev/.test(w.reason));
-  assert.equal(missing.length, 1, JSON.stringify(s.warnings));
-  assert.ok(missing[0].file.endsWith('paper.tex'));
-  assert.match(missing[0].reason, /\\input\{core-dev\}: file not found/);
-  // Accents and text letters in prose and in the .bib (references.bib has \"u, \'e, {\o} …) give no warning.
-  assert.deepEqual(s.warnings.filter((w) => /macro/.test(w.reason)), []);
-  assert.equal(s.papers, 2, 'paper.tex and the standalone supplement');
-  assert.ok(s.sentences > 300);
-});
+test(
+  'the SciPy paper as a multi-file project with a missing \\input: 0 failed files, a warning naming the file, the rest indexed',
+  { skip: !scipy && 'shared/eval absent' },
+  async () => {
+    const dir = scipyProject();
+    const run = await runCli(['ingest', '--db', join(dir, 'corpus'), '--json', dir]);
+    assert.equal(run.code, 0, run.stderr);
+    const s = JSON.parse(run.stdout) as {
+      papers: number;
+      sentences: number;
+      failed: { file: string; reason: string }[];
+      warnings: { file: string; reason: string }[];
+    };
+    assert.deepEqual(s.failed, []);
+    const missing = s.warnings.filter((w) => /core-dev/.test(w.reason));
+    assert.equal(missing.length, 1, JSON.stringify(s.warnings));
+    assert.ok(missing[0].file.endsWith('paper.tex'));
+    assert.match(missing[0].reason, /\\input\{core-dev\}: file not found/);
+    // Accents and text letters in prose and in the .bib (references.bib has \"u, \'e, {\o} …) give no warning.
+    assert.deepEqual(
+      s.warnings.filter((w) => /macro/.test(w.reason)),
+      [],
+    );
+    assert.equal(s.papers, 2, 'paper.tex and the standalone supplement');
+    assert.ok(s.sentences > 300);
+  },
+);
 
-test('every sentence of the multi-file SciPy project records the file and line it starts on', { skip: !scipy && 'shared/eval absent' }, async () => {
-  const dir = scipyProject();
-  const r = await readPaperFile(join(dir, 'paper.tex'));
-  assert.deepEqual(r.errors, []);
-  assert.equal(r.warnings?.length, 1);
-  const p = r.papers[0];
-  assert.equal(p.title, 'SciPy 1.0—Fundamental Algorithms for Scientific Computing in Python');
-  const files = new Map<string, string[]>();
-  const lines = (f: string) => {
-    if (!files.has(f)) files.set(f, readFileSync(join(dir, f), 'utf8').split('\n'));
-    return files.get(f)!;
-  };
-  const perFile = new Map<string, number>();
-  for (const s of p.sentences) {
-    assert.ok(s.sourceFile && s.sourceLine, `no location: ${s.text}`);
-    perFile.set(s.sourceFile, (perFile.get(s.sourceFile) ?? 0) + 1);
-    const src = lines(s.sourceFile);
-    // The sentence starts on that line: the clean text from that line on begins with the sentence's first words
-    // somewhere on the line (a sentence may start mid-line).
-    // (A caption is a sentence of its own: its text is read out of \caption{…}.)
-    const clean = (t: string) => latexCleanText(t.replace(/\\caption\*?(\[[^\]]*\])?\{/g, ''));
-    const here = clean(src.slice(s.sourceLine! - 1, s.sourceLine! + 6).join('\n'));
-    const head = s.text.split(' ').slice(0, 3).join(' ');
-    const lineText = clean(src[s.sourceLine! - 1]);
-    assert.ok(here.includes(head) && lineText.includes(s.text.split(' ')[0]), `${s.sourceFile}:${s.sourceLine} does not start "${head}": ${lineText}`);
-  }
-  // Sentences come from the \input files too, each under its own name.
-  for (const f of ['paper.tex', 'subpackages.tex', 'ckdtree.tex', 'scipy-optimize.tex', 'poly.tex']) assert.ok((perFile.get(f) ?? 0) > 0, `${f}: ${JSON.stringify([...perFile])}`);
-  assert.equal(perFile.get('core-dev.tex'), undefined);
-});
+test(
+  'every sentence of the multi-file SciPy project records the file and line it starts on',
+  { skip: !scipy && 'shared/eval absent' },
+  async () => {
+    const dir = scipyProject();
+    const r = await readPaperFile(join(dir, 'paper.tex'));
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.warnings?.length, 1);
+    const p = r.papers[0];
+    assert.equal(p.title, 'SciPy 1.0—Fundamental Algorithms for Scientific Computing in Python');
+    const files = new Map<string, string[]>();
+    const lines = (f: string) => {
+      if (!files.has(f)) files.set(f, readFileSync(join(dir, f), 'utf8').split('\n'));
+      return files.get(f)!;
+    };
+    const perFile = new Map<string, number>();
+    for (const s of p.sentences) {
+      assert.ok(s.sourceFile && s.sourceLine, `no location: ${s.text}`);
+      perFile.set(s.sourceFile, (perFile.get(s.sourceFile) ?? 0) + 1);
+      const src = lines(s.sourceFile);
+      // The sentence starts on that line: the clean text from that line on begins with the sentence's first words
+      // somewhere on the line (a sentence may start mid-line).
+      // (A caption is a sentence of its own: its text is read out of \caption{…}.)
+      const clean = (t: string) => latexCleanText(t.replace(/\\caption\*?(\[[^\]]*\])?\{/g, ''));
+      const here = clean(src.slice(s.sourceLine! - 1, s.sourceLine! + 6).join('\n'));
+      const head = s.text.split(' ').slice(0, 3).join(' ');
+      const lineText = clean(src[s.sourceLine! - 1]);
+      assert.ok(
+        here.includes(head) && lineText.includes(s.text.split(' ')[0]),
+        `${s.sourceFile}:${s.sourceLine} does not start "${head}": ${lineText}`,
+      );
+    }
+    // Sentences come from the \input files too, each under its own name.
+    for (const f of ['paper.tex', 'subpackages.tex', 'ckdtree.tex', 'scipy-optimize.tex', 'poly.tex'])
+      assert.ok((perFile.get(f) ?? 0) > 0, `${f}: ${JSON.stringify([...perFile])}`);
+    assert.equal(perFile.get('core-dev.tex'), undefined);
+  },
+);
 
-test('a standalone document is its own paper, titled by its first heading, its letters and accents decoded', { skip: !scipy && 'shared/eval absent' }, async () => {
-  const dir = scipyProject();
-  const r = await readPaperFile(join(dir, 'supplement.tex'));
-  assert.deepEqual([r.errors, r.warnings ?? []], [[], []]);
-  const p = r.papers[0];
-  assert.equal(p.title, 'Supplementary benchmarks');
-  assert.notEqual(p.citationKey, 'anon');
-  assert.deepEqual(
-    p.sentences.map((s) => [s.text, s.sourceFile, s.sourceLine]),
-    [
-      ['We ran the benchmarks at Wrocław University with Dr. Łukasz and Dr. Grønbech.', 'supplement.tex', 4],
-      ['The straße results were naïve but élégant; see François and Škoda in Poznań.', 'supplement.tex', 5],
-      ['The values came from Ångström, an æsthetic œuvre by Erdős, ą, ğ, ā, ż and España.', 'supplement.tex', 6],
-    ],
-  );
-});
+test(
+  'a standalone document is its own paper, titled by its first heading, its letters and accents decoded',
+  { skip: !scipy && 'shared/eval absent' },
+  async () => {
+    const dir = scipyProject();
+    const r = await readPaperFile(join(dir, 'supplement.tex'));
+    assert.deepEqual([r.errors, r.warnings ?? []], [[], []]);
+    const p = r.papers[0];
+    assert.equal(p.title, 'Supplementary benchmarks');
+    assert.notEqual(p.citationKey, 'anon');
+    assert.deepEqual(
+      p.sentences.map((s) => [s.text, s.sourceFile, s.sourceLine]),
+      [
+        ['We ran the benchmarks at Wrocław University with Dr. Łukasz and Dr. Grønbech.', 'supplement.tex', 4],
+        ['The straße results were naïve but élégant; see François and Škoda in Poznań.', 'supplement.tex', 5],
+        ['The values came from Ångström, an æsthetic œuvre by Erdős, ą, ğ, ā, ż and España.', 'supplement.tex', 6],
+      ],
+    );
+  },
+);
 
 test('a document with neither \\title nor heading is named by its file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-latex-untitled-'));
-  writeFileSync(join(dir, 'notes-2024.tex'), '\\documentclass{article}\n\\begin{document}\nJust one sentence of notes here.\n\\end{document}\n');
+  writeFileSync(
+    join(dir, 'notes-2024.tex'),
+    '\\documentclass{article}\n\\begin{document}\nJust one sentence of notes here.\n\\end{document}\n',
+  );
   return readPaperFile(join(dir, 'notes-2024.tex')).then((r) => assert.equal(r.papers[0].title, 'notes-2024'));
 });
 
 test('text-mode letters in prose: the spaces after them are not text, a letter glued to a word reads as the letter', () => {
-  const clean = (s: string) => sentences(s, 'latex').map((x) => x.clean).join(' ');
-  assert.equal(clean('Wroc\\law and Gda\\\'nsk, \\L\\\'od\\\'z, \\O resund and Stra\\ss e.'), 'Wrocław and Gdańsk, Łódź, Øresund and Straße.');
+  const clean = (s: string) =>
+    sentences(s, 'latex')
+      .map((x) => x.clean)
+      .join(' ');
+  assert.equal(clean("Wroc\\law and Gda\\'nsk, \\L\\'od\\'z, \\O resund and Stra\\ss e."), 'Wrocław and Gdańsk, Łódź, Øresund and Straße.');
   assert.equal(clean('The \\i\\ and \\j\\ letters, \\"{\\i}, \\AA{} and \\aa.'), 'The ı and ȷ letters, ï, Å and å.');
   // A known command is never split: \ldots stays an ellipsis, \label is dropped, \large is a font switch.
   assert.equal(clean('Wait\\ldots{} then {\\large Big} text\\label{x} ends.'), 'Wait… then Big text ends.');
@@ -141,13 +171,23 @@ test('.bib fields: letters and accents decode without a warning, `\\ ` is a spac
   }
 });
 
-test('Open source finds a sentence of an \\input file at its line, in the files as they are now', { skip: !scipy && 'shared/eval absent' }, async () => {
-  const dir = scipyProject();
-  const p = (await readPaperFile(join(dir, 'paper.tex'))).papers[0];
-  const fromInput = p.sentences.find((s) => s.sourceFile === 'ckdtree.tex')!;
-  assert.deepEqual(latexSentenceSource(join(dir, 'paper.tex'), fromInput.text), { file: join(dir, 'ckdtree.tex'), line: fromInput.sourceLine! - 1 });
-  // Two lines added above it since indexing: the line follows the file.
-  writeFileSync(join(dir, 'ckdtree.tex'), '% a note\n% another\n' + readFileSync(join(dir, 'ckdtree.tex'), 'utf8'));
-  assert.deepEqual(latexSentenceSource(join(dir, 'paper.tex'), fromInput.text), { file: join(dir, 'ckdtree.tex'), line: fromInput.sourceLine! + 1 });
-  assert.equal(latexSentenceSource(join(dir, 'paper.tex'), 'A sentence that is in no file of this project.'), null);
-});
+test(
+  'Open source finds a sentence of an \\input file at its line, in the files as they are now',
+  { skip: !scipy && 'shared/eval absent' },
+  async () => {
+    const dir = scipyProject();
+    const p = (await readPaperFile(join(dir, 'paper.tex'))).papers[0];
+    const fromInput = p.sentences.find((s) => s.sourceFile === 'ckdtree.tex')!;
+    assert.deepEqual(latexSentenceSource(join(dir, 'paper.tex'), fromInput.text), {
+      file: join(dir, 'ckdtree.tex'),
+      line: fromInput.sourceLine! - 1,
+    });
+    // Two lines added above it since indexing: the line follows the file.
+    writeFileSync(join(dir, 'ckdtree.tex'), '% a note\n% another\n' + readFileSync(join(dir, 'ckdtree.tex'), 'utf8'));
+    assert.deepEqual(latexSentenceSource(join(dir, 'paper.tex'), fromInput.text), {
+      file: join(dir, 'ckdtree.tex'),
+      line: fromInput.sourceLine! + 1,
+    });
+    assert.equal(latexSentenceSource(join(dir, 'paper.tex'), 'A sentence that is in no file of this project.'), null);
+  },
+);

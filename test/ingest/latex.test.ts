@@ -69,37 +69,63 @@ test('files included by a main file are not papers of their own', async () => {
   const expanded = expandLatexProject(join(project, 'main.tex'));
   assert.deepEqual(
     expanded.files.map((f) => f.slice(project.length + 1)),
-    ['main.tex', 'macros.tex', 'sections/intro-more.tex', 'sections/method.tex', 'parts/deep.tex', 'parts/deeper.tex', 'sections/sub.tex', 'sections/loop-a.tex', 'sections/loop-b.tex'],
+    [
+      'main.tex',
+      'macros.tex',
+      'sections/intro-more.tex',
+      'sections/method.tex',
+      'parts/deep.tex',
+      'parts/deeper.tex',
+      'sections/sub.tex',
+      'sections/loop-a.tex',
+      'sections/loop-b.tex',
+    ],
   );
 });
 
 test('author lists: \\and, \\thanks, affiliations, several \\author commands', () => {
   assert.deepEqual(latexAuthors(String.raw`\author{Ann Smith\thanks{X} \and Bob Jones \\ Univ}`), ['Ann Smith', 'Bob Jones']);
-  assert.deepEqual(latexAuthors(String.raw`\author[1]{St\'efan van der Walt}\author[2,*]{Ralf Gommers}`), ['Stéfan van der Walt', 'Ralf Gommers']);
+  assert.deepEqual(latexAuthors(String.raw`\author[1]{St\'efan van der Walt}\author[2,*]{Ralf Gommers}`), [
+    'Stéfan van der Walt',
+    'Ralf Gommers',
+  ]);
 });
 
-test('the SciPy 1.0 paper ingests as one multi-file paper with its sections in order', { skip: !scipy && 'shared/eval absent' }, async () => {
-  const r = await readPaperFile(join(scipy!, 'paper.tex'));
-  assert.deepEqual(r.errors, []);
-  assert.equal(r.papers.length, 1);
-  const p = r.papers[0];
-  assert.equal(p.title, 'SciPy 1.0—Fundamental Algorithms for Scientific Computing in Python');
-  assert.equal(p.authors[0], 'Pauli Virtanen');
-  assert.ok(p.authors.length > 20);
-  assert.match(p.abstract ?? '', /^SciPy is an open source scientific computing library for the Python programming language\./);
-  const titles = p.sections.map((s) => s.title);
-  assert.deepEqual(titles.slice(0, 6), ['Abstract', 'Introduction', 'Background', 'SciPy Begins', 'SciPy Matures', 'SciPy Today']);
-  assert.ok(p.sections.every((s) => s.number === null), 'the paper uses starred headings only');
-  const at = (t: string) => titles.indexOf(t);
-  for (const [a, b] of [['Background', 'Key technical improvements'], ['Key technical improvements', 'cKDTree'], ['cKDTree', 'Numerical optimization'], ['Numerical optimization', 'Polynomial interpolators'], ['Polynomial interpolators', 'Discussion']]) {
-    assert.ok(at(a) >= 0 && at(b) >= 0 && at(a) < at(b), `${a} before ${b}`);
-  }
-  // Sentences of \input files sit in their section (ckdtree.tex under cKDTree, scipy-optimize.tex under optimization).
-  const sectionOf = (needle: string) => p.sections[p.sentences.find((s) => s.text.includes(needle))!.sectionIndex].title;
-  assert.equal(sectionOf('space-partitioning data structure'), 'cKDTree');
-  assert.ok(p.sentences.length > 300);
-  p.sentences.forEach((s, i) => assert.equal(s.globalIndex, i));
-  // No reference entries: no sentence is a bib entry of references.bib.
-  assert.ok(!p.sentences.some((s) => /^\s*@|journal=|\\bibitem/.test(s.text)));
-  assert.ok(!titles.some((t) => /references|bibliography/i.test(t)));
-});
+test(
+  'the SciPy 1.0 paper ingests as one multi-file paper with its sections in order',
+  { skip: !scipy && 'shared/eval absent' },
+  async () => {
+    const r = await readPaperFile(join(scipy!, 'paper.tex'));
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.papers.length, 1);
+    const p = r.papers[0];
+    assert.equal(p.title, 'SciPy 1.0—Fundamental Algorithms for Scientific Computing in Python');
+    assert.equal(p.authors[0], 'Pauli Virtanen');
+    assert.ok(p.authors.length > 20);
+    assert.match(p.abstract ?? '', /^SciPy is an open source scientific computing library for the Python programming language\./);
+    const titles = p.sections.map((s) => s.title);
+    assert.deepEqual(titles.slice(0, 6), ['Abstract', 'Introduction', 'Background', 'SciPy Begins', 'SciPy Matures', 'SciPy Today']);
+    assert.ok(
+      p.sections.every((s) => s.number === null),
+      'the paper uses starred headings only',
+    );
+    const at = (t: string) => titles.indexOf(t);
+    for (const [a, b] of [
+      ['Background', 'Key technical improvements'],
+      ['Key technical improvements', 'cKDTree'],
+      ['cKDTree', 'Numerical optimization'],
+      ['Numerical optimization', 'Polynomial interpolators'],
+      ['Polynomial interpolators', 'Discussion'],
+    ]) {
+      assert.ok(at(a) >= 0 && at(b) >= 0 && at(a) < at(b), `${a} before ${b}`);
+    }
+    // Sentences of \input files sit in their section (ckdtree.tex under cKDTree, scipy-optimize.tex under optimization).
+    const sectionOf = (needle: string) => p.sections[p.sentences.find((s) => s.text.includes(needle))!.sectionIndex].title;
+    assert.equal(sectionOf('space-partitioning data structure'), 'cKDTree');
+    assert.ok(p.sentences.length > 300);
+    p.sentences.forEach((s, i) => assert.equal(s.globalIndex, i));
+    // No reference entries: no sentence is a bib entry of references.bib.
+    assert.ok(!p.sentences.some((s) => /^\s*@|journal=|\\bibitem/.test(s.text)));
+    assert.ok(!titles.some((t) => /references|bibliography/i.test(t)));
+  },
+);

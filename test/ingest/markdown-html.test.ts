@@ -18,23 +18,32 @@ test('arXiv HTML: metadata, sections with numbers, math as alttext, citations an
   assert.equal(p.title, 'Sparse Attention for Long Scientific Documents');
   assert.deepEqual(p.authors, ['Ada Lovelace', 'Charles Babbage']);
   assert.equal(p.year, 2025);
-  assert.equal(p.abstract, 'Long documents strain the memory of attention models. We propose a sparse pattern that keeps cost linear in the length n of the input.');
-  assert.deepEqual(p.sections.map((s) => [s.number, s.title, s.level]), [
-    [null, 'Abstract', 1],
-    ['1', 'Introduction', 1],
-    ['2', 'Method', 1],
-    ['2.1', 'Window Size', 2],
-    ['3', 'Conclusion', 1],
-    [null, 'Acknowledgements', 1],
-    ['A', 'Proofs', 1],
-  ]);
+  assert.equal(
+    p.abstract,
+    'Long documents strain the memory of attention models. We propose a sparse pattern that keeps cost linear in the length n of the input.',
+  );
+  assert.deepEqual(
+    p.sections.map((s) => [s.number, s.title, s.level]),
+    [
+      [null, 'Abstract', 1],
+      ['1', 'Introduction', 1],
+      ['2', 'Method', 1],
+      ['2.1', 'Window Size', 2],
+      ['3', 'Conclusion', 1],
+      [null, 'Acknowledgements', 1],
+      ['A', 'Proofs', 1],
+    ],
+  );
   const texts = p.sentences.map((s) => s.text);
   assert.ok(texts.includes('Transformers have become the default architecture for text.'), 'citation removed');
   assert.ok(texts.includes('Their cost grows with O(n^{2}) in the sequence length.'), 'inline math as alttext');
   assert.ok(texts.includes('Quadratic in time and memory alike.'), 'footnote as its own sentence');
   assert.ok(texts.includes('Memory use of dense and sparse attention as the input grows.'), 'figure caption without its label');
   assert.ok(texts.includes('Window widths we compared.'), 'table caption');
-  assert.ok(texts.includes('Each token attends to a window of width w and to a few global tokens, so that is the total cost of one layer.'), 'display math dropped');
+  assert.ok(
+    texts.includes('Each token attends to a window of width w and to a few global tokens, so that is the total cost of one layer.'),
+    'display math dropped',
+  );
   assert.ok(texts.includes('We make three contributions, e.g. a new pattern, i.e. one that is sparse.'));
   assert.ok(texts.includes('We thank the reviewers for their careful reading.'));
   assert.ok(!texts.some((t) => /Vaswani|Longformer|LaTeXML|not prose|256/.test(t)), 'no bibliography, footer, script or table cells');
@@ -84,20 +93,26 @@ test('Markdown: YAML front matter as metadata, headings as sections', () => {
   assert.equal(p.year, 2024);
   assert.equal(p.venue, 'Journal of Notes');
   assert.equal(p.abstract, 'We write notes. They are short.');
-  assert.deepEqual(p.sections.map((s) => [s.number, s.title, s.level]), [
-    [null, 'Abstract', 1],
-    ['1', 'Introduction', 1],
-    ['1.1', 'Setup', 2],
-    [null, 'Appendix', 1],
-  ]);
-  assert.deepEqual(p.sentences.map((s) => s.text), [
-    'We write notes.',
-    'They are short.',
-    'Retrieval needs an index.',
-    'It is built once.',
-    'We use two machines, e.g. laptops.',
-    'Extra material.',
-  ]);
+  assert.deepEqual(
+    p.sections.map((s) => [s.number, s.title, s.level]),
+    [
+      [null, 'Abstract', 1],
+      ['1', 'Introduction', 1],
+      ['1.1', 'Setup', 2],
+      [null, 'Appendix', 1],
+    ],
+  );
+  assert.deepEqual(
+    p.sentences.map((s) => s.text),
+    [
+      'We write notes.',
+      'They are short.',
+      'Retrieval needs an index.',
+      'It is built once.',
+      'We use two machines, e.g. laptops.',
+      'Extra material.',
+    ],
+  );
   assert.match(p.citationKey ?? '', /^smith2024notes$/);
 });
 
@@ -105,7 +120,10 @@ test('Markdown: bad front matter is reported, the text is still read; a .bib ent
   const r = readMarkdownText('---\ntitle: [unclosed\n---\n# Intro\n\nText here.\n', 'bad.md');
   assert.equal(r.errors.length, 1);
   assert.match(r.errors[0].reason, /front matter/);
-  assert.deepEqual(r.papers[0].sentences.map((s) => s.text), ['Text here.']);
+  assert.deepEqual(
+    r.papers[0].sentences.map((s) => s.text),
+    ['Text here.'],
+  );
   const { index } = await BibIndex.fromBibtex('@article{k1, title={A Paper In Markdown}, author={Doe, Jane}, year=2010, doi={10.4242/md}}');
   const p = readMarkdownText('# A Paper In Markdown\n\nBody text.\n', 'p.md', { bib: index }).papers[0];
   assert.equal(p.id, 'doi:10.4242/md');
@@ -134,7 +152,10 @@ test('readPaperFile: dispatch by content and extension; unknown files are errors
     const ac = new AbortController();
     ac.abort(new Error('stop'));
     // A stopped read ends as every stopped operation does (core/abort.ts): an AbortError, the reason as its cause.
-    await assert.rejects(readPaperFile(join(dir, 'refs.bib'), { signal: ac.signal }), (err: Error) => err.name === 'AbortError' && (err.cause as Error)?.message === 'stop');
+    await assert.rejects(
+      readPaperFile(join(dir, 'refs.bib'), { signal: ac.signal }),
+      (err: Error) => err.name === 'AbortError' && (err.cause as Error)?.message === 'stop',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

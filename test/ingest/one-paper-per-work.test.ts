@@ -26,7 +26,8 @@ function texAndPdf(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cl-one-work-'));
   dirs.push(dir);
   copyFileSync(SAMPLE, join(dir, 'paper.tex'));
-  for (let i = 0; i < 2; i++) execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'paper.tex'], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+  for (let i = 0; i < 2; i++)
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'paper.tex'], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
   for (const ext of ['aux', 'log']) rmSync(join(dir, `paper.${ext}`), { force: true });
   return dir;
 }
@@ -34,59 +35,69 @@ function texAndPdf(): string {
 /** Every stored paper with its metadata (as a hit carries it). */
 async function papers(store: CorpusStore) {
   const sources = await store.sources();
-  return Promise.all(sources.map(async (s) => ({ ...s, paper: (await store.matchKeyword('quantisation', { count: 1, paperIds: [s.id] }))[0].paper })));
+  return Promise.all(
+    sources.map(async (s) => ({ ...s, paper: (await store.matchKeyword('quantisation', { count: 1, paperIds: [s.id] }))[0].paper })),
+  );
 }
 
-test('a LaTeX source and its compiled PDF are one paper, with the LaTeX text; a re-index adds nothing', { skip: noPdflatex, timeout: 300_000 }, async () => {
-  const dir = texAndPdf();
-  const tex = await readPaperFile(join(dir, 'paper.tex'));
-  const pdf = await readPaperFile(join(dir, 'paper.pdf'));
-  assert.notEqual(pdf.papers[0].id, tex.papers[0].id, 'the two readings have different ids on their own (no DOI in either)');
-  const store = await openStore(join(dir, 'corpus'));
-  try {
-    const first = await ingest(store, [dir], { embedder });
-    assert.deepEqual(first.failed, []);
-    assert.equal(first.papers, 1, 'one paper');
-    assert.equal(first.merged, 1, 'the PDF was merged into the LaTeX source');
-    assert.equal(first.sentences, tex.papers[0].sentences.length, 'the LaTeX text');
-    const [one] = await papers(store);
-    assert.equal(one.sourcePath, join(dir, 'paper.tex'));
-    assert.equal(one.paper.title, TITLE);
-    assert.deepEqual(one.paper.authors, ['Elin Falk', 'Kwabena Asante', 'Noor van Rijswijk']);
-    assert.equal(one.paper.year, 2024);
-    assert.match(one.paper.citationKey ?? '', /^falk2024/);
+test(
+  'a LaTeX source and its compiled PDF are one paper, with the LaTeX text; a re-index adds nothing',
+  { skip: noPdflatex, timeout: 300_000 },
+  async () => {
+    const dir = texAndPdf();
+    const tex = await readPaperFile(join(dir, 'paper.tex'));
+    const pdf = await readPaperFile(join(dir, 'paper.pdf'));
+    assert.notEqual(pdf.papers[0].id, tex.papers[0].id, 'the two readings have different ids on their own (no DOI in either)');
+    const store = await openStore(join(dir, 'corpus'));
+    try {
+      const first = await ingest(store, [dir], { embedder });
+      assert.deepEqual(first.failed, []);
+      assert.equal(first.papers, 1, 'one paper');
+      assert.equal(first.merged, 1, 'the PDF was merged into the LaTeX source');
+      assert.equal(first.sentences, tex.papers[0].sentences.length, 'the LaTeX text');
+      const [one] = await papers(store);
+      assert.equal(one.sourcePath, join(dir, 'paper.tex'));
+      assert.equal(one.paper.title, TITLE);
+      assert.deepEqual(one.paper.authors, ['Elin Falk', 'Kwabena Asante', 'Noor van Rijswijk']);
+      assert.equal(one.paper.year, 2024);
+      assert.match(one.paper.citationKey ?? '', /^falk2024/);
 
-    const again = await ingest(store, [dir], { embedder });
-    assert.deepEqual({ papers: again.papers, sentences: again.sentences }, { papers: 0, sentences: 0 });
-    assert.deepEqual(await store.counts(), { papers: 1, sentences: tex.papers[0].sentences.length });
-  } finally {
-    await store.close();
-  }
-});
+      const again = await ingest(store, [dir], { embedder });
+      assert.deepEqual({ papers: again.papers, sentences: again.sentences }, { papers: 0, sentences: 0 });
+      assert.deepEqual(await store.counts(), { papers: 1, sentences: tex.papers[0].sentences.length });
+    } finally {
+      await store.close();
+    }
+  },
+);
 
-test('with the user\'s .bib entry beside them: still one paper, under the user\'s key, with the DOI only the .bib has', { skip: noPdflatex, timeout: 300_000 }, async () => {
-  const dir = texAndPdf();
-  const abstract = /\\begin\{abstract\}([\s\S]*?)\\end\{abstract\}/.exec(readFileSync(SAMPLE, 'utf8'))![1].trim();
-  writeFileSync(
-    join(dir, 'refs.bib'),
-    `@article{Falk:2024pq,\n  title = {${TITLE}},\n  author = {Falk, Elin and Asante, Kwabena and van Rijswijk, Noor},\n  year = {2024},\n  doi = {10.5555/falk.2024.pq},\n  abstract = {${abstract}}\n}\n`,
-  );
-  const store = await openStore(join(dir, 'corpus'));
-  try {
-    const first = await ingest(store, [dir], { embedder });
-    assert.deepEqual(first.failed, []);
-    assert.equal((await store.counts()).papers, 1);
-    const [one] = await papers(store);
-    assert.equal(one.id, 'doi:10.5555/falk.2024.pq');
-    assert.equal(one.paper.citationKey, 'Falk:2024pq');
-    assert.equal(one.sourcePath, join(dir, 'paper.tex'), 'the LaTeX text, not the .bib abstract or the PDF');
-    const again = await ingest(store, [dir], { embedder });
-    assert.equal(again.papers, 0);
-    assert.equal((await store.counts()).papers, 1);
-  } finally {
-    await store.close();
-  }
-});
+test(
+  "with the user's .bib entry beside them: still one paper, under the user's key, with the DOI only the .bib has",
+  { skip: noPdflatex, timeout: 300_000 },
+  async () => {
+    const dir = texAndPdf();
+    const abstract = /\\begin\{abstract\}([\s\S]*?)\\end\{abstract\}/.exec(readFileSync(SAMPLE, 'utf8'))![1].trim();
+    writeFileSync(
+      join(dir, 'refs.bib'),
+      `@article{Falk:2024pq,\n  title = {${TITLE}},\n  author = {Falk, Elin and Asante, Kwabena and van Rijswijk, Noor},\n  year = {2024},\n  doi = {10.5555/falk.2024.pq},\n  abstract = {${abstract}}\n}\n`,
+    );
+    const store = await openStore(join(dir, 'corpus'));
+    try {
+      const first = await ingest(store, [dir], { embedder });
+      assert.deepEqual(first.failed, []);
+      assert.equal((await store.counts()).papers, 1);
+      const [one] = await papers(store);
+      assert.equal(one.id, 'doi:10.5555/falk.2024.pq');
+      assert.equal(one.paper.citationKey, 'Falk:2024pq');
+      assert.equal(one.sourcePath, join(dir, 'paper.tex'), 'the LaTeX text, not the .bib abstract or the PDF');
+      const again = await ingest(store, [dir], { embedder });
+      assert.equal(again.papers, 0);
+      assert.equal((await store.counts()).papers, 1);
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 test('an edited draft indexed again replaces its previous version', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cl-one-work-edit-'));

@@ -35,14 +35,17 @@ test('a PDF not made by TeX, with a non-embedded standard font, reads (no pdflat
   const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-pdf-'));
   try {
     const file = join(dir, 'hand.pdf');
-    writeFileSync(file, handMadePdf([
-      [72, 700, 18, 'A Hand Made PDF'],
-      [72, 660, 12, '1 Introduction'],
-      [72, 640, 10, 'Standard fonts are not embedded here. The text still reads.'],
-      [72, 626, 10, 'A second line of the same para-'],
-      [72, 612, 10, 'graph ends the section.'],
-      [300, 40, 10, '1'],
-    ]));
+    writeFileSync(
+      file,
+      handMadePdf([
+        [72, 700, 18, 'A Hand Made PDF'],
+        [72, 660, 12, '1 Introduction'],
+        [72, 640, 10, 'Standard fonts are not embedded here. The text still reads.'],
+        [72, 626, 10, 'A second line of the same para-'],
+        [72, 612, 10, 'graph ends the section.'],
+        [300, 40, 10, '1'],
+      ]),
+    );
     const r = await readPaperFile(file);
     assert.deepEqual(r.errors, []);
     const p = r.papers[0];
@@ -50,11 +53,14 @@ test('a PDF not made by TeX, with a non-embedded standard font, reads (no pdflat
     assert.deepEqual(p.authors, ['Grace Hopper'], 'authors from the info dict');
     assert.equal(p.year, 1999, 'year from the creation date when the page has none');
     assert.deepEqual(p.sections, [{ title: 'Introduction', number: '1', level: 1 }]);
-    assert.deepEqual(p.sentences.map((s) => [s.page, s.text]), [
-      [1, 'Standard fonts are not embedded here.'],
-      [1, 'The text still reads.'],
-      [1, 'A second line of the same paragraph ends the section.'],
-    ]);
+    assert.deepEqual(
+      p.sentences.map((s) => [s.page, s.text]),
+      [
+        [1, 'Standard fonts are not embedded here.'],
+        [1, 'The text still reads.'],
+        [1, 'A second line of the same paragraph ends the section.'],
+      ],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -86,13 +92,22 @@ test('line-end hyphens: broken words are joined, compounds keep their hyphen', (
   l.lines[7].y += 10;
   for (let i = 8; i < l.lines.length; i++) l.lines[i].y += 10;
   const p = paperFromLayout(l, null, 'h').papers[0];
-  assert.deepEqual(p.sections.map((s) => [s.number, s.title]), [['I', 'INTRODUCTION'], ['II', 'RELATED WORK']]);
-  assert.deepEqual(p.sentences.map((s) => s.text), [
-    'We learn a representation of the text that is state-of-the-art and well-known.',
-    'A line that ends with a well-known dash - continues here.',
-    'Self- Attention is capitalised.',
-    'Earlier systems differ.',
-  ]);
+  assert.deepEqual(
+    p.sections.map((s) => [s.number, s.title]),
+    [
+      ['I', 'INTRODUCTION'],
+      ['II', 'RELATED WORK'],
+    ],
+  );
+  assert.deepEqual(
+    p.sentences.map((s) => s.text),
+    [
+      'We learn a representation of the text that is state-of-the-art and well-known.',
+      'A line that ends with a well-known dash - continues here.',
+      'Self- Attention is capitalised.',
+      'Earlier systems differ.',
+    ],
+  );
 });
 
 test('REFERENCES is skipped up to the next heading; footnotes and captions are their own sentences', () => {
@@ -115,14 +130,23 @@ test('REFERENCES is skipped up to the next heading; footnotes and captions are t
   l.lines[11].y += 60;
   const p = paperFromLayout(l, null, 'h').papers[0];
   assert.equal(p.title, 'A Paper Title');
-  assert.deepEqual(p.sections.map((s) => [s.number, s.title]), [['1', 'Introduction'], ['A', 'Proofs']]);
-  assert.deepEqual(p.sentences.map((s) => [p.sections[s.sectionIndex].title, s.text]), [
-    ['Introduction', 'Body text starts here and goes on.'],
-    ['Introduction', 'More body text.'],
-    ['Introduction', 'A caption of two lines that ends here.'],
-    ['Proofs', 'The proof is short.'],
-    ['Proofs', 'A footnote at the foot of the page.'],
-  ]);
+  assert.deepEqual(
+    p.sections.map((s) => [s.number, s.title]),
+    [
+      ['1', 'Introduction'],
+      ['A', 'Proofs'],
+    ],
+  );
+  assert.deepEqual(
+    p.sentences.map((s) => [p.sections[s.sectionIndex].title, s.text]),
+    [
+      ['Introduction', 'Body text starts here and goes on.'],
+      ['Introduction', 'More body text.'],
+      ['Introduction', 'A caption of two lines that ends here.'],
+      ['Proofs', 'The proof is short.'],
+      ['Proofs', 'A footnote at the foot of the page.'],
+    ],
+  );
 });
 
 test('a PDF without a text layer is reported', () => {

@@ -72,7 +72,8 @@ function popplerRows(xml: string, twoColumns: boolean): Row[][] {
     // text as wide as a column (not the title, nor authors side by side).
     const gutterAt = (r: typeof words) => {
       const s = [...r].sort((a, b) => a.x0 - b.x0);
-      for (let i = 1; i < s.length; i++) if (s[i - 1].x1 < rightMargin - 1 && s[i].x0 >= rightMargin - 1 && s[i].x0 - s[i - 1].x1 > 8) return i;
+      for (let i = 1; i < s.length; i++)
+        if (s[i - 1].x1 < rightMargin - 1 && s[i].x0 >= rightMargin - 1 && s[i].x0 - s[i - 1].x1 > 8) return i;
       return -1;
     };
     const columnLine = (ws: typeof words) =>
@@ -122,7 +123,12 @@ function popplerRows(xml: string, twoColumns: boolean): Row[][] {
 }
 
 function decode(s: string): string {
-  return s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 /** The pages' rows as one text (hyphenation at row ends joined), with the page and line of every character. */
@@ -151,7 +157,10 @@ function located(pages: Row[][]): { text: string; at: (offset: number) => { page
   };
 }
 
-for (const [name, twoColumns] of [['onecol', false], ['twocol', true]] as const) {
+for (const [name, twoColumns] of [
+  ['onecol', false],
+  ['twocol', true],
+] as const) {
   test(`${name}: every Observation sentence's page and lines agree with poppler's reading of the page`, { skip }, () => {
     const { text, at } = located(popplerRows(popplerXml[name], twoColumns));
     const tex = readFileSync(join(fixtures, `${name}.tex`), 'utf8');

@@ -37,7 +37,8 @@ before(async () => {
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 });
 
-const OBS = /^Observation (\d+) notes that (?:the committee|our analysis|the archive|each reviewer|the corpus|this procedure|the survey|the estimator|the catalogue|the benchmark) \w+ the ([a-z]+) of the ([a-z]+) in considerable detail\.$/;
+const OBS =
+  /^Observation (\d+) notes that (?:the committee|our analysis|the archive|each reviewer|the corpus|this procedure|the survey|the estimator|the catalogue|the benchmark) \w+ the ([a-z]+) of the ([a-z]+) in considerable detail\.$/;
 
 /** The Observation sentences of a fixture source, by number. */
 function sourceObservations(name: string): Map<number, string> {
@@ -66,10 +67,33 @@ for (const name of ['onecol', 'twocol']) {
     const p = papers[name];
     const want =
       name === 'onecol'
-        ? [['Abstract', null], ['Introduction', '1'], ['Related Work', '2'], ['Sparse Models', '2.1'], ['Method', '3'], ['Setup Details', '3.1'], ['Acknowledgements', null]]
-        : [['Abstract', null], ['Introduction', '1'], ['Background', '2'], ['Earlier Systems', '2.1'], ['Experiments', '3'], ['Results', '3.1'], ['Conclusion', '4'], ['Acknowledgements', null]];
-    assert.deepEqual(p.sections.map((s) => [s.title, s.number]), want);
-    assert.deepEqual(p.sections.map((s) => s.level), want.map(([, n]) => (n && n.includes('.') ? 2 : 1)));
+        ? [
+            ['Abstract', null],
+            ['Introduction', '1'],
+            ['Related Work', '2'],
+            ['Sparse Models', '2.1'],
+            ['Method', '3'],
+            ['Setup Details', '3.1'],
+            ['Acknowledgements', null],
+          ]
+        : [
+            ['Abstract', null],
+            ['Introduction', '1'],
+            ['Background', '2'],
+            ['Earlier Systems', '2.1'],
+            ['Experiments', '3'],
+            ['Results', '3.1'],
+            ['Conclusion', '4'],
+            ['Acknowledgements', null],
+          ];
+    assert.deepEqual(
+      p.sections.map((s) => [s.title, s.number]),
+      want,
+    );
+    assert.deepEqual(
+      p.sections.map((s) => s.level),
+      want.map(([, n]) => (n && n.includes('.') ? 2 : 1)),
+    );
     for (const s of p.sentences) {
       assert.doesNotMatch(s.text, /bibliography entry|reference item|Zelda|Wobble/, 'a reference entry was ingested');
       assert.doesNotMatch(s.text, /Running Header/, 'the running header was ingested');
@@ -85,9 +109,11 @@ for (const name of ['onecol', 'twocol']) {
 
   test(`${name}: footnote and caption are their own sentences, the equation is not prose`, { skip }, () => {
     const texts = papers[name].sentences.map((s) => s.text);
-    const footnote = name === 'onecol' ? 'This footnote explains the first observation in passing.' : 'A footnote that belongs to the introduction.';
+    const footnote =
+      name === 'onecol' ? 'This footnote explains the first observation in passing.' : 'A footnote that belongs to the introduction.';
     const caption = name === 'onecol' ? 'A caption that describes the rectangle shown above.' : 'A figure caption in the narrow column.';
-    if (name === 'twocol') assert.ok(texts.includes('A wide figure that spans both columns of the page.'), 'caption of a figure* across both columns');
+    if (name === 'twocol')
+      assert.ok(texts.includes('A wide figure that spans both columns of the page.'), 'caption of a figure* across both columns');
     assert.ok(texts.includes(footnote), 'footnote sentence');
     assert.ok(texts.includes(caption), 'caption sentence (without its "Figure 1:" label)');
     assert.ok(!texts.some((t) => /=/.test(t)), 'equation text in prose');
@@ -99,9 +125,14 @@ for (const name of ['onecol', 'twocol']) {
     const broken = layout.lines.filter((l) => /[a-z]-$/.test(l.text));
     assert.ok(broken.length >= 5, `expected hyphenated line ends in the layout, found ${broken.length}`);
     // … and no sentence keeps a fragment: every word is a word of the source.
-    const words = new Set(readFileSync(join(fixtures, `${name}.tex`), 'utf8').toLowerCase().match(/[a-z-]+/g));
+    const words = new Set(
+      readFileSync(join(fixtures, `${name}.tex`), 'utf8')
+        .toLowerCase()
+        .match(/[a-z-]+/g),
+    );
     for (const s of papers[name].sentences) {
-      for (const w of s.text.toLowerCase().match(/[a-z-]+/g) ?? []) assert.ok(words.has(w), `${JSON.stringify(w)} is not a word of the source (in ${JSON.stringify(s.text)})`);
+      for (const w of s.text.toLowerCase().match(/[a-z-]+/g) ?? [])
+        assert.ok(words.has(w), `${JSON.stringify(w)} is not a word of the source (in ${JSON.stringify(s.text)})`);
     }
   });
 
@@ -113,7 +144,11 @@ for (const name of ['onecol', 'twocol']) {
       const m = /^Observation (\d+) notes/.exec(s.text);
       if (!m) continue;
       // The sentence starts on its page (when a word is broken across columns, its end is there).
-      const onPage = layout.lines.filter((l) => l.page === s.page).map((l) => l.text).join('').replace(/[\s-]+/g, '');
+      const onPage = layout.lines
+        .filter((l) => l.page === s.page)
+        .map((l) => l.text)
+        .join('')
+        .replace(/[\s-]+/g, '');
       assert.ok(new RegExp(`[a-z]${m[1]}(?:[a-z]|$)`).test(onPage), `observation ${m[1]} is not on page ${s.page}`);
     }
     const pages = new Set(p.sentences.map((s) => s.page));
@@ -121,7 +156,10 @@ for (const name of ['onecol', 'twocol']) {
     assert.ok([...pages].every((n) => Number.isInteger(n) && n! >= 1 && n! <= layout.pages));
     // Monotonic: reading order never goes back a page.
     const bodyPages = p.sentences.filter((s) => OBS.test(s.text)).map((s) => s.page!);
-    assert.deepEqual(bodyPages, [...bodyPages].sort((a, b) => a - b));
+    assert.deepEqual(
+      bodyPages,
+      [...bodyPages].sort((a, b) => a - b),
+    );
   });
 }
 

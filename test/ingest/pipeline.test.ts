@@ -15,7 +15,10 @@ function paperFolder(n: number): string {
   for (let p = 0; p < n; p++) {
     const sentences = Array.from({ length: 50 }, (_, i) => `Paper ${p} reports finding number ${i} about topic ${(p * 7 + i) % 13}.`);
     const body = [0, 1, 2, 3, 4].map((s) => `## Section ${s}\n\n${sentences.slice(s * 10, s * 10 + 10).join(' ')}`).join('\n\n');
-    writeFileSync(join(dir, `paper-${String(p).padStart(3, '0')}.md`), `---\ntitle: "Generated Paper ${p}"\nyear: ${2000 + (p % 20)}\n---\n\n${body}\n`);
+    writeFileSync(
+      join(dir, `paper-${String(p).padStart(3, '0')}.md`),
+      `---\ntitle: "Generated Paper ${p}"\nyear: ${2000 + (p % 20)}\n---\n\n${body}\n`,
+    );
   }
   writeFileSync(join(dir, 'broken.pdf'), '%PDF-1.4\nthis is not really a PDF\n');
   return dir;
@@ -58,7 +61,9 @@ test('an ingest killed mid-run and run again ends with the same corpus as an uni
   assert.equal(uninterrupted.code, 0, uninterrupted.stderr);
 
   // Kill the second run with SIGKILL as soon as it has written some papers but not all.
-  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'ingest', '--db', resumed, '--progress', folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(projectRoot, 'dist', 'cli.js'), 'ingest', '--db', resumed, '--progress', folder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let buffered = '';
   const killedAt = await new Promise<number>((resolve, reject) => {
     child.stderr.on('data', (d) => {

@@ -102,7 +102,11 @@ async function supabaseProject(name: string, migrateFor?: number): Promise<{ tar
 
 const TARGETS: Target[] = [
   { name: 'an embedded corpus (PGlite)', skip: false, fresh: async (name) => join(dir, name) },
-  { name: 'PostgreSQL 15 + pgvector (real server)', skip: pgSkip, fresh: async (name) => (await realServer()).createDatabase(`pg_${name}`) },
+  {
+    name: 'PostgreSQL 15 + pgvector (real server)',
+    skip: pgSkip,
+    fresh: async (name) => (await realServer()).createDatabase(`pg_${name}`),
+  },
   {
     name: 'Supabase (PostgREST stand-in over the real server)',
     skip: pgSkip,
@@ -156,12 +160,20 @@ for (const target of TARGETS) {
       writeFileSync(srcs, toJsonl(sources));
       const bad = await run(['import', '--db', db, '--documents', docs, '--sources', srcs, '--embedder', 'openai', '--model', OTHER]);
       assert.equal(bad.code, 1);
-      assert.match(bad.stderr, /the corpus holds 768-d vectors from openai:lab-embedder-v2; this model \(openai:bge-m3\) gives 1024-d vectors/);
+      assert.match(
+        bad.stderr,
+        /the corpus holds 768-d vectors from openai:lab-embedder-v2; this model \(openai:bge-m3\) gives 1024-d vectors/,
+      );
       assert.equal((await corpusState(db)).papers, 2);
       const ok = await run(['import', '--db', db, '--documents', docs, '--sources', srcs, '--embedder', 'openai', '--model', MODEL]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.equal(JSON.parse(ok.stdout).sentences, documents.length);
-      assert.deepEqual(await corpusState(db), { model: `openai:${MODEL}`, dimensions: 768, papers: 2 + sources.length, sentences: 6 + documents.length });
+      assert.deepEqual(await corpusState(db), {
+        model: `openai:${MODEL}`,
+        dimensions: 768,
+        papers: 2 + sources.length,
+        sentences: 6 + documents.length,
+      });
     });
 
     test('query finds a stored sentence by its own 768-d vector', { timeout: 300_000 }, async () => {
@@ -175,15 +187,32 @@ for (const target of TARGETS) {
       assert.match(other.stderr, /corpus was built with openai:lab-embedder-v2 \(768-d\); query embedding is openai:bge-m3 \(1024-d\)/);
     });
 
-    test('import creates a new corpus of the model\'s size', { timeout: 300_000 }, async () => {
+    test("import creates a new corpus of the model's size", { timeout: 300_000 }, async () => {
       const fresh = await target.fresh('dims_import');
       const { documents, sources } = fixtureRows();
       const docs = join(dir, 'Document.jsonl');
       writeFileSync(docs, toJsonl(documents));
       writeFileSync(join(dir, 'Source.jsonl'), toJsonl(sources));
-      const r = await run(['import', '--db', fresh, '--documents', docs, '--sources', join(dir, 'Source.jsonl'), '--embedder', 'openai', '--model', OTHER]);
+      const r = await run([
+        'import',
+        '--db',
+        fresh,
+        '--documents',
+        docs,
+        '--sources',
+        join(dir, 'Source.jsonl'),
+        '--embedder',
+        'openai',
+        '--model',
+        OTHER,
+      ]);
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(await corpusState(fresh), { model: `openai:${OTHER}`, dimensions: 1024, papers: sources.length, sentences: documents.length });
+      assert.deepEqual(await corpusState(fresh), {
+        model: `openai:${OTHER}`,
+        dimensions: 1024,
+        papers: sources.length,
+        sentences: documents.length,
+      });
     });
   });
 }
@@ -192,7 +221,17 @@ describe('copy carries a 768-d corpus to PostgreSQL and to Supabase', { skip: pg
   let source: string;
   before(async () => {
     source = join(dir, 'copy-source');
-    const r = await cli(['ingest', '--db', source, '--embedder', 'openai', '--model', MODEL, paper('e', 'alkalinity'), paper('f', 'silica')]);
+    const r = await cli([
+      'ingest',
+      '--db',
+      source,
+      '--embedder',
+      'openai',
+      '--model',
+      MODEL,
+      paper('e', 'alkalinity'),
+      paper('f', 'silica'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
   });
 
@@ -230,7 +269,9 @@ describe('copy carries a 768-d corpus to PostgreSQL and to Supabase', { skip: pg
 describe('a Supabase project not yet migrated', { skip: pgSkip }, () => {
   test('the first ingest names the migration with the size the endpoint answered', { timeout: 300_000 }, async () => {
     const project = await supabaseProject('dims_unmigrated');
-    const r = await cli(['ingest', '--db', project.target, '--embedder', 'openai', '--model', MODEL, paper('h', 'oxygen')], { SUPABASE_KEY: KEY });
+    const r = await cli(['ingest', '--db', project.target, '--embedder', 'openai', '--model', MODEL, paper('h', 'oxygen')], {
+      SUPABASE_KEY: KEY,
+    });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /run `corpus-lens schema --print --dimensions 768` as a migration/);
   });
@@ -240,7 +281,18 @@ describe('--dimensions N for models that take the parameter', () => {
   test('ingest asks for N, records it in the model id, and query asks for the same', { timeout: 300_000 }, async () => {
     const db = join(dir, 'dims-flag');
     standin.reset();
-    const r = await cli(['ingest', '--db', db, '--embedder', 'openai', '--model', 'text-embedding-3-small', '--dimensions', '256', paper('i', 'chlorophyll')]);
+    const r = await cli([
+      'ingest',
+      '--db',
+      db,
+      '--embedder',
+      'openai',
+      '--model',
+      'text-embedding-3-small',
+      '--dimensions',
+      '256',
+      paper('i', 'chlorophyll'),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(standin.requests.length > 0 && standin.requests.every((q) => q.body?.dimensions === 256));
     assert.deepEqual(await corpusState(db), { model: 'openai:text-embedding-3-small@256', dimensions: 256, papers: 1, sentences: 3 });
@@ -248,10 +300,27 @@ describe('--dimensions N for models that take the parameter', () => {
     const q = await cli(['query', '--db', db, '--k', '1', 'The chlorophyll rose after the flood.']);
     assert.equal(q.code, 0, q.stderr);
     assert.equal(JSON.parse(q.stdout)[0].sentence.text, 'The chlorophyll rose after the flood.');
-    assert.deepEqual(standin.requests.map((x) => x.body?.dimensions), [256]);
-    const other = await cli(['ingest', '--db', db, '--embedder', 'openai', '--model', 'text-embedding-3-small', '--dimensions', '512', paper('j', 'zinc')]);
+    assert.deepEqual(
+      standin.requests.map((x) => x.body?.dimensions),
+      [256],
+    );
+    const other = await cli([
+      'ingest',
+      '--db',
+      db,
+      '--embedder',
+      'openai',
+      '--model',
+      'text-embedding-3-small',
+      '--dimensions',
+      '512',
+      paper('j', 'zinc'),
+    ]);
     assert.equal(other.code, 1);
-    assert.match(other.stderr, /the corpus holds 256-d vectors from openai:text-embedding-3-small@256; this model \(openai:text-embedding-3-small@512\) gives 512-d vectors/);
+    assert.match(
+      other.stderr,
+      /the corpus holds 256-d vectors from openai:text-embedding-3-small@256; this model \(openai:text-embedding-3-small@512\) gives 512-d vectors/,
+    );
   });
 
   test('a bad --dimensions, or one for the offline embedder, is refused before anything is made', async () => {

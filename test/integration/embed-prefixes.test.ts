@@ -64,12 +64,17 @@ describe('embedding prefixes against the /v1/embeddings stand-in', () => {
   test('the command line: --prefixes auto (default), none, or QUERY|DOCUMENT', async () => {
     const env = { OPENAI_BASE_URL: s.baseURL, OPENAI_API_KEY: 'k' };
     await (await embedderFromFlags({ embedder: 'openai', model: 'nomic-embed-text' }, env)).embed(['A.'], { role: 'query' });
-    await (await embedderFromFlags({ embedder: 'openai', model: 'nomic-embed-text', prefixes: 'none' }, env)).embed(['B.'], { role: 'query' });
+    await (
+      await embedderFromFlags({ embedder: 'openai', model: 'nomic-embed-text', prefixes: 'none' }, env)
+    ).embed(['B.'], { role: 'query' });
     const custom = await embedderFromFlags({ embedder: 'openai', model: 'my-embed', prefixes: 'query: |passage: ' }, env);
     await custom.embed(['C.'], { role: 'query' });
     await custom.embed(['C.']);
     assert.deepEqual(inputs(s), ['search_query: A.', 'B.', 'query: C.', 'passage: C.']);
-    await assert.rejects(embedderFromFlags({ embedder: 'openai', model: 'm', prefixes: 'query:' }, env), /--prefixes must be auto, none or QUERY\|DOCUMENT/);
+    await assert.rejects(
+      embedderFromFlags({ embedder: 'openai', model: 'm', prefixes: 'query:' }, env),
+      /--prefixes must be auto, none or QUERY\|DOCUMENT/,
+    );
   });
 
   test('ingest sends document prefixes and a search sends the query prefix', async () => {
@@ -81,8 +86,11 @@ describe('embedding prefixes against the /v1/embeddings stand-in', () => {
       const srcs = sources.map((d, i) => ({ line: i + 1, row: sourceRow(d) }));
       await importPapers(store, embedder, papersFromRows(docs, srcs), { documentsFile: 'Document.jsonl' });
       const stored = inputs(s);
-      assert.equal(stored.length, new Set(documents.map((d) => d.text)).size, "every distinct sentence once");
-      assert.ok(stored.every((t) => t.startsWith('search_document: ')), stored.find((t) => !t.startsWith('search_document: ')));
+      assert.equal(stored.length, new Set(documents.map((d) => d.text)).size, 'every distinct sentence once');
+      assert.ok(
+        stored.every((t) => t.startsWith('search_document: ')),
+        stored.find((t) => !t.startsWith('search_document: ')),
+      );
       s.reset();
       const hits = await search(store, embedder, 'How do authors phrase related work?', 'vector', { k: 3 });
       assert.equal(hits.length, 3);

@@ -117,11 +117,18 @@ describe('the in-memory keyword index of an embedded corpus', () => {
       const vector = hashEmbed(q, DIM);
       let hits: number[] = [];
       const sent = await statements(async () => (hits = (await store.matchHybrid(vector, q, { count: 25 })).map((h) => h.sentence.id)));
-      assert.ok(sent.some((sql) => sql.includes('unnest($2::bigint[])')), 'the ranking was given');
+      assert.ok(
+        sent.some((sql) => sql.includes('unnest($2::bigint[])')),
+        'the ranking was given',
+      );
       assert.ok(!sent.some((sql) => sql.includes('bm25_sentences')), 'no SQL ranking');
       const want = await store.driver.lookup(inSql, vector, [q, 0, t.rrfK, t.sectionWeight, t.perSection]);
       assert.equal(hits.length, 25);
-      assert.deepEqual(hits, want.map((r) => toHit(r).sentence.id), q);
+      assert.deepEqual(
+        hits,
+        want.map((r) => toHit(r).sentence.id),
+        q,
+      );
     }
   });
 
@@ -129,7 +136,10 @@ describe('the in-memory keyword index of an embedded corpus', () => {
     await store.keywordIndex();
     const q = `"${WORDS[40]} ${WORDS[41]}" -${WORDS[2]}`;
     const sent = await statements(() => store.matchHybrid(hashEmbed(q, DIM), q, { count: 25 }));
-    assert.ok(sent.some((sql) => sql.includes('bm25_sentences')), 'SQL ranks it');
+    assert.ok(
+      sent.some((sql) => sql.includes('bm25_sentences')),
+      'SQL ranks it',
+    );
   });
 
   test('after a write the old index is never used; the next load has the new paper', async () => {
@@ -140,7 +150,10 @@ describe('the in-memory keyword index of an embedded corpus', () => {
     await store.writePapers(fresh);
     const q = 'zyxwvut quokkas';
     const sent = await statements(() => store.matchHybrid(hashEmbed(q, DIM), q, { count: 5 }));
-    assert.ok(sent.some((sql) => sql.includes('bm25_sentences')), 'SQL ranks until the index is loaded again');
+    assert.ok(
+      sent.some((sql) => sql.includes('bm25_sentences')),
+      'SQL ranks until the index is loaded again',
+    );
     const after = await store.keywordIndex();
     assert.notEqual(after, before);
     assert.equal(after?.size, 3630);

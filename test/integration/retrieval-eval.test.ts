@@ -13,67 +13,74 @@ import { loadRetrievalData } from '../support/retrieval-eval.js';
 
 const skip = evalPath('retrieval', 'corpus.jsonl') ? false : '../shared/eval/retrieval is absent (set CORPUS_LENS_EVAL_DIR)';
 
-test('citation retrieval through the store: paper-level recall on dev (vector, keyword, hybrid, papers) and train (papers)', { skip, timeout: 1_200_000 }, async (t) => {
-  const data = loadRetrievalData()!;
-  const corpus = await importEvalCorpus(data);
-  try {
-    const meta = await corpus.store.meta();
-    assert.equal(meta?.vectorContext, 'plain', 'the product default: plain sentence vectors');
-    const dev = data.dev;
-    const r = await evalThroughStore(corpus, dev);
-    const devBase = await bm25Baselines(data, dev);
-    // The paper ranking's weight was tuned on claims_train: print it there too (every 4th claim, for time).
-    const train = every(data.train, 4);
-    const tr = await evalThroughStore(corpus, train, { modes: ['papers'] });
-    const trainBase = await bm25Baselines(data, train);
-    const lines = [
-      `import: ${corpus.sentences} sentences in ${corpus.importSeconds.toFixed(1)} s (${meta?.model}, vectors ${meta?.vectorContext})`,
-      `dev (n = ${dev.length}):`,
-      table(r, devBase),
-      `train, every 4th claim (n = ${train.length}):`,
-      table(tr, trainBase),
-    ];
-    for (const l of lines.join('\n').split('\n')) t.diagnostic(l);
-    // The paper ranking must beat whole-paper BM25 measured in the same run, on both splits.
-    for (const [split, m, base] of [['dev', r.papers, devBase], ['train', tr.papers, trainBase]] as const) {
-      for (const name of ['BM25 over whole papers, in memory', 'BM25 over whole papers stemmed, in memory']) {
-        assert.ok(m.r10 > base[name].r10, `${split}: papers R@10 ${m.r10.toFixed(3)} ≤ ${name} ${base[name].r10.toFixed(3)}`);
+test(
+  'citation retrieval through the store: paper-level recall on dev (vector, keyword, hybrid, papers) and train (papers)',
+  { skip, timeout: 1_200_000 },
+  async (t) => {
+    const data = loadRetrievalData()!;
+    const corpus = await importEvalCorpus(data);
+    try {
+      const meta = await corpus.store.meta();
+      assert.equal(meta?.vectorContext, 'plain', 'the product default: plain sentence vectors');
+      const dev = data.dev;
+      const r = await evalThroughStore(corpus, dev);
+      const devBase = await bm25Baselines(data, dev);
+      // The paper ranking's weight was tuned on claims_train: print it there too (every 4th claim, for time).
+      const train = every(data.train, 4);
+      const tr = await evalThroughStore(corpus, train, { modes: ['papers'] });
+      const trainBase = await bm25Baselines(data, train);
+      const lines = [
+        `import: ${corpus.sentences} sentences in ${corpus.importSeconds.toFixed(1)} s (${meta?.model}, vectors ${meta?.vectorContext})`,
+        `dev (n = ${dev.length}):`,
+        table(r, devBase),
+        `train, every 4th claim (n = ${train.length}):`,
+        table(tr, trainBase),
+      ];
+      for (const l of lines.join('\n').split('\n')) t.diagnostic(l);
+      // The paper ranking must beat whole-paper BM25 measured in the same run, on both splits.
+      for (const [split, m, base] of [
+        ['dev', r.papers, devBase],
+        ['train', tr.papers, trainBase],
+      ] as const) {
+        for (const name of ['BM25 over whole papers, in memory', 'BM25 over whole papers stemmed, in memory']) {
+          assert.ok(m.r10 > base[name].r10, `${split}: papers R@10 ${m.r10.toFixed(3)} ≤ ${name} ${base[name].r10.toFixed(3)}`);
+        }
       }
-    }
-    assert.ok(r.papers.r10 >= PAPERS_FLOOR, `papers recall@10 on dev ${r.papers.r10.toFixed(3)} < ${PAPERS_FLOOR}`);
+      assert.ok(r.papers.r10 >= PAPERS_FLOOR, `papers recall@10 on dev ${r.papers.r10.toFixed(3)} < ${PAPERS_FLOOR}`);
 
-    // Floors slightly below what was measured (2026-11-22; HNSW builds vary a little between runs). The issue's
-    // target: hybrid recall@10 >= 0.80 on dev.
-    assert.ok(r.vector.r10 >= VECTOR_FLOOR, `vector recall@10 on dev ${r.vector.r10.toFixed(3)} < ${VECTOR_FLOOR}`);
-    assert.ok(r.keyword.r10 >= KEYWORD_FLOOR, `keyword recall@10 ${r.keyword.r10.toFixed(3)} < ${KEYWORD_FLOOR}`);
-    assert.ok(r.hybrid.r10 >= HYBRID_FLOOR, `hybrid recall@10 ${r.hybrid.r10.toFixed(3)} < ${HYBRID_FLOOR}`);
+      // Floors slightly below what was measured (2026-11-22; HNSW builds vary a little between runs). The issue's
+      // target: hybrid recall@10 >= 0.80 on dev.
+      assert.ok(r.vector.r10 >= VECTOR_FLOOR, `vector recall@10 on dev ${r.vector.r10.toFixed(3)} < ${VECTOR_FLOOR}`);
+      assert.ok(r.keyword.r10 >= KEYWORD_FLOOR, `keyword recall@10 ${r.keyword.r10.toFixed(3)} < ${KEYWORD_FLOOR}`);
+      assert.ok(r.hybrid.r10 >= HYBRID_FLOOR, `hybrid recall@10 ${r.hybrid.r10.toFixed(3)} < ${HYBRID_FLOOR}`);
 
-    // The embedded corpus's in-memory keyword ranking (the corpus process's, keyword-index.ts) in place of
-    // bm25_sentences: the same ranking for every dev claim, so the same hybrid recall.
-    const store = corpus.store as SqlCorpusStore;
-    const index = await store.keywordIndex();
-    assert.ok(index);
-    let ranked = 0;
-    for (const c of dev) {
-      const { web, lexemes } = (await store.driver.query(QUERY_LEXEMES_SQL, [c.query])).rows[0] as { web: boolean; lexemes: string[] };
-      if (web) continue; // web-search syntax (a claim's "OR 1.46"): the store ranks it in SQL
-      const want = (await store.driver.query(`SELECT id FROM bm25_sentences($1, 100)`, [c.query])).rows.map((row) => Number(row.id));
-      assert.deepEqual(index.rank(lexemes, 100), want, c.query);
-      ranked++;
+      // The embedded corpus's in-memory keyword ranking (the corpus process's, keyword-index.ts) in place of
+      // bm25_sentences: the same ranking for every dev claim, so the same hybrid recall.
+      const store = corpus.store as SqlCorpusStore;
+      const index = await store.keywordIndex();
+      assert.ok(index);
+      let ranked = 0;
+      for (const c of dev) {
+        const { web, lexemes } = (await store.driver.query(QUERY_LEXEMES_SQL, [c.query])).rows[0] as { web: boolean; lexemes: string[] };
+        if (web) continue; // web-search syntax (a claim's "OR 1.46"): the store ranks it in SQL
+        const want = (await store.driver.query(`SELECT id FROM bm25_sentences($1, 100)`, [c.query])).rows.map((row) => Number(row.id));
+        assert.deepEqual(index.rank(lexemes, 100), want, c.query);
+        ranked++;
+      }
+      assert.ok(ranked > 0.9 * dev.length, `${ranked} of ${dev.length} claims ranked in memory`);
+      const inMemory = await evalThroughStore(corpus, dev, { modes: ['hybrid'] });
+      const { msPerQuery: memoryMs, ...memoryMetrics } = inMemory.hybrid;
+      const { msPerQuery: sqlMs, ...sqlMetrics } = r.hybrid;
+      t.diagnostic(
+        `hybrid with the in-memory keyword ranking: R@10 ${memoryMetrics.r10.toFixed(3)}, MRR ${memoryMetrics.mrr.toFixed(3)}, ` +
+          `${memoryMs?.toFixed(1)} ms/query (SQL ranking: ${sqlMs?.toFixed(1)})`,
+      );
+      assert.deepEqual(memoryMetrics, sqlMetrics);
+    } finally {
+      await corpus.store.close();
     }
-    assert.ok(ranked > 0.9 * dev.length, `${ranked} of ${dev.length} claims ranked in memory`);
-    const inMemory = await evalThroughStore(corpus, dev, { modes: ['hybrid'] });
-    const { msPerQuery: memoryMs, ...memoryMetrics } = inMemory.hybrid;
-    const { msPerQuery: sqlMs, ...sqlMetrics } = r.hybrid;
-    t.diagnostic(
-      `hybrid with the in-memory keyword ranking: R@10 ${memoryMetrics.r10.toFixed(3)}, MRR ${memoryMetrics.mrr.toFixed(3)}, ` +
-        `${memoryMs?.toFixed(1)} ms/query (SQL ranking: ${sqlMs?.toFixed(1)})`,
-    );
-    assert.deepEqual(memoryMetrics, sqlMetrics);
-  } finally {
-    await corpus.store.close();
-  }
-});
+  },
+);
 
 const VECTOR_FLOOR = 0.52;
 const KEYWORD_FLOOR = 0.75;

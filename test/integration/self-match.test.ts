@@ -32,17 +32,26 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cl-self-match-'));
   const corpusDir = join(dir, 'papers');
   mkdirSync(corpusDir);
-  for (const f of ['mwangi2022hnswtuning.tex', 'marchetti2022sentenceretrieval.tex', 'lindahl2024sentencesegment.tex']) copyFileSync(join(SAMPLES, f), join(corpusDir, f));
+  for (const f of ['mwangi2022hnswtuning.tex', 'marchetti2022sentenceretrieval.tex', 'lindahl2024sentencesegment.tex'])
+    copyFileSync(join(SAMPLES, f), join(corpusDir, f));
   // The draft, indexed from its own file (Index This Paper).
   draftPath = join(corpusDir, 'draft.tex');
   copyFileSync(DRAFT_SOURCE, draftPath);
   // The same paper indexed earlier from another folder, one sentence since changed: other path, other bytes.
   mkdirSync(join(dir, 'old'));
   copyPath = join(dir, 'old', 'quantisation-v1.tex');
-  writeFileSync(copyPath, readFileSync(DRAFT_SOURCE, 'utf8').replace('We focus on two questions.', 'We focus on two research questions.').replace(/\\title\{[^}]*\}/, '\\title{Quantised Sentence Embeddings, an Early Version}'));
+  writeFileSync(
+    copyPath,
+    readFileSync(DRAFT_SOURCE, 'utf8')
+      .replace('We focus on two questions.', 'We focus on two research questions.')
+      .replace(/\\title\{[^}]*\}/, '\\title{Quantised Sentence Embeddings, an Early Version}'),
+  );
   // Another paper that quotes one sentence of the draft: it must stay (the originality check is for exactly this).
   quoterPath = join(corpusDir, 'quoter.md');
-  writeFileSync(quoterPath, `---\ntitle: "A Survey of Compact Embeddings"\nyear: 2025\n---\n\n## Background\n\nSurveys of compression rarely quote directly. ${QUOTED} Graph indexes need other tricks entirely, and we discuss them in turn.\n`);
+  writeFileSync(
+    quoterPath,
+    `---\ntitle: "A Survey of Compact Embeddings"\nyear: 2025\n---\n\n## Background\n\nSurveys of compression rarely quote directly. ${QUOTED} Graph indexes need other tricks entirely, and we discuss them in turn.\n`,
+  );
   store = await openStore(join(dir, 'corpus'));
   // Two runs: within one run the two versions would be merged into one paper (one paper per work, identity.ts).
   const earlier = await ingest(store, [copyPath], { embedder });
@@ -72,7 +81,7 @@ test('without the exclusion, the draft finds itself at 1.00 (what users saw)', a
   assert.ok(hits[0].similarity > 0.99);
 });
 
-test('papers from the draft\'s own file, and from a file with its bytes, are known at once', async () => {
+test("papers from the draft's own file, and from a file with its bytes, are known at once", async () => {
   const own = await paperIdsFrom(draftPath);
   assert.equal(own.length, 1);
   const byPath = new SelfPapers(store, { paths: [draftPath], sentences: [] });
@@ -80,11 +89,15 @@ test('papers from the draft\'s own file, and from a file with its bytes, are kno
   // A single-file paper opened from elsewhere (a checkout of the same file): the same bytes. (A LaTeX paper's hash
   // covers its \input files, so it is recognised by path or by its text instead.)
   const bytes = readFileSync(quoterPath);
-  const byHash = new SelfPapers(store, { paths: ['/elsewhere/quoter.md'], contentHash: createHash('sha256').update(bytes).digest('hex'), sentences: [] });
+  const byHash = new SelfPapers(store, {
+    paths: ['/elsewhere/quoter.md'],
+    contentHash: createHash('sha256').update(bytes).digest('hex'),
+    sentences: [],
+  });
   assert.deepEqual(await byHash.known(), await paperIdsFrom(quoterPath));
 });
 
-test('a draft\'s lookups leave out every copy of it, and nothing else', async () => {
+test("a draft's lookups leave out every copy of it, and nothing else", async () => {
   const own = await paperIdsFrom(draftPath);
   const copy = await paperIdsFrom(copyPath);
   const quoter = await paperIdsFrom(quoterPath);
@@ -92,7 +105,7 @@ test('a draft\'s lookups leave out every copy of it, and nothing else', async ()
   const self = new SelfPapers(store, { paths: [draftPath], sentences: draftSentences(draftPath) });
   const hits: Hit[] = await lookupExcludingSelf(self, (excludePaperIds) => lookup(QUOTED, { excludePaperIds }));
   const papers = new Set(hits.map((h) => h.paper.id));
-  assert.ok(!papers.has(own[0]), 'the draft\'s own paper is left out');
+  assert.ok(!papers.has(own[0]), "the draft's own paper is left out");
   assert.ok(!papers.has(copy[0]), 'the earlier copy (other path, other bytes, the same text) is left out by its fingerprint');
   assert.equal(hits[0].paper.id, quoter[0], 'the paper quoting the sentence is the top hit');
   assert.ok(hits[0].similarity > 0.9);
@@ -107,7 +120,10 @@ test('the exclusion holds in every search mode, and within a paper restriction',
   for (const mode of ['vector', 'keyword', 'hybrid'] as const) {
     const hits = await search(store, embedder, 'product quantisation recall re-ranking', mode, { k: 5, excludePaperIds });
     assert.ok(hits.length > 0, mode);
-    assert.ok(hits.every((h) => !excludePaperIds.includes(h.paper.id)), mode);
+    assert.ok(
+      hits.every((h) => !excludePaperIds.includes(h.paper.id)),
+      mode,
+    );
   }
   assert.deepEqual(await lookup(QUOTED, { paperIds: own, excludePaperIds }), []);
 });

@@ -63,7 +63,10 @@ test('schema --print prints the one SQL source for the given dimension', async (
     r.stdout.startsWith(`-- Corpus Lens schema v${SCHEMA_VERSION}, embeddings of 1536 dimensions (pgvector), float32 HNSW indexes.`),
     r.stdout.slice(0, 120),
   );
-  assert.match(r.stdout, /ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_start int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_end int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS page_end int;/);
+  assert.match(
+    r.stdout,
+    /ALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_start int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS line_end int;\nALTER TABLE sentences ADD COLUMN IF NOT EXISTS page_end int;/,
+  );
   assert.equal(r.stdout, schemaSql(1536));
   const bad = await cli(['schema', '--print', '--dimensions', 'x']);
   assert.equal(bad.code, 2, 'a usage error');
@@ -85,7 +88,10 @@ test('schema --print --precision: half indexes the halfvec cast; above 2,000 dim
   assert.equal(bad.stderr, "corpus-lens: --precision must be float32 or half (got 'int8')\n");
   const tooWide = await cli(['schema', '--print', '--dimensions', '4096']);
   assert.equal(tooWide.code, 1);
-  assert.match(tooWide.stderr, /4096-d embeddings cannot be indexed: pgvector's HNSW index takes at most 2000 dimensions in float32 and 4000 in half precision/);
+  assert.match(
+    tooWide.stderr,
+    /4096-d embeddings cannot be indexed: pgvector's HNSW index takes at most 2000 dimensions in float32 and 4000 in half precision/,
+  );
   assert.equal(tooWide.stdout, '');
 });
 
@@ -95,7 +101,10 @@ test('schema --print --roles --supabase: the schema unchanged first, then roles,
   assert.ok(r.stdout.startsWith(schemaSql(64)), 'an existing migration stays a prefix of the output');
   const rest = r.stdout.slice(schemaSql(64).length);
   assert.ok(rest.indexOf('CREATE ROLE corpus_lens_reader NOLOGIN') < rest.indexOf('ENABLE ROW LEVEL SECURITY'));
-  assert.match(rest, /GRANT SELECT ON TABLE corpus_meta, papers, sentences, sections, term_stats, fts_totals, elements TO corpus_lens_reader;/);
+  assert.match(
+    rest,
+    /GRANT SELECT ON TABLE corpus_meta, papers, sentences, sections, term_stats, fts_totals, elements TO corpus_lens_reader;/,
+  );
   assert.match(rest, /CREATE POLICY corpus_lens_read ON sentences FOR SELECT TO anon, authenticated USING \(true\);/);
   const roles = await cli(['schema', '--print', '--dimensions', '64', '--roles']);
   assert.doesNotMatch(roles.stdout, /ROW LEVEL SECURITY/);
@@ -121,10 +130,24 @@ test('a bad JSONL line is reported with its line number; the good lines are impo
   writeFileSync(
     bad,
     [
-      JSON.stringify({ doc_id: 'p4', text: 'A new sentence about citation graphs.', section_title: 'Intro', section_number: '1', sentence_index: 0, global_index: 0 }),
+      JSON.stringify({
+        doc_id: 'p4',
+        text: 'A new sentence about citation graphs.',
+        section_title: 'Intro',
+        section_number: '1',
+        sentence_index: 0,
+        global_index: 0,
+      }),
       '{"doc_id": "p4", "text": "broken',
       JSON.stringify({ doc_id: 'p4', text: 'No index here.' }),
-      JSON.stringify({ doc_id: 'p4', text: 'Another sentence about citation graphs.', section_title: 'Intro', section_number: '1', sentence_index: 1, global_index: 1 }),
+      JSON.stringify({
+        doc_id: 'p4',
+        text: 'Another sentence about citation graphs.',
+        section_title: 'Intro',
+        section_number: '1',
+        sentence_index: 1,
+        global_index: 1,
+      }),
     ].join('\n') + '\n',
   );
   const r = await capture(() =>
@@ -149,7 +172,15 @@ test('query prints the hit contract: {similarity, sentence, previous, next, pape
   const hits = JSON.parse(r.out);
   assert.equal(hits.length, 3);
   assert.deepEqual(Object.keys(hits[0]), ['similarity', 'sentence', 'previous', 'next', 'paper', 'score']);
-  assert.deepEqual(Object.keys(hits[0].sentence).sort(), ['globalIndex', 'id', 'paperId', 'sectionNumber', 'sectionTitle', 'sentenceIndex', 'text']);
+  assert.deepEqual(Object.keys(hits[0].sentence).sort(), [
+    'globalIndex',
+    'id',
+    'paperId',
+    'sectionNumber',
+    'sectionTitle',
+    'sentenceIndex',
+    'text',
+  ]);
   assert.deepEqual(Object.keys(hits[0].paper).sort(), ['authors', 'doi', 'id', 'title', 'venue', 'year']);
   assert.equal(hits[0].sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
   assert.ok(hits[0].similarity > 0.99);
@@ -168,7 +199,11 @@ test('query prints the hit contract: {similarity, sentence, previous, next, pape
 
 test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async () => {
   const off = JSON.parse(
-    (await capture(() => queryCmd.run(['--db', db, '--k', '1', '--offset', '1', 'Sentence embeddings map similar sentences to nearby vectors.']))).out,
+    (
+      await capture(() =>
+        queryCmd.run(['--db', db, '--k', '1', '--offset', '1', 'Sentence embeddings map similar sentences to nearby vectors.']),
+      )
+    ).out,
   );
   assert.equal(off[0].sentence.text, 'We retrieve sentences from prior papers that phrase an idea similarly.');
   const kw = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--mode', 'keyword', 'BM25']))).out);
@@ -179,12 +214,24 @@ test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async ()
   const hy = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--mode', 'hybrid', '--k', '5', 'BM25 baseline']))).out);
   assert.equal(hy[0].sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
   assert.ok(hy[0].similarity >= -1 && hy[0].similarity <= 1, 'hybrid: similarity is the cosine');
-  const th = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--threshold', '0.9', 'Hybrid retrieval with reciprocal rank fusion beats both rankings.']))).out);
+  const th = JSON.parse(
+    (
+      await capture(() =>
+        queryCmd.run(['--db', db, '--threshold', '0.9', 'Hybrid retrieval with reciprocal rank fusion beats both rankings.']),
+      )
+    ).out,
+  );
   assert.equal(th.length, 1);
   const qf = join(dir, 'queries.jsonl');
   writeFileSync(qf, '{"id":"a","text":"BM25 baseline"}\n{"id":"b","text":"writing assistants"}\n');
-  const lines = (await capture(() => queryCmd.run(['--db', db, '--k', '2', '--queries', qf]))).out.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.id), ['a', 'b']);
+  const lines = (await capture(() => queryCmd.run(['--db', db, '--k', '2', '--queries', qf]))).out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.id),
+    ['a', 'b'],
+  );
   for (const l of lines) assert.equal(l.hits.length, 2);
 });
 
@@ -200,8 +247,13 @@ test('query --group papers prints one hit per paper in the paper ranking, the hi
   assert.equal(hits[0].paper.id, 'p3');
   assert.equal(hits[0].sentence.text, 'Writing assistants suggest example sentences while authors draft.');
   assert.equal(hits[0].previous.text, 'Authors imitate the phrasing of prior papers in their field.');
-  const one = JSON.parse((await capture(() => queryCmd.run(['--db', db, '--group', 'papers', '--k', '1', 'BM25 acronyms rare terms']))).out);
-  assert.deepEqual(one.map((h: { paper: { id: string } }) => h.paper.id), ['p2']);
+  const one = JSON.parse(
+    (await capture(() => queryCmd.run(['--db', db, '--group', 'papers', '--k', '1', 'BM25 acronyms rare terms']))).out,
+  );
+  assert.deepEqual(
+    one.map((h: { paper: { id: string } }) => h.paper.id),
+    ['p2'],
+  );
   await assert.rejects(queryCmd.run(['--db', db, '--group', 'papers', '--mode', 'keyword', 'BM25']), /drop --mode/);
   await assert.rejects(queryCmd.run(['--db', db, '--group', 'authors', 'BM25']), /--group must be sentences or papers/);
 });

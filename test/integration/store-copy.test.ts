@@ -49,7 +49,9 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     const summary = await ingest(store, [join(projectRoot, 'samples', 'corpus')], { embedder });
     assert.deepEqual(summary.failed, []);
     // Metadata beyond the ingest's: the checksum covers every paper column, so the copy must carry these too.
-    await store.driver.query(`UPDATE papers SET source = 'https://example.org/p.pdf', license = 'cc-by' WHERE id = (SELECT min(id) FROM papers)`);
+    await store.driver.query(
+      `UPDATE papers SET source = 'https://example.org/p.pdf', license = 'cc-by' WHERE id = (SELECT min(id) FROM papers)`,
+    );
     // PDF line ranges (schema v8), which the sample corpus's LaTeX and Markdown do not have: the copy carries them.
     await store.driver.query(
       `UPDATE sentences SET page = 2, line_start = global_index + 1, line_end = global_index + 2, page_end = 2 + global_index % 2
@@ -72,7 +74,13 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     assert.equal(r.code, 0, r.err);
     const s = JSON.parse(r.out);
     assert.equal(s.method, 'binary-copy');
-    assert.deepEqual(s.papers, { source: sourceCounts.papers, copied: sourceCounts.papers, skipped: 0, replaced: 0, target: sourceCounts.papers });
+    assert.deepEqual(s.papers, {
+      source: sourceCounts.papers,
+      copied: sourceCounts.papers,
+      skipped: 0,
+      replaced: 0,
+      target: sourceCounts.papers,
+    });
     assert.deepEqual(s.sentences, { source: sourceCounts.sentences, copied: sourceCounts.sentences, target: sourceCounts.sentences });
     // The sample corpus's LaTeX papers hold 5 figures, tables and equations; the checksum covers their rows too.
     assert.deepEqual(s.elements, { source: 5, copied: 5, target: 5 });
@@ -86,10 +94,18 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
         `SELECT count(*)::int AS n, sum(line_start + line_end + page_end)::int AS sum FROM sentences WHERE line_start IS NOT NULL`,
       );
       const lite = await openPGliteStore(source, { create: false });
-      const want = (await lite.driver.query(`SELECT count(*)::int AS n, sum(line_start + line_end + page_end)::int AS sum FROM sentences WHERE line_start IS NOT NULL`)).rows[0];
+      const want = (
+        await lite.driver.query(
+          `SELECT count(*)::int AS n, sum(line_start + line_end + page_end)::int AS sum FROM sentences WHERE line_start IS NOT NULL`,
+        )
+      ).rows[0];
       await lite.close();
       assert.ok(Number(want.n) > 0);
-      assert.deepEqual({ n: Number(rows[0].n), sum: Number(rows[0].sum) }, { n: Number(want.n), sum: Number(want.sum) }, 'line ranges copied');
+      assert.deepEqual(
+        { n: Number(rows[0].n), sum: Number(rows[0].sum) },
+        { n: Number(want.n), sum: Number(want.sum) },
+        'line ranges copied',
+      );
     } finally {
       await target.close();
     }
@@ -138,7 +154,10 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     assert.equal(s.papers.skipped, sourceCounts.papers - 4);
     assert.deepEqual([s.papers.target, s.sentences.target], [sourceCounts.papers, sourceCounts.sentences]);
     assert.equal(s.checksum.match, true);
-    const progress = r.err.trim().split('\n').map((l) => JSON.parse(l));
+    const progress = r.err
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(progress.at(-1), { papersDone: sourceCounts.papers, papersTotal: sourceCounts.papers });
   });
 
@@ -146,7 +165,10 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     const back = join(dir, 'back');
     const r = await copy(['--from', url, '--to', back]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^copied \d+ papers \(0 already there, 0 replaced\), \d+ sentences in [\d.]+ s \(store-write\); .* checksum matches\n$/);
+    assert.match(
+      r.out,
+      /^copied \d+ papers \(0 already there, 0 replaced\), \d+ sentences in [\d.]+ s \(store-write\); .* checksum matches\n$/,
+    );
     const [a, b] = [await openPGliteStore(source, { create: false }), await openPGliteStore(back, { create: false })];
     try {
       const ids = (await a.driver.query('SELECT id FROM papers')).rows.map((x) => String(x.id));
@@ -158,7 +180,10 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
 
   test('bad arguments and a target built with another model are one clear line each', async () => {
     await assert.rejects(copy(['--from', source]), /copy needs --from DB and --to DB/);
-    await assert.rejects(copy(['--from', source, '--to', 'supabase:https://x.supabase.co']), /use the project's postgres:\/\/ connection string/);
+    await assert.rejects(
+      copy(['--from', source, '--to', 'supabase:https://x.supabase.co']),
+      /use the project's postgres:\/\/ connection string/,
+    );
     const other = await server.createDatabase('other');
     const o = await openPostgresStore(other);
     await o.init({ model: 'another-model', dimensions: embedder.dimensions });
@@ -170,7 +195,7 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     });
   });
 
-  test('the extension\'s move: the CLI in a child process, password in PGPASSWORD only, progress, then the summary', async () => {
+  test("the extension's move: the CLI in a child process, password in PGPASSWORD only, progress, then the summary", async () => {
     // A login that needs its password (scram) for this one database, as a lab server would.
     await server.sql(`CREATE ROLE mover LOGIN PASSWORD 'Right-Pw-1'`);
     await server.sql('CREATE DATABASE moved OWNER mover');
@@ -181,7 +206,10 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     const to = `postgres://mover@127.0.0.1:${server.port}/moved`;
     const host = { script: join(projectRoot, 'src', 'cli', 'main.ts'), execArgv: ['--import', 'tsx'] };
     await assert.rejects(runCopyProcess({ ...host, from: source, to, password: 'wrong' }), (err: Error) => {
-      assert.match(err.message, /^the copy failed: authentication failed for postgres:\/\/mover@127\.0\.0\.1:\d+\/moved: .*password authentication failed/);
+      assert.match(
+        err.message,
+        /^the copy failed: authentication failed for postgres:\/\/mover@127\.0\.0\.1:\d+\/moved: .*password authentication failed/,
+      );
       assert.doesNotMatch(err.message, /wrong|\n/);
       return true;
     });

@@ -80,14 +80,27 @@ test('CLI: query --db supabase:<url> --schema corpusStudio prints the hit contra
     stdout: (t) => void out.push(t),
     makeEmbedder: async () => new HashEmbedder(64),
   });
-  const code = await cmd.run(['--db', `supabase:${standin.url}`, '--schema', 'corpusStudio', '--k', '2', '--offset', '1',
-    'Sentence embeddings map similar sentences to nearby vectors.']);
+  const code = await cmd.run([
+    '--db',
+    `supabase:${standin.url}`,
+    '--schema',
+    'corpusStudio',
+    '--k',
+    '2',
+    '--offset',
+    '1',
+    'Sentence embeddings map similar sentences to nearby vectors.',
+  ]);
   assert.equal(code, 0);
   const hits = JSON.parse(out.join(''));
   assert.equal(hits[0].sentence.text, 'We retrieve sentences from prior papers that phrase an idea similarly.');
   assert.equal(hits[0].next, null);
   assert.equal(hits[0].paper.title, 'Dense retrieval of scientific sentences');
-  const wrong = createQueryCommand({ env: { SUPABASE_KEY: 'nope' }, stdout: () => undefined, makeEmbedder: async () => new HashEmbedder(64) });
+  const wrong = createQueryCommand({
+    env: { SUPABASE_KEY: 'nope' },
+    stdout: () => undefined,
+    makeEmbedder: async () => new HashEmbedder(64),
+  });
   await assert.rejects(wrong.run(['--db', `supabase:${standin.url}`, '--schema', 'corpusStudio', 'x']), /rejected the key \(HTTP 401/);
 });
 
@@ -122,7 +135,12 @@ describe('CorpusStudio schema on a real PostgreSQL 15 + pgvector server', { skip
   });
 
   describe('over SQL (pg)', () => {
-    storeContract({ store: () => pgStore, roundTrips: () => pgTrips, keyword: false, backend: 'CorpusStudio schema on postgres 15 (real server)' });
+    storeContract({
+      store: () => pgStore,
+      roundTrips: () => pgTrips,
+      keyword: false,
+      backend: 'CorpusStudio schema on postgres 15 (real server)',
+    });
   });
 
   describe('over Supabase (supabase-js → PostgREST stand-in → real server)', () => {

@@ -49,14 +49,20 @@ test('a corpus persisted in a folder reopens with its metadata and rows', async 
   assert.equal(meta?.model, 'test-hash-64');
   assert.equal(meta?.dimensions, 64);
   assert.deepEqual(await store.counts(), { papers: 3, sentences: 14 });
-  await assert.rejects(store.init({ model: 'other', dimensions: 64 }), /corpus was built with test-hash-64 \(64-d\); query embedding is other \(64-d\)/);
+  await assert.rejects(
+    store.init({ model: 'other', dimensions: 64 }),
+    /corpus was built with test-hash-64 \(64-d\); query embedding is other \(64-d\)/,
+  );
 });
 
 test('a failing paper in a group is retried alone and named; the others land', async () => {
   const v = new Float32Array(64).fill(0.1);
   const good = { id: 'g1', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'good one', embedding: v }] };
   // A NULL text violates NOT NULL: the group transaction fails, each paper is retried alone, b1 is named.
-  const bad = { id: 'b1', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: null as unknown as string, embedding: v }] };
+  const bad = {
+    id: 'b1',
+    sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: null as unknown as string, embedding: v }],
+  };
   await assert.rejects(store.writePapers([good, bad]), /paper b1: null value in column "text"/);
   const r = await store.driver.query(`SELECT count(*)::int AS n FROM sentences WHERE paper_id = 'g1'`);
   assert.equal(r.rows[0].n, 1);
@@ -80,7 +86,10 @@ test('BM25 statistics stay exact through inserts, deletes and text updates', asy
   assert.deepEqual(start, { ...start, differ: 0, totals: true });
   const v = new Float32Array(64).fill(0.1);
   await store.writePapers([
-    { id: 'stats1', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'Zygomorphic flowers attract bees.', embedding: v }] },
+    {
+      id: 'stats1',
+      sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'Zygomorphic flowers attract bees.', embedding: v }],
+    },
   ]);
   assert.equal((await statsDrift()).differ, 0);
   assert.equal((await keywordSearch(store, 'zygomorphic', { k: 3 }))[0]?.paper.id, 'stats1');
@@ -98,16 +107,25 @@ test('keyword ranking with more candidates than it re-scores keeps the section s
   // kept the 400 best sentences by their own score alone would drop it.
   const v = new Float32Array(64).fill(0.1);
   const long = 'The quokka rested near a wide river bank after the long dry season ended far in the north of the island.';
-  const sentence = (sectionIndex: number, sentenceIndex: number, text: string) =>
-    ({ sectionIndex, sentenceIndex, globalIndex: sectionIndex * 10 + sentenceIndex, text, embedding: v });
+  const sentence = (sectionIndex: number, sentenceIndex: number, text: string) => ({
+    sectionIndex,
+    sentenceIndex,
+    globalIndex: sectionIndex * 10 + sentenceIndex,
+    text,
+    embedding: v,
+  });
   const papers = Array.from({ length: 60 }, (_, p) => ({
     id: `quokka${p}`,
-    sentences: Array.from({ length: 10 }, (_, i) => sentence(0, i, p === 0 && i === 9 ? long : `A quokka appeared in sample ${p * 10 + i}.`)),
+    sentences: Array.from({ length: 10 }, (_, i) =>
+      sentence(0, i, p === 0 && i === 9 ? long : `A quokka appeared in sample ${p * 10 + i}.`),
+    ),
   }));
   papers.push({
     id: 'burrows',
     sentences: [
-      ...Array.from({ length: 9 }, (_, i) => sentence(0, i, `Each quokka burrow holds a quokka, and the burrow ${i} quokka stays in its burrow.`)),
+      ...Array.from({ length: 9 }, (_, i) =>
+        sentence(0, i, `Each quokka burrow holds a quokka, and the burrow ${i} quokka stays in its burrow.`),
+      ),
       sentence(0, 9, long),
     ],
   });
@@ -213,7 +231,21 @@ test('a schema v6 corpus gains the elements table and lookups on open, nothing e
     {
       id: 'v7',
       sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A paper written after the upgrade.', embedding: v }],
-      elements: [{ type: 'figure', label: 'Figure 1', caption: 'After the upgrade.', content: null, sectionTitle: null, sectionIndex: 0, afterSentence: 0, page: null, bbox: null, elementIndex: 0, embedding: v }],
+      elements: [
+        {
+          type: 'figure',
+          label: 'Figure 1',
+          caption: 'After the upgrade.',
+          content: null,
+          sectionTitle: null,
+          sectionIndex: 0,
+          afterSentence: 0,
+          page: null,
+          bbox: null,
+          elementIndex: 0,
+          embedding: v,
+        },
+      ],
     },
   ]);
   assert.equal(w.elements, 1);
@@ -225,8 +257,18 @@ test('a schema v6 corpus gains the elements table and lookups on open, nothing e
 test('a schema v7 corpus gains the PDF line range columns on open (its rows keep null lines); its papers take lines', async () => {
   const v = new Float32Array(64).fill(0.3);
   await store.writePapers([
-    { id: 'pdf7', contentHash: 'abc', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 2, text: 'A PDF sentence indexed under schema v7.', embedding: v }] },
-    { id: 'tex7', contentHash: 'def', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A LaTeX sentence indexed under schema v7.', embedding: v }] },
+    {
+      id: 'pdf7',
+      contentHash: 'abc',
+      sentences: [
+        { sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 2, text: 'A PDF sentence indexed under schema v7.', embedding: v },
+      ],
+    },
+    {
+      id: 'tex7',
+      contentHash: 'def',
+      sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A LaTeX sentence indexed under schema v7.', embedding: v }],
+    },
   ]);
   const before = (await store.counts()).sentences;
   await store.driver.exec(`ALTER TABLE sentences DROP COLUMN line_start, DROP COLUMN line_end, DROP COLUMN page_end;
@@ -234,20 +276,42 @@ test('a schema v7 corpus gains the PDF line range columns on open (its rows keep
   await store.close();
   store = await openPGliteStore(join(dir, 'nested', 'corpus'));
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
-  const old = await store.driver.query(`SELECT count(*)::int AS n FROM sentences WHERE line_start IS NULL AND line_end IS NULL AND page_end IS NULL`);
+  const old = await store.driver.query(
+    `SELECT count(*)::int AS n FROM sentences WHERE line_start IS NULL AND line_end IS NULL AND page_end IS NULL`,
+  );
   assert.equal(old.rows[0].n, before, 'the rows already there have no lines until their PDF is indexed again');
   const hashes = await store.driver.query(`SELECT id, content_hash FROM papers WHERE id IN ('pdf7', 'tex7') ORDER BY id`);
   assert.deepEqual(
     hashes.rows.map((r) => [r.id, r.content_hash === null]),
-    [['pdf7', true], ['tex7', false]],
+    [
+      ['pdf7', true],
+      ['tex7', false],
+    ],
     'a paper read from a PDF forgets its content hash, so that the next index run reads it again; others keep theirs',
   );
   await store.deletePapers(['pdf7', 'tex7']);
   await store.writePapers([
-    { id: 'v8', sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 5, lineStart: 7, lineEnd: 9, pageEnd: 5, text: 'A PDF sentence written after the upgrade.', embedding: v }] },
+    {
+      id: 'v8',
+      sentences: [
+        {
+          sectionIndex: 0,
+          sentenceIndex: 0,
+          globalIndex: 0,
+          page: 5,
+          lineStart: 7,
+          lineEnd: 9,
+          pageEnd: 5,
+          text: 'A PDF sentence written after the upgrade.',
+          embedding: v,
+        },
+      ],
+    },
   ]);
   const { rows } = await store.driver.query(`SELECT id FROM sentences WHERE paper_id = 'v8'`);
-  assert.deepEqual(await store.sentencePages([Number(rows[0].id)]), [{ id: Number(rows[0].id), page: 5, lineStart: 7, lineEnd: 9, pageEnd: 5 }]);
+  assert.deepEqual(await store.sentencePages([Number(rows[0].id)]), [
+    { id: Number(rows[0].id), page: 5, lineStart: 7, lineEnd: 9, pageEnd: 5 },
+  ]);
   await store.deletePapers(['v8']);
   assert.deepEqual((await statsDrift()).differ, 0);
 });
@@ -276,9 +340,11 @@ test('a schema v11 corpus gets the v12 size rule on open: ef_search 200 above 10
 });
 
 test('a schema v8 corpus gets the current match_sentences on open: a filtered match searches with ef_search ≥ 400', async () => {
-  const def = async () =>
-    String((await store.driver.query(`SELECT pg_get_functiondef('match_sentences'::regproc) AS d`)).rows[0].d);
-  assert.match(await def(), /set_config\('hnsw\.ef_search', greatest\(current_setting\('hnsw\.ef_search'\)::int,\s+lookup_ef_search\(year_min IS NOT NULL/);
+  const def = async () => String((await store.driver.query(`SELECT pg_get_functiondef('match_sentences'::regproc) AS d`)).rows[0].d);
+  assert.match(
+    await def(),
+    /set_config\('hnsw\.ef_search', greatest\(current_setting\('hnsw\.ef_search'\)::int,\s+lookup_ef_search\(year_min IS NOT NULL/,
+  );
   // The v8 function: the same body without the raise.
   const v8 = (await def()).replace(/\n\s*PERFORM set_config\('hnsw\.ef_search'[\s\S]*?true\);/, '');
   assert.doesNotMatch(v8, /set_config\('hnsw\.ef_search'/);
@@ -288,9 +354,18 @@ test('a schema v8 corpus gets the current match_sentences on open: a filtered ma
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   assert.match(await def(), /set_config\('hnsw\.ef_search', greatest/);
   const v = new Float32Array(64).fill(0.3);
-  await store.writePapers([{ id: 'v9', year: 2024, sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A sentence after the v9 upgrade.', embedding: v }] }]);
+  await store.writePapers([
+    {
+      id: 'v9',
+      year: 2024,
+      sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text: 'A sentence after the v9 upgrade.', embedding: v }],
+    },
+  ]);
   const hits = await store.matchVector(v, { count: 5, yearMin: 2024 });
-  assert.ok(hits.some((h) => h.paper.id === 'v9'), 'a filtered lookup still finds the paper of that year');
+  assert.ok(
+    hits.some((h) => h.paper.id === 'v9'),
+    'a filtered lookup still finds the paper of that year',
+  );
   assert.ok(hits.every((h) => (h.paper.year ?? 0) >= 2024));
   await store.deletePapers(['v9']);
 });

@@ -48,8 +48,8 @@ describe('8 authors looking up while a writer ingests, on a real PostgreSQL 15 s
   });
 
   test('0 errors, 0 lost or duplicated rows, papers appear whole', async () => {
-    const queries = ['sentence retrieval for writing', 'Ingested paper sentence', 'BM25 keyword baseline', 'cosine similarity ranks'].map((t) =>
-      hashEmbed(t, DIM),
+    const queries = ['sentence retrieval for writing', 'Ingested paper sentence', 'BM25 keyword baseline', 'cosine similarity ranks'].map(
+      (t) => hashEmbed(t, DIM),
     );
     const r = await runLoad({
       clients: stores,

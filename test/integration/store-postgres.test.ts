@@ -113,7 +113,10 @@ describe('store contract on a real PostgreSQL 15 + pgvector server', { skip }, (
       await new Promise((r) => setTimeout(r, 200));
       await assert.rejects(small.counts(), (err: Error) => {
         assert.equal(err.name, 'StoreError');
-        assert.match(err.message, /^all 2 connections to postgres:\/\/postgres@127\.0\.0\.1:\d+\/contract stayed busy for 300 ms \(connection pool exhausted\)/);
+        assert.match(
+          err.message,
+          /^all 2 connections to postgres:\/\/postgres@127\.0\.0\.1:\d+\/contract stayed busy for 300 ms \(connection pool exhausted\)/,
+        );
         assert.doesNotMatch(err.message, /\n/);
         return true;
       });

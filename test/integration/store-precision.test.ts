@@ -132,7 +132,9 @@ describe('index precision and small paper filters on a real PostgreSQL 15 + pgve
     const { url, store } = await open('float32');
     await store.init({ model: `test-hash-${DIM}`, dimensions: DIM, indexPrecision: 'float32' });
     assert.equal(await loadFixture(store), 14);
-    await store.driver.exec(`DELETE FROM corpus_meta WHERE key = 'index_precision'; UPDATE corpus_meta SET value = '10' WHERE key = 'schema_version'`);
+    await store.driver.exec(
+      `DELETE FROM corpus_meta WHERE key = 'index_precision'; UPDATE corpus_meta SET value = '10' WHERE key = 'schema_version'`,
+    );
     await store.close();
     const reopened = await openPostgresStore(url);
     stores.push(reopened);
@@ -158,12 +160,18 @@ describe('index precision and small paper filters on a real PostgreSQL 15 + pgve
     const { store: wider } = await open('wider');
     await assert.rejects(wider.init({ model: 'm', dimensions: 4001 }), (err: Error) => {
       assert.equal(err.name, 'StoreError');
-      assert.match(err.message, /4001-d embeddings cannot be indexed: pgvector's HNSW index takes at most 2000 dimensions in float32 and 4000 in half precision/);
+      assert.match(
+        err.message,
+        /4001-d embeddings cannot be indexed: pgvector's HNSW index takes at most 2000 dimensions in float32 and 4000 in half precision/,
+      );
       return true;
     });
     const { rows } = await wider.driver.query(`SELECT to_regclass('corpus_meta') IS NULL AS empty`);
     assert.equal(rows[0].empty, true);
-    await assert.rejects(wider.init({ model: 'm', dimensions: 3072, indexPrecision: 'float32' }), /at most 2000 dimensions in float32.*\(use half\)/);
+    await assert.rejects(
+      wider.init({ model: 'm', dimensions: 3072, indexPrecision: 'float32' }),
+      /at most 2000 dimensions in float32.*\(use half\)/,
+    );
   });
 
   test('a small paper filter is ranked by an exact scan: the exact top k where the HNSW scan with the filter misses, whatever the planner', async () => {
@@ -175,7 +183,9 @@ describe('index precision and small paper filters on a real PostgreSQL 15 + pgve
     await store.writePapers(papers);
     await store.createSearchIndexes({ m: 2, efConstruction: 4 });
     const wanted = ['p3', 'p17', 'p41'];
-    const rows = papers.filter((p) => wanted.includes(p.id)).flatMap((p) => p.sentences.map((s) => ({ p: p.id, g: s.globalIndex, v: s.embedding })));
+    const rows = papers
+      .filter((p) => wanted.includes(p.id))
+      .flatMap((p) => p.sentences.map((s) => ({ p: p.id, g: s.globalIndex, v: s.embedding })));
     const [query] = vectors(99, 1, DIM);
     const exact = rows
       .map((r) => ({ key: `${r.p}/${r.g}`, sim: cosine(r.v, query) }))
@@ -197,16 +207,26 @@ describe('index precision and small paper filters on a real PostgreSQL 15 + pgve
     assert.match(planOf(forced, /ORDER BY \(s\.embedding\)::halfvec/), /Index Scan using sentences_embedding_hnsw/);
 
     // match_sentences under the same settings: the exact top 10, and its HNSW branch never runs.
-    const plans = await plansOf(url, async (c) => {
-      await c.query(`SET enable_bitmapscan = off; SET enable_sort = off; SET hnsw.ef_search = 10; SET hnsw.iterative_scan = off`);
-      const r = await c.query(`SELECT sentence FROM match_sentences($1::vector, NULL, 10, 0, NULL, NULL, $2)`, [vectorText(query), wanted]);
-      assert.deepEqual(
-        r.rows.map((x) => `${x.sentence.paperId}/${x.sentence.globalIndex}`),
-        exact,
-      );
-      const h = await c.query(`SELECT sentence FROM hybrid_sentences($1::vector, 'sentence', 10, 0, NULL, NULL, $2)`, [vectorText(query), wanted]);
-      assert.ok(h.rows.length > 0 && h.rows.every((x) => wanted.includes(x.sentence.paperId)));
-    }, true);
+    const plans = await plansOf(
+      url,
+      async (c) => {
+        await c.query(`SET enable_bitmapscan = off; SET enable_sort = off; SET hnsw.ef_search = 10; SET hnsw.iterative_scan = off`);
+        const r = await c.query(`SELECT sentence FROM match_sentences($1::vector, NULL, 10, 0, NULL, NULL, $2)`, [
+          vectorText(query),
+          wanted,
+        ]);
+        assert.deepEqual(
+          r.rows.map((x) => `${x.sentence.paperId}/${x.sentence.globalIndex}`),
+          exact,
+        );
+        const h = await c.query(`SELECT sentence FROM hybrid_sentences($1::vector, 'sentence', 10, 0, NULL, NULL, $2)`, [
+          vectorText(query),
+          wanted,
+        ]);
+        assert.ok(h.rows.length > 0 && h.rows.every((x) => wanted.includes(x.sentence.paperId)));
+      },
+      true,
+    );
     // In both functions the HNSW branch is planned but never executed (a one-time false filter), whatever it costs.
     for (const re of [/^\s*WITH top_all AS MATERIALIZED/, /^\s*WITH v_all AS MATERIALIZED/]) {
       const p = planOf(plans, re);
@@ -250,7 +270,10 @@ test('a new PGlite corpus is float32; asking an existing corpus for another prec
   const store = await openPGliteStore('memory://');
   try {
     assert.equal((await store.init({ model: 'm', dimensions: 384 })).indexPrecision, 'float32');
-    await assert.rejects(store.init({ model: 'm', dimensions: 384, indexPrecision: 'half' }), /indexes are float32; half precision applies to a new corpus only/);
+    await assert.rejects(
+      store.init({ model: 'm', dimensions: 384, indexPrecision: 'half' }),
+      /indexes are float32; half precision applies to a new corpus only/,
+    );
     assert.equal((await store.init({ model: 'm', dimensions: 384, indexPrecision: 'float32' })).indexPrecision, 'float32');
     assert.equal((await store.meta())?.indexPrecision, 'float32');
   } finally {

@@ -51,7 +51,13 @@ function papers(n: number, prefix: string, sentences = 20): PaperInput[] {
   return Array.from({ length: n }, (_, p) => ({
     id: `${prefix}${p}`,
     title: `Paper ${p}`,
-    sentences: Array.from({ length: sentences }, (_, i) => ({ sectionIndex: 0, sentenceIndex: i, globalIndex: i, text: `sentence ${i} of ${prefix}${p}`, embedding: v })),
+    sentences: Array.from({ length: sentences }, (_, i) => ({
+      sectionIndex: 0,
+      sentenceIndex: i,
+      globalIndex: i,
+      text: `sentence ${i} of ${prefix}${p}`,
+      embedding: v,
+    })),
   }));
 }
 
@@ -107,10 +113,13 @@ test('a CorpusMismatchError crosses the boundary with its class and fields; a St
   // A failing paper is named as in-process.
   const bad = papers(1, 'bad')[0];
   (bad.sentences[0] as { text: unknown }).text = null;
-  await assert.rejects(store.writePapers([bad]), (err: unknown) => err instanceof StoreError && /paper bad0: null value in column "text"/.test(err.message));
+  await assert.rejects(
+    store.writePapers([bad]),
+    (err: unknown) => err instanceof StoreError && /paper bad0: null value in column "text"/.test(err.message),
+  );
 });
 
-test('the review reads a paper\'s sentences through the child (no driver crosses the boundary)', async () => {
+test("the review reads a paper's sentences through the child (no driver crosses the boundary)", async () => {
   assert.equal((store as unknown as { driver?: unknown }).driver, undefined);
   const sentences = await paperTextSource(store).paperSentences('p1');
   assert.equal(sentences.length, 6);
@@ -121,11 +130,15 @@ test('writePapers streams its progress back', async () => {
   const seen: [number, number][] = [];
   const r = await store.writePapers(papers(3, 'prog', 2), { onProgress: (done, total) => seen.push([done, total]) });
   assert.deepEqual(r, { papers: 3, sentences: 6, skipped: 0, elements: 0 });
-  assert.deepEqual(seen, [[1, 3], [2, 3], [3, 3]]);
+  assert.deepEqual(seen, [
+    [1, 3],
+    [2, 3],
+    [3, 3],
+  ]);
   await store.deletePapers(['prog0', 'prog1', 'prog2']);
 });
 
-test('aborting writePapers stops it in the child with the caller\'s AbortError; an aborted signal writes nothing', async () => {
+test("aborting writePapers stops it in the child with the caller's AbortError; an aborted signal writes nothing", async () => {
   const before = await store.counts();
   const controller = new AbortController();
   let progress = 0;
@@ -139,7 +152,7 @@ test('aborting writePapers stops it in the child with the caller\'s AbortError; 
     },
   });
   await assert.rejects(load, (err: unknown) => {
-    assert.equal(err, controller.signal.reason, 'rejected with the signal\'s own reason');
+    assert.equal(err, controller.signal.reason, "rejected with the signal's own reason");
     assert.equal((err as Error).name, 'AbortError');
     return true;
   });

@@ -116,7 +116,7 @@ describe('reader and writer roles on a real PostgreSQL 15 server', { skip }, () 
   });
 
   test('a reader cannot insert, update, delete, create or drop anything', async () => {
-    const client = (await (reader.driver as unknown as { pool: { connect(): Promise<Client & { release(): void }> } }).pool.connect());
+    const client = await (reader.driver as unknown as { pool: { connect(): Promise<Client & { release(): void }> } }).pool.connect();
     try {
       const allowed: string[] = [];
       for (const sql of FORBIDDEN) {
@@ -150,7 +150,10 @@ describe('reader and writer roles on a real PostgreSQL 15 server', { skip }, () 
            AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
            AND p.prokind = 'f' AND has_function_privilege('alice', p.oid, 'EXECUTE') ORDER BY 1`,
       );
-      assert.deepEqual(fns.rows.map((r) => r.proname), [...READ_FUNCTIONS].sort());
+      assert.deepEqual(
+        fns.rows.map((r) => r.proname),
+        [...READ_FUNCTIONS].sort(),
+      );
       const schema = await admin.driver.query(`SELECT has_schema_privilege('alice', 'public', 'CREATE') AS c`);
       assert.equal(schema.rows[0].c, false);
     } finally {
@@ -178,7 +181,19 @@ describe('reader and writer roles on a real PostgreSQL 15 server', { skip }, () 
     // A bulk load asks to defer the indexes; a writer does not own them, so it loads with them in place.
     await writer.dropSearchIndexes();
     // With a table (elements_id_seq is the writer's to use too); the reader finds it.
-    const table = { type: 'table' as const, label: 'Table 1', caption: 'Shared corpora by size.', content: 'Lab | Papers\nA | 120', sectionTitle: 'Intro', sectionIndex: 0, afterSentence: 0, page: null, bbox: null, elementIndex: 0, embedding: hashEmbed('Shared corpora by size.', DIM) };
+    const table = {
+      type: 'table' as const,
+      label: 'Table 1',
+      caption: 'Shared corpora by size.',
+      content: 'Lab | Papers\nA | 120',
+      sectionTitle: 'Intro',
+      sectionIndex: 0,
+      afterSentence: 0,
+      page: null,
+      bbox: null,
+      elementIndex: 0,
+      embedding: hashEmbed('Shared corpora by size.', DIM),
+    };
     assert.equal((await writer.writePapers([{ ...paper('w3', 5), elements: [table] }])).elements, 1);
     const [el] = await reader.matchElements(hashEmbed('corpora by size', DIM), 'corpora by size', { count: 1 });
     assert.equal(el.element.label, 'Table 1');
@@ -189,7 +204,9 @@ describe('reader and writer roles on a real PostgreSQL 15 server', { skip }, () 
     assert.equal(hit.sentence.paperId, 'w3');
     const [v] = await match(reader, q('Writer sentence 2 of w1 about shared corpora.'), { k: 1 });
     assert.equal(v.sentence.paperId, 'w1');
-    const idx = await writer.driver.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE indexname IN ('sentences_embedding_hnsw', 'sentences_tsv')`);
+    const idx = await writer.driver.query(
+      `SELECT count(*)::int AS n FROM pg_indexes WHERE indexname IN ('sentences_embedding_hnsw', 'sentences_tsv')`,
+    );
     assert.equal(idx.rows[0].n, 2, 'the indexes are still there');
   });
 
@@ -258,7 +275,11 @@ describe('Supabase row-level security on a real PostgreSQL 15 server', { skip },
         assert.match(String((err as { code?: string }).code), /^(42501|2BP01)$/, sql);
       }
     }
-    assert.deepEqual(FORBIDDEN.filter((s) => !refused.includes(s)), [], 'statements anon was allowed');
+    assert.deepEqual(
+      FORBIDDEN.filter((s) => !refused.includes(s)),
+      [],
+      'statements anon was allowed',
+    );
     assert.deepEqual(await store.counts(), { papers: 3, sentences: 14 });
   });
 });

@@ -44,7 +44,8 @@ const BACKENDS: { name: string; skip: string | false; open: () => Promise<Databa
   },
 ];
 
-for (const backend of BACKENDS) describe(`Supabase store over the PostgREST stand-in on ${backend.name}`, { skip: backend.skip }, () => suite(backend));
+for (const backend of BACKENDS)
+  describe(`Supabase store over the PostgREST stand-in on ${backend.name}`, { skip: backend.skip }, () => suite(backend));
 
 function suite(backend: (typeof BACKENDS)[number]): void {
   let database: Database;
@@ -58,7 +59,10 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     standin = await startPostgrestStandin(db, { key: 'test-service-key' });
     // Before the migration: a clear message that says what to run.
     const bare = await openSupabaseStore(standin.url, 'test-service-key');
-    await assert.rejects(bare.init({ model: 'm', dimensions: 64 }), /no Corpus Lens schema: run `corpus-lens schema --print --dimensions 64`/);
+    await assert.rejects(
+      bare.init({ model: 'm', dimensions: 64 }),
+      /no Corpus Lens schema: run `corpus-lens schema --print --dimensions 64`/,
+    );
     await database.exec(schemaSql(64)); // the user's migration
     store = await openSupabaseStore(standin.url, 'test-service-key');
     assert.equal(await loadFixture(store), 14); // written through PostgREST (upserts)
@@ -118,7 +122,10 @@ function suite(backend: (typeof BACKENDS)[number]): void {
       stdout: (t) => void out.push(t),
       makeEmbedder: async () => new HashEmbedder(64),
     });
-    assert.equal(await cmd.run(['--db', `supabase:${standin.url}`, '--k', '1', 'BM25 remains a strong baseline for keyword retrieval.']), 0);
+    assert.equal(
+      await cmd.run(['--db', `supabase:${standin.url}`, '--k', '1', 'BM25 remains a strong baseline for keyword retrieval.']),
+      0,
+    );
     assert.equal(JSON.parse(out.join(''))[0].paper.venue, 'SIGIR');
     out.length = 0;
     assert.equal(await cmd.run(['--db', `supabase:${standin.url}`, '--mode', 'keyword', 'fusion']), 0);
@@ -137,10 +144,13 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     const page = (await db.query(`SELECT * FROM section_titles('p1', 1, 2)`)) as {
       rows: { paper_id: string; section_index: number; section_title: string }[];
     };
-    assert.deepEqual(page.rows.map((r) => [r.paper_id, r.section_index, r.section_title]), [
-      ['p2', 0, 'Introduction'],
-      ['p2', 1, 'Results'],
-    ]);
+    assert.deepEqual(
+      page.rows.map((r) => [r.paper_id, r.section_index, r.section_title]),
+      [
+        ['p2', 0, 'Introduction'],
+        ['p2', 1, 'Results'],
+      ],
+    );
   });
 
   test('sectionTitles on a project migrated before section_titles() existed: one line that says what to run', async () => {

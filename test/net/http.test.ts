@@ -82,7 +82,10 @@ describe('HttpClient', () => {
     routes.set('/flaky', (_q, res, n) => (n < 3 ? res.writeHead(502).end() : res.end('third time')));
     const r = await new HttpClient(fast).get(`${base}/flaky`);
     assert.equal(r.attempts, 3);
-    await assert.rejects(new HttpClient(fast).get(`${base}/nothing-here`), (e: HttpError) => e.status === 404 && hits.get('/nothing-here')!.length === 1);
+    await assert.rejects(
+      new HttpClient(fast).get(`${base}/nothing-here`),
+      (e: HttpError) => e.status === 404 && hits.get('/nothing-here')!.length === 1,
+    );
   });
 
   test('no headers within the timeout, and a body that stops arriving, are timeouts (retried, then reported)', async () => {
@@ -131,18 +134,24 @@ describe('download cache', () => {
   const sha = createHash('sha256').update(payload).digest('hex');
 
   /** Serves `payload` with Range support; the first full answer is cut after 15 000 bytes. */
-  const ranged = (cutFirst: boolean): Handler => (req, res, n) => {
-    const m = /bytes=(\d+)-/.exec(String(req.headers.range ?? ''));
-    const start = m ? Number(m[1]) : 0;
-    const body = payload.subarray(start);
-    const head: Record<string, string> = { 'content-length': String(body.length), 'content-type': 'application/pdf', 'accept-ranges': 'bytes' };
-    if (m) head['content-range'] = `bytes ${start}-${payload.length - 1}/${payload.length}`;
-    res.writeHead(m ? 206 : 200, head);
-    if (cutFirst && n === 1) {
-      res.write(body.subarray(0, 15_000));
-      setTimeout(() => res.destroy(), 200); // time for the client to store what came (a loaded machine is slow)
-    } else res.end(body);
-  };
+  const ranged =
+    (cutFirst: boolean): Handler =>
+    (req, res, n) => {
+      const m = /bytes=(\d+)-/.exec(String(req.headers.range ?? ''));
+      const start = m ? Number(m[1]) : 0;
+      const body = payload.subarray(start);
+      const head: Record<string, string> = {
+        'content-length': String(body.length),
+        'content-type': 'application/pdf',
+        'accept-ranges': 'bytes',
+      };
+      if (m) head['content-range'] = `bytes ${start}-${payload.length - 1}/${payload.length}`;
+      res.writeHead(m ? 206 : 200, head);
+      if (cutFirst && n === 1) {
+        res.write(body.subarray(0, 15_000));
+        setTimeout(() => res.destroy(), 200); // time for the client to store what came (a loaded machine is slow)
+      } else res.end(body);
+    };
 
   test('a truncated body is not taken as complete: the retry resumes with Range and the checksum matches', async () => {
     routes.set('/paper.pdf', ranged(true));

@@ -18,9 +18,20 @@ test('the policy: which statuses, and how long to wait', () => {
   for (const s of RETRIED) assert.equal(isRetryableStatus(s), true, String(s));
   for (const s of [...NOT_RETRIED, 200, 302, 505, undefined]) assert.equal(isRetryableStatus(s), false, String(s));
   const b = { baseMs: 100, maxMs: 1000 };
-  assert.equal(backoffMs(0, b, () => 0), 50, 'equal jitter: at least half the step');
-  assert.equal(backoffMs(2, b, () => 1), 400);
-  assert.equal(backoffMs(10, b, () => 1), 1000, 'capped');
+  assert.equal(
+    backoffMs(0, b, () => 0),
+    50,
+    'equal jitter: at least half the step',
+  );
+  assert.equal(
+    backoffMs(2, b, () => 1),
+    400,
+  );
+  assert.equal(
+    backoffMs(10, b, () => 1),
+    1000,
+    'capped',
+  );
   assert.equal(retryWaitMs(0, b, new Headers({ 'retry-after': '0.3' })), 300, 'Retry-After wins over backoff');
   assert.equal(retryWaitMs(0, b, new Headers({ 'retry-after-ms': '20', 'retry-after': '5' })), 20, 'retry-after-ms first');
   assert.equal(retryWaitMs(0, b, new Headers({ 'retry-after': '60' })), 1000, 'and capped');
@@ -30,7 +41,10 @@ test('the policy: which statuses, and how long to wait', () => {
 interface Client {
   name: string;
   /** Requests the server saw in this run. */
-  run(status: number, headers?: { retryAfter?: string; retryAfterMs?: string }): Promise<{ ok: boolean; requests: number; error?: Error & { status?: number } }>;
+  run(
+    status: number,
+    headers?: { retryAfter?: string; retryAfterMs?: string },
+  ): Promise<{ ok: boolean; requests: number; error?: Error & { status?: number } }>;
 }
 
 describe('both clients retry the same statuses, honour Retry-After, and send a bad request once', () => {
@@ -51,7 +65,14 @@ describe('both clients retry the same statuses, honour Retry-After, and send a b
         async run(status, h = {}) {
           embed.reset();
           embed.script({ kind: 'status', status, ...h });
-          const e = new OpenAIEmbedder({ baseURL: embed.baseURL, model: 'm', maxRetries: 2, retryBaseMs: 1, retryMaxMs: 2000, timeoutMs: 5000 });
+          const e = new OpenAIEmbedder({
+            baseURL: embed.baseURL,
+            model: 'm',
+            maxRetries: 2,
+            retryBaseMs: 1,
+            retryMaxMs: 2000,
+            timeoutMs: 5000,
+          });
           try {
             await e.embed(['a sentence']);
             return { ok: true, requests: embed.requests.length };
@@ -65,7 +86,14 @@ describe('both clients retry the same statuses, honour Retry-After, and send a b
         async run(status, h = {}) {
           chat.reset();
           failFirst = { status, ...h };
-          const c = new OpenAIChat({ baseURL: chat.baseURL, model: 'm', maxRetries: 2, baseRetryDelayMs: 1, maxRetryDelayMs: 2000, timeoutMs: 5000 });
+          const c = new OpenAIChat({
+            baseURL: chat.baseURL,
+            model: 'm',
+            maxRetries: 2,
+            baseRetryDelayMs: 1,
+            maxRetryDelayMs: 2000,
+            timeoutMs: 5000,
+          });
           try {
             await c.complete({ step: 'test', messages: [{ role: 'user', content: 'hi' }] });
             return { ok: true, requests: chat.calls.length };
@@ -94,7 +122,10 @@ describe('both clients retry the same statuses, honour Retry-After, and send a b
 
   test('a Retry-After is waited out (seconds, and retry-after-ms), not the 1 ms backoff', async () => {
     for (const client of clients) {
-      for (const [h, ms] of [[{ retryAfter: '0.3' }, 300], [{ retryAfterMs: '250', retryAfter: '5' }, 250]] as const) {
+      for (const [h, ms] of [
+        [{ retryAfter: '0.3' }, 300],
+        [{ retryAfterMs: '250', retryAfter: '5' }, 250],
+      ] as const) {
         const t0 = performance.now();
         const r = await client.run(429, h);
         const waited = performance.now() - t0;

@@ -22,14 +22,31 @@ const at = (text: string, probe: string, shift = 0) => text.indexOf(probe) + shi
 test('LaTeX: the key under the cursor, its quotes from the notes of its own paragraph', () => {
   const one = provenanceAt(LATEX, at(LATEX, 'hopper2021keyword}.', 3), 'latex');
   assert.deepEqual(one?.keys, ['hopper2021keyword']);
-  assert.deepEqual(one?.quotes.map((q) => [q.id, q.sentenceId, q.unsupported]), [['Q2', 'S1.1', false], ['Q3', 'S1.2', true]]);
+  assert.deepEqual(
+    one?.quotes.map((q) => [q.id, q.sentenceId, q.unsupported]),
+    [
+      ['Q2', 'S1.1', false],
+      ['Q3', 'S1.2', true],
+    ],
+  );
   assert.equal(one?.quotes[0].text, 'BM25 remains a strong baseline; "quoted" words stay.');
   const both = provenanceAt(LATEX, at(LATEX, '\\cite{lovelace', 2), 'latex');
   assert.deepEqual(both?.keys, ['lovelace2019dense', 'hopper2021keyword'], 'on the command: every key');
-  assert.deepEqual(both?.quotes.map((q) => q.id), ['Q1', 'Q2', 'Q3']);
+  assert.deepEqual(
+    both?.quotes.map((q) => q.id),
+    ['Q1', 'Q2', 'Q3'],
+  );
   const rewrapped = provenanceAt(LATEX, at(LATEX, 'p.~3]{hopper', 8), 'latex');
-  assert.deepEqual(rewrapped?.quotes.map((q) => q.id), ['Q2', 'Q3'], 'a citation on the paragraph\'s second line, with an optional argument');
-  assert.equal(provenanceAt(LATEX, at(LATEX, 'cites~\\cite{lovelace', 10), 'latex'), null, 'a paragraph whose notes are gone shows nothing');
+  assert.deepEqual(
+    rewrapped?.quotes.map((q) => q.id),
+    ['Q2', 'Q3'],
+    "a citation on the paragraph's second line, with an optional argument",
+  );
+  assert.equal(
+    provenanceAt(LATEX, at(LATEX, 'cites~\\cite{lovelace', 10), 'latex'),
+    null,
+    'a paragraph whose notes are gone shows nothing',
+  );
   assert.equal(provenanceAt(LATEX, at(LATEX, 'Dense retrieval'), 'latex'), null, 'prose is not a citation');
 });
 
@@ -44,8 +61,16 @@ const MARKDOWN = [
 test('Markdown: the footnote of the citing sentence, the hovered key only', () => {
   const first = provenanceAt(MARKDOWN, at(MARKDOWN, '@hopper2021keyword]', 3), 'markdown');
   assert.deepEqual(first?.keys, ['hopper2021keyword']);
-  assert.deepEqual(first?.quotes.map((q) => [q.id, q.text]), [['Q2', 'BM25 remains strong.']], 'S1.1\'s quote, not S1.2\'s');
+  assert.deepEqual(
+    first?.quotes.map((q) => [q.id, q.text]),
+    [['Q2', 'BM25 remains strong.']],
+    "S1.1's quote, not S1.2's",
+  );
   const second = provenanceAt(MARKDOWN, at(MARKDOWN, 'see @hopper', 6), 'markdown');
-  assert.deepEqual(second?.quotes.map((q) => q.id), ['Q3'], 'a prefix and locator around the key');
+  assert.deepEqual(
+    second?.quotes.map((q) => q.id),
+    ['Q3'],
+    'a prefix and locator around the key',
+  );
   assert.equal(provenanceAt(MARKDOWN, at(MARKDOWN, 'Fusion'), 'markdown'), null);
 });

@@ -21,10 +21,18 @@ import { noPdflatex } from '../support/pdflatex.ts';
 
 const scipyBib = join(projectRoot, '..', 'shared', 'eval', 'bibtex', 'scipy-1.0-references.bib');
 const sampleBib = join(projectRoot, 'samples', 'corpus', 'references.bib');
-const noShared = existsSync(scipyBib) || process.env.CI ? false : `${scipyBib} is missing (the shared eval data sits next to the repository)`;
+const noShared =
+  existsSync(scipyBib) || process.env.CI ? false : `${scipyBib} is missing (the shared eval data sits next to the repository)`;
 
 const KINDS: Kind[] = ['eprint-tar', 'eprint-tex', 'oa-pdf', 'metadata', 'none', 'html', 'oa-pdf', 'metadata'];
-const EXPECTED: Record<Kind, string> = { 'eprint-tar': 'latex', 'eprint-tex': 'latex', html: 'html', 'oa-pdf': 'pdf', metadata: 'metadata', none: 'not-found' };
+const EXPECTED: Record<Kind, string> = {
+  'eprint-tar': 'latex',
+  'eprint-tex': 'latex',
+  html: 'html',
+  'oa-pdf': 'pdf',
+  metadata: 'metadata',
+  none: 'not-found',
+};
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-bib-'));
 let s: Standins;
 
@@ -32,7 +40,17 @@ before(async () => {
   s = await startStandins();
   s.arxivIntervalMs = 100;
   if (!noPdflatex) {
-    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, join(projectRoot, 'test', 'fixtures', 'ingest', 'onecol.tex')], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+    execFileSync(
+      'pdflatex',
+      [
+        '-interaction=nonstopmode',
+        '-halt-on-error',
+        '-output-directory',
+        dir,
+        join(projectRoot, 'test', 'fixtures', 'ingest', 'onecol.tex'),
+      ],
+      { cwd: dir, stdio: 'ignore', timeout: 60_000 },
+    );
     s.setPdf(readFileSync(join(dir, 'onecol.pdf')));
   }
 });
@@ -83,68 +101,98 @@ function env() {
   };
 }
 
-test('the sample paper\'s .bib: every entry resolved and reported, keys preserved; a second run fetches nothing', { skip: noPdflatex }, async () => {
-  const text = readFileSync(sampleBib, 'utf8');
-  const { records } = await parseBibtex(text, sampleBib);
-  const expected = register(records, '2401.');
-  const { candidates } = await candidatesFromBib(text, sampleBib);
-  const config = sourcesConfig({ arxivApiUrl: s.arxivApiUrl, arxivUrl: s.arxivUrl, s2Url: s.s2Url, openalexUrl: s.openalexUrl, arxivIntervalMs: 100, s2IntervalMs: 0, openalexIntervalMs: 0, cacheDir: join(dir, 'cache-sample') });
-  const store = await openStore('memory://');
-  try {
-    const r = await fetchToCorpus(store, sourceContext(config), candidates, { embedder: new HashEmbedder() });
-    assert.equal(r.entries.length, records.length);
-    assert.deepEqual(new Map(r.entries.map((e) => [e.key!, e.outcome])), expected);
-    assert.deepEqual(r.failed, []);
-    const stored = r.entries.filter((e) => e.paperId).length;
-    assert.equal((await store.counts()).papers, stored);
-    // A second run: every stored entry is already in the corpus; no e-print, HTML or PDF is requested again.
-    const downloads = () => [...s.hits.entries()].filter(([p]) => /^\/(e-print|html|pdf)\//.test(p)).reduce((n, [, c]) => n + c, 0);
-    const before = downloads();
-    const again = await fetchToCorpus(store, sourceContext(config), (await candidatesFromBib(text, sampleBib)).candidates, { embedder: new HashEmbedder() });
-    assert.equal(again.papers, 0);
-    for (const e of again.entries) assert.ok(e.outcome === 'in-corpus' || (e.outcome === 'not-found' && expected.get(e.key!) === 'not-found') || (!e.doi && !e.arxivId), `${e.key}: ${e.outcome}`);
-    assert.equal(downloads(), before);
-  } finally {
-    await store.close();
-  }
-  assert.deepEqual(s.arxivViolations, []);
-});
+test(
+  "the sample paper's .bib: every entry resolved and reported, keys preserved; a second run fetches nothing",
+  { skip: noPdflatex },
+  async () => {
+    const text = readFileSync(sampleBib, 'utf8');
+    const { records } = await parseBibtex(text, sampleBib);
+    const expected = register(records, '2401.');
+    const { candidates } = await candidatesFromBib(text, sampleBib);
+    const config = sourcesConfig({
+      arxivApiUrl: s.arxivApiUrl,
+      arxivUrl: s.arxivUrl,
+      s2Url: s.s2Url,
+      openalexUrl: s.openalexUrl,
+      arxivIntervalMs: 100,
+      s2IntervalMs: 0,
+      openalexIntervalMs: 0,
+      cacheDir: join(dir, 'cache-sample'),
+    });
+    const store = await openStore('memory://');
+    try {
+      const r = await fetchToCorpus(store, sourceContext(config), candidates, { embedder: new HashEmbedder() });
+      assert.equal(r.entries.length, records.length);
+      assert.deepEqual(new Map(r.entries.map((e) => [e.key!, e.outcome])), expected);
+      assert.deepEqual(r.failed, []);
+      const stored = r.entries.filter((e) => e.paperId).length;
+      assert.equal((await store.counts()).papers, stored);
+      // A second run: every stored entry is already in the corpus; no e-print, HTML or PDF is requested again.
+      const downloads = () => [...s.hits.entries()].filter(([p]) => /^\/(e-print|html|pdf)\//.test(p)).reduce((n, [, c]) => n + c, 0);
+      const before = downloads();
+      const again = await fetchToCorpus(store, sourceContext(config), (await candidatesFromBib(text, sampleBib)).candidates, {
+        embedder: new HashEmbedder(),
+      });
+      assert.equal(again.papers, 0);
+      for (const e of again.entries)
+        assert.ok(
+          e.outcome === 'in-corpus' || (e.outcome === 'not-found' && expected.get(e.key!) === 'not-found') || (!e.doi && !e.arxivId),
+          `${e.key}: ${e.outcome}`,
+        );
+      assert.equal(downloads(), before);
+    } finally {
+      await store.close();
+    }
+    assert.deepEqual(s.arxivViolations, []);
+  },
+);
 
-test('the 180-entry SciPy .bib through `corpus-lens fetch --bib`: per-entry report, keys preserved, related work cites only its keys', { skip: noShared || noPdflatex }, async () => {
-  const text = readFileSync(scipyBib, 'utf8');
-  const { records } = await parseBibtex(text, scipyBib);
-  assert.ok(records.length >= 180, `${records.length} entries`);
-  const expected = register(records, '1901.');
-  const db = join(dir, 'scipy-db');
-  const keys = new Set(records.map((r) => r.key));
+test(
+  'the 180-entry SciPy .bib through `corpus-lens fetch --bib`: per-entry report, keys preserved, related work cites only its keys',
+  { skip: noShared || noPdflatex },
+  async () => {
+    const text = readFileSync(scipyBib, 'utf8');
+    const { records } = await parseBibtex(text, scipyBib);
+    assert.ok(records.length >= 180, `${records.length} entries`);
+    const expected = register(records, '1901.');
+    const db = join(dir, 'scipy-db');
+    const keys = new Set(records.map((r) => r.key));
 
-  const run = await runCli(['fetch', '--db', db, '--bib', scipyBib, '--yes', '--json'], { env: env() });
-  assert.equal(run.code, 0, run.stderr.slice(-2000));
-  const summary = JSON.parse(run.stdout) as { papers: number; entries: { key: string; outcome: string; paperId: string | null }[]; failed: unknown[] };
-  assert.deepEqual(new Map(summary.entries.map((e) => [e.key, e.outcome])), expected);
-  assert.deepEqual(summary.failed, []);
-  assert.match(run.stderr, new RegExp(`${records.length}/${records.length} papers · 0 failed`));
-  const outcomes = new Set(summary.entries.map((e) => e.outcome));
-  for (const o of ['latex', 'html', 'pdf', 'metadata', 'not-found']) assert.ok(outcomes.has(o), `some entry ends as ${o}`);
-  assert.deepEqual(s.arxivViolations, []);
+    const run = await runCli(['fetch', '--db', db, '--bib', scipyBib, '--yes', '--json'], { env: env() });
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    const summary = JSON.parse(run.stdout) as {
+      papers: number;
+      entries: { key: string; outcome: string; paperId: string | null }[];
+      failed: unknown[];
+    };
+    assert.deepEqual(new Map(summary.entries.map((e) => [e.key, e.outcome])), expected);
+    assert.deepEqual(summary.failed, []);
+    assert.match(run.stderr, new RegExp(`${records.length}/${records.length} papers · 0 failed`));
+    const outcomes = new Set(summary.entries.map((e) => e.outcome));
+    for (const o of ['latex', 'html', 'pdf', 'metadata', 'not-found']) assert.ok(outcomes.has(o), `some entry ends as ${o}`);
+    assert.deepEqual(s.arxivViolations, []);
 
-  // Without --yes and without a terminal: a clear error, nothing fetched.
-  const ask = await runCli(['fetch', '--db', join(dir, 'other-db'), '--ids', '10.1000/x'], { env: env() });
-  assert.equal(ask.code, 2, 'a usage error');
-  assert.match(ask.stderr, /pass --yes/);
+    // Without --yes and without a terminal: a clear error, nothing fetched.
+    const ask = await runCli(['fetch', '--db', join(dir, 'other-db'), '--ids', '10.1000/x'], { env: env() });
+    assert.equal(ask.code, 2, 'a usage error');
+    assert.match(ask.stderr, /pass --yes/);
 
-  // Related work from this corpus (offline outline) with the author's .bib: every cited paper is found in it, under
-  // the key the entry has and the paper that entry was fetched as; nothing is appended to the .bib.
-  const myBib = join(dir, 'paper.bib');
-  copyFileSync(scipyBib, myBib);
-  const review = await runCli(['review', '--db', db, '--topic', 'scientific computing with Python arrays', '--bib', myBib, '--json', '--quiet'], { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
-  assert.equal(review.code, 0, review.stderr.slice(-1000));
-  const cited = (JSON.parse(review.stdout) as { cited: { key: string; paperId: string; reused: boolean }[] }).cited;
-  assert.ok(cited.length >= 3, `${cited.length} papers cited`);
-  const keyOf = new Map(summary.entries.filter((e) => e.paperId).map((e) => [e.paperId!, e.key]));
-  for (const c of cited) {
-    assert.ok(keys.has(c.key) && c.reused, `${c.key} is a key of the .bib`);
-    assert.equal(keyOf.get(c.paperId), c.key, `${c.paperId} is stored under its .bib key`);
-  }
-  assert.equal(readFileSync(myBib, 'utf8'), text, 'no entry appended: every cited paper is already in the .bib');
-});
+    // Related work from this corpus (offline outline) with the author's .bib: every cited paper is found in it, under
+    // the key the entry has and the paper that entry was fetched as; nothing is appended to the .bib.
+    const myBib = join(dir, 'paper.bib');
+    copyFileSync(scipyBib, myBib);
+    const review = await runCli(
+      ['review', '--db', db, '--topic', 'scientific computing with Python arrays', '--bib', myBib, '--json', '--quiet'],
+      { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } },
+    );
+    assert.equal(review.code, 0, review.stderr.slice(-1000));
+    const cited = (JSON.parse(review.stdout) as { cited: { key: string; paperId: string; reused: boolean }[] }).cited;
+    assert.ok(cited.length >= 3, `${cited.length} papers cited`);
+    const keyOf = new Map(summary.entries.filter((e) => e.paperId).map((e) => [e.paperId!, e.key]));
+    for (const c of cited) {
+      assert.ok(keys.has(c.key) && c.reused, `${c.key} is a key of the .bib`);
+      assert.equal(keyOf.get(c.paperId), c.key, `${c.paperId} is stored under its .bib key`);
+    }
+    assert.equal(readFileSync(myBib, 'utf8'), text, 'no entry appended: every cited paper is already in the .bib');
+  },
+);

@@ -12,9 +12,23 @@
  * - inventor: only an invented finding, cited to the first paper: nothing of it is supported.
  * Limits: word overlap stands in for understanding; the rewrite resolves nothing but prefixes the last question.
  */
-import { CORPUS_TAG, fenced, paraphrase, reviewModel, TOPIC_TAG, writeData, type ChatCall, type Reply, type Script } from './chat-standin.js';
+import {
+  CORPUS_TAG,
+  fenced,
+  paraphrase,
+  reviewModel,
+  TOPIC_TAG,
+  writeData,
+  type ChatCall,
+  type Reply,
+  type Script,
+} from './chat-standin.js';
 
-const STOP = new Set('the a an of and or to in on for with by from as is are was were be does do did what which how when where who why it its this that these those much many more most than'.split(' '));
+const STOP = new Set(
+  'the a an of and or to in on for with by from as is are was were be does do did what which how when where who why it its this that these those much many more most than'.split(
+    ' ',
+  ),
+);
 
 function terms(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[a-z0-9@-]{3,}/g) ?? []).filter((w) => !STOP.has(w)));
@@ -60,14 +74,24 @@ function model(kind: 'faithful' | 'liar' | 'inventor'): Script & { steps: string
     if (kind === 'inventor') return { content: `Quantum llamas improve retrieval by 400% in every benchmark [${p0}].` };
     const lines = faithfulLines(call);
     if (kind === 'faithful') return { content: lines.length ? lines.join(' ') : "I don't know." };
-    const quote = writeData(data).flatMap((p) => p.quotes.map((q) => ({ id: p.id, q }))).find((x) => x.q.split(/\s+/).length >= 16);
+    const quote = writeData(data)
+      .flatMap((p) => p.quotes.map((q) => ({ id: p.id, q })))
+      .find((x) => x.q.split(/\s+/).length >= 16);
     lines.push(
       `Smith et al. (2099) showed that quantum llamas help [${p0}].`,
       'Quantum llamas improve retrieval by 400% \\cite{smith2099quantum}.',
       'A later study extended this to new settings [P77].',
       'As shown in [12], retrieval always helps writers.',
       `This approach improves citation precision by 37% [${p0}].`,
-      ...(quote ? [`Notably, ${quote.q.split(/\s+/).slice(0, 15).join(' ').replace(/[.,;:]$/, '')} [${quote.id}].`] : []),
+      ...(quote
+        ? [
+            `Notably, ${quote.q
+              .split(/\s+/)
+              .slice(0, 15)
+              .join(' ')
+              .replace(/[.,;:]$/, '')} [${quote.id}].`,
+          ]
+        : []),
     );
     return { content: lines.join(' ') };
   };

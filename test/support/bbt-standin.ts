@@ -63,8 +63,21 @@ export async function startBbtStandin(items: BbtStandinItem[]): Promise<BbtStand
         case 'item.search': {
           if (state.mode === 'old') return error(-32601, 'Method not found');
           const terms = String(params[0] ?? '').toLowerCase();
-          const hits = items.filter((i) => [i.title, i.citekey, ...i.authors.map((a) => a.family)].some((v) => v.toLowerCase().includes(terms)));
-          return reply({ jsonrpc: '2.0', id: rpc.id, result: hits.map((i) => ({ id: `http://zotero.org/users/local/x/items/${i.citekey}`, type: 'article-journal', title: i.title, author: i.authors, issued: { 'date-parts': [[i.year]] }, citekey: i.citekey })) });
+          const hits = items.filter((i) =>
+            [i.title, i.citekey, ...i.authors.map((a) => a.family)].some((v) => v.toLowerCase().includes(terms)),
+          );
+          return reply({
+            jsonrpc: '2.0',
+            id: rpc.id,
+            result: hits.map((i) => ({
+              id: `http://zotero.org/users/local/x/items/${i.citekey}`,
+              type: 'article-journal',
+              title: i.title,
+              author: i.authors,
+              issued: { 'date-parts': [[i.year]] },
+              citekey: i.citekey,
+            })),
+          });
         }
         case 'item.export': {
           if (state.mode === 'old') return error(-32601, 'Method not found');

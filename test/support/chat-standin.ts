@@ -102,18 +102,30 @@ export async function startChatStandin(script: Script): Promise<ChatStandin> {
     try {
       const text = await readBody(req);
       if (req.method !== 'POST' || !/\/chat\/completions$/.test(req.url ?? '')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error', code: null } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error', code: null } }));
         return;
       }
       let body: ChatCall['body'];
       try {
         body = JSON.parse(text);
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error', code: null } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'bad json', type: 'invalid_request_error', code: null } }));
         return;
       }
       const messages = Array.isArray(body.messages) ? body.messages : [];
-      const call: ChatCall = { n: calls.length + 1, at: Date.now(), body, messages, stream: !!body.stream, step: stepOf(messages), hungUp: false };
+      const call: ChatCall = {
+        n: calls.length + 1,
+        at: Date.now(),
+        body,
+        messages,
+        stream: !!body.stream,
+        step: stepOf(messages),
+        hungUp: false,
+      };
       calls.push(call);
       res.on('close', () => {
         if (!res.writableFinished) call.hungUp = true;
@@ -270,13 +282,24 @@ export function writeData(data: string): { id: string; title: string; authors: s
 
 /** At most 10 leading words of a quote, without a dangling function word, lower-cased first letter. */
 export function paraphrase(quote: string): string {
-  const w = quote.replace(/[.!?]+$/, '').split(/\s+/).slice(0, 10);
-  while (w.length > 4 && /^(?:the|a|an|of|to|in|on|for|with|and|or|by|from|that|as|is|are|was|were|their|its|when|which)$/i.test(w[w.length - 1].replace(/[,;:]$/, ''))) w.pop();
+  const w = quote
+    .replace(/[.!?]+$/, '')
+    .split(/\s+/)
+    .slice(0, 10);
+  while (
+    w.length > 4 &&
+    /^(?:the|a|an|of|to|in|on|for|with|and|or|by|from|that|as|is|are|was|were|their|its|when|which)$/i.test(
+      w[w.length - 1].replace(/[,;:]$/, ''),
+    )
+  )
+    w.pop();
   const s = w.join(' ').replace(/[,;:]$/, '');
   return /^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
 }
 
-const TOPIC_STOP = new Set('the a an of and or to in on for with by from as is are we our this that these how what which related work'.split(' '));
+const TOPIC_STOP = new Set(
+  'the a an of and or to in on for with by from as is are we our this that these how what which related work'.split(' '),
+);
 
 function topicWords(s: string): Set<string> {
   return new Set((s.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => !TOPIC_STOP.has(w)));
@@ -291,7 +314,11 @@ export function reviewModel(knobs: ModelKnobs = {}): Script & { seen: Record<str
     const step = call.step ?? 'unknown';
     const isRepair = call.messages.filter((m) => m.role === 'assistant').length > 0;
     seen[step] = (seen[step] ?? 0) + 1;
-    const wrap = (content: string): Reply => ({ content, delayMs: knobs.delayMs, chunkDelayMs: step === 'write' ? knobs.chunkDelayMs : undefined });
+    const wrap = (content: string): Reply => ({
+      content,
+      delayMs: knobs.delayMs,
+      chunkDelayMs: step === 'write' ? knobs.chunkDelayMs : undefined,
+    });
     if (knobs.malformedAlways?.includes(step)) return wrap('{"this is": not json');
     if (knobs.malformedOnce?.includes(step) && !isRepair) return wrap('Sure! Here is the JSON: {"oops": [1, 2,,]}');
     const topic = fenced(call, TOPIC_TAG);
@@ -300,7 +327,15 @@ export function reviewModel(knobs: ModelKnobs = {}): Script & { seen: Record<str
     const overlap = (s: string) => [...topicWords(s)].filter((w) => tw.has(w)).length;
     switch (step) {
       case 'decompose':
-        return wrap(JSON.stringify({ rewritten_query: topic, keyword_query: [...tw].slice(0, 6).join(' '), year_min: null, year_max: null, venues: [] }));
+        return wrap(
+          JSON.stringify({
+            rewritten_query: topic,
+            keyword_query: [...tw].slice(0, 6).join(' '),
+            year_min: null,
+            year_max: null,
+            venues: [],
+          }),
+        );
       case 'rerank': {
         const scores = [...data.matchAll(/^\[(S\d+)\] (.*)$/gm)].map((m) => ({ id: m[1], score: Math.min(10, 2 + overlap(m[2]) * 2) }));
         return wrap(JSON.stringify({ scores }));
@@ -345,7 +380,10 @@ export function reviewModel(knobs: ModelKnobs = {}): Script & { seen: Record<str
         return wrap(list ? lines.join('\n') : lines.join(' '));
       }
       case 'verify': {
-        const verdicts = [...data.matchAll(/^\[(S\d+\.\d+)\]/gm)].map((m) => ({ id: m[1], verdict: knobs.verifyVerdict?.(m[0]) ?? 'supported' }));
+        const verdicts = [...data.matchAll(/^\[(S\d+\.\d+)\]/gm)].map((m) => ({
+          id: m[1],
+          verdict: knobs.verifyVerdict?.(m[0]) ?? 'supported',
+        }));
         return wrap(JSON.stringify({ verdicts }));
       }
       default:
@@ -378,7 +416,11 @@ export function liarModel(): Script & { shown: string[] } {
         const passages = [...data.matchAll(/^\(\d+\) (.*)$/gm)].flatMap((m) => m[1].split(/(?<=[.!?])\s+(?=[A-Z])/));
         for (const p of passages) if (!quotes.includes(p) && p.split(/\s+/).length >= 16) shown.push(p);
         const altered = quotes[0]?.replace(/\b([a-z]{6,})\b/, 'quantum');
-        return { content: JSON.stringify({ quotes: [...quotes, ...(altered ? [altered] : []), 'Quantum llamas improve retrieval by 400% in every benchmark we tried.'] }) };
+        return {
+          content: JSON.stringify({
+            quotes: [...quotes, ...(altered ? [altered] : []), 'Quantum llamas improve retrieval by 400% in every benchmark we tried.'],
+          }),
+        };
       }
       case 'plan': {
         const plan = JSON.parse(r.content);
@@ -397,8 +439,24 @@ export function liarModel(): Script & { shown: string[] } {
           'As shown in [12], retrieval always helps writers.',
           '[smith2099] found that every author cites llamas.',
           `This approach improves citation precision by 37% [${p0}].`,
-          ...(copied ? [`Notably, ${copied.split(/\s+/).slice(0, 15).join(' ').replace(/[.,;:]$/, '')} [${p0}].`] : []),
-          ...(quote ? [`One paper states that ${quote.q.split(/\s+/).slice(0, 15).join(' ').replace(/[.,;:]$/, '')} [${quote.id}].`] : []),
+          ...(copied
+            ? [
+                `Notably, ${copied
+                  .split(/\s+/)
+                  .slice(0, 15)
+                  .join(' ')
+                  .replace(/[.,;:]$/, '')} [${p0}].`,
+              ]
+            : []),
+          ...(quote
+            ? [
+                `One paper states that ${quote.q
+                  .split(/\s+/)
+                  .slice(0, 15)
+                  .join(' ')
+                  .replace(/[.,;:]$/, '')} [${quote.id}].`,
+              ]
+            : []),
         ];
         const list = /Write a list/.test(call.messages[0]?.content ?? '');
         return { content: list ? `${r.content}\n${lies.map((l) => `- ${l}`).join('\n')}` : `${r.content} ${lies.join(' ')}` };
@@ -418,8 +476,18 @@ export function authorYearModel(): Script {
     const papers = writeData(fenced(call, CORPUS_TAG));
     const lines = papers.map((p) => {
       const names = p.authors.split(/,\s*/);
-      const surname = (n: string) => n.replace(/ et al\.$/, '').trim().split(/\s+/).pop();
-      const who = names.length === 2 ? `${surname(names[0])} and ${surname(names[1])}` : names.length > 2 || / et al\.$/.test(p.authors) ? `${surname(names[0])} et al.` : surname(names[0]);
+      const surname = (n: string) =>
+        n
+          .replace(/ et al\.$/, '')
+          .trim()
+          .split(/\s+/)
+          .pop();
+      const who =
+        names.length === 2
+          ? `${surname(names[0])} and ${surname(names[1])}`
+          : names.length > 2 || / et al\.$/.test(p.authors)
+            ? `${surname(names[0])} et al.`
+            : surname(names[0]);
       return `${who} (${p.year}) reports that ${paraphrase(p.quotes[0] ?? p.title)}.`;
     });
     return { content: lines.join(' ') };
@@ -459,90 +527,166 @@ export interface CorpusPaper {
 
 export const REVIEW_CORPUS: CorpusPaper[] = [
   {
-    id: 'r1', title: 'Dense retrieval of scientific sentences', authors: ['Ada Lovelace', 'Alan Turing'], year: 2019, venue: 'ACL', doi: '10.1000/r1',
+    id: 'r1',
+    title: 'Dense retrieval of scientific sentences',
+    authors: ['Ada Lovelace', 'Alan Turing'],
+    year: 2019,
+    venue: 'ACL',
+    doi: '10.1000/r1',
     sections: [
-      ['Introduction', [
-        'Writing the related work section of a paper takes authors many hours of careful reading and note taking.',
-        'We retrieve sentences from prior papers that phrase a similar idea, using dense sentence embeddings trained on scientific text.',
-      ]],
-      ['Method', [
-        'Every corpus sentence is encoded once with a transformer encoder and stored in an approximate nearest neighbour index.',
-        'Cosine similarity between the query embedding and the sentence embeddings ranks the candidate sentences for the author.',
-      ]],
+      [
+        'Introduction',
+        [
+          'Writing the related work section of a paper takes authors many hours of careful reading and note taking.',
+          'We retrieve sentences from prior papers that phrase a similar idea, using dense sentence embeddings trained on scientific text.',
+        ],
+      ],
+      [
+        'Method',
+        [
+          'Every corpus sentence is encoded once with a transformer encoder and stored in an approximate nearest neighbour index.',
+          'Cosine similarity between the query embedding and the sentence embeddings ranks the candidate sentences for the author.',
+        ],
+      ],
     ],
   },
   {
-    id: 'r2', title: 'Keyword search still matters for scholarly retrieval', authors: ['Grace Hopper'], year: 2021, venue: 'SIGIR', doi: '10.1000/r2',
+    id: 'r2',
+    title: 'Keyword search still matters for scholarly retrieval',
+    authors: ['Grace Hopper'],
+    year: 2021,
+    venue: 'SIGIR',
+    doi: '10.1000/r2',
     sections: [
-      ['Introduction', [
-        'Lexical retrieval with BM25 remains a strong baseline for scholarly search when queries contain rare technical terms.',
-        'Hybrid retrieval that fuses lexical and dense rankings with reciprocal rank fusion outperforms either ranking alone.',
-      ]],
-      ['Results', [
-        'The gains of hybrid retrieval are largest for queries that mention acronyms, numbers or names of datasets.',
-      ]],
+      [
+        'Introduction',
+        [
+          'Lexical retrieval with BM25 remains a strong baseline for scholarly search when queries contain rare technical terms.',
+          'Hybrid retrieval that fuses lexical and dense rankings with reciprocal rank fusion outperforms either ranking alone.',
+        ],
+      ],
+      ['Results', ['The gains of hybrid retrieval are largest for queries that mention acronyms, numbers or names of datasets.']],
     ],
   },
   {
-    id: 'r3', title: 'Writing assistants for scientists', authors: ['Barbara Liskov'], year: 2023, venue: 'CHI', doi: '10.1000/r3',
+    id: 'r3',
+    title: 'Writing assistants for scientists',
+    authors: ['Barbara Liskov'],
+    year: 2023,
+    venue: 'CHI',
+    doi: '10.1000/r3',
     sections: [
-      ['Background', [
-        'Novice authors imitate the phrasing of papers they admire and keep private collections of useful sentences.',
-        'Writing assistants that suggest example sentences from prior papers help authors learn the conventions of their field.',
-        'Learning from examples must not turn into copying, so assistants should warn when a draft sentence is nearly identical to a source.',
-      ]],
+      [
+        'Background',
+        [
+          'Novice authors imitate the phrasing of papers they admire and keep private collections of useful sentences.',
+          'Writing assistants that suggest example sentences from prior papers help authors learn the conventions of their field.',
+          'Learning from examples must not turn into copying, so assistants should warn when a draft sentence is nearly identical to a source.',
+        ],
+      ],
     ],
   },
   {
-    id: 'r4', title: 'Citation recommendation with retrieval and reranking', authors: ['Donald Knuth', 'Leslie Lamport'], year: 2022, venue: 'EMNLP', doi: '10.1000/r4',
+    id: 'r4',
+    title: 'Citation recommendation with retrieval and reranking',
+    authors: ['Donald Knuth', 'Leslie Lamport'],
+    year: 2022,
+    venue: 'EMNLP',
+    doi: '10.1000/r4',
     sections: [
-      ['Introduction', [
-        'Citation recommendation systems retrieve candidate papers for a passage of a draft and rerank them with a cross encoder.',
-        'Reranking the top retrieved candidates with a cross encoder improves the precision of recommended citations substantially.',
-      ]],
-      ['Evaluation', [
-        'Recommended citations were judged relevant by authors in most cases when the passage described a specific method.',
-      ]],
+      [
+        'Introduction',
+        [
+          'Citation recommendation systems retrieve candidate papers for a passage of a draft and rerank them with a cross encoder.',
+          'Reranking the top retrieved candidates with a cross encoder improves the precision of recommended citations substantially.',
+        ],
+      ],
+      ['Evaluation', ['Recommended citations were judged relevant by authors in most cases when the passage described a specific method.']],
     ],
   },
   {
-    id: 'r5', title: 'Grounded generation of literature reviews', authors: ['Margaret Hamilton'], year: 2024, venue: 'NAACL', doi: '10.1000/r5',
+    id: 'r5',
+    title: 'Grounded generation of literature reviews',
+    authors: ['Margaret Hamilton'],
+    year: 2024,
+    venue: 'NAACL',
+    doi: '10.1000/r5',
     sections: [
-      ['Introduction', [
-        'Large language models that write literature reviews often invent citations to papers that do not exist.',
-        'Grounding every generated claim in a verified quote from a retrieved paper reduces unsupported statements in generated reviews.',
-      ]],
-      ['Method', [
-        'Quotes extracted by the model are matched against the source text, and quotes that cannot be found are discarded before writing.',
-        'The writer model must cite only papers whose quotes were assigned to the section being written.',
-      ]],
+      [
+        'Introduction',
+        [
+          'Large language models that write literature reviews often invent citations to papers that do not exist.',
+          'Grounding every generated claim in a verified quote from a retrieved paper reduces unsupported statements in generated reviews.',
+        ],
+      ],
+      [
+        'Method',
+        [
+          'Quotes extracted by the model are matched against the source text, and quotes that cannot be found are discarded before writing.',
+          'The writer model must cite only papers whose quotes were assigned to the section being written.',
+        ],
+      ],
     ],
   },
   {
-    id: 'r6', title: 'Detecting verbatim reuse in academic prose', authors: ['Edsger Dijkstra'], year: 2020, venue: 'JCDL', doi: '10.1000/r6',
+    id: 'r6',
+    title: 'Detecting verbatim reuse in academic prose',
+    authors: ['Edsger Dijkstra'],
+    year: 2020,
+    venue: 'JCDL',
+    doi: '10.1000/r6',
     sections: [
-      ['Method', [
-        'Overlapping word n-grams between a submission and a reference collection reveal passages that were copied verbatim.',
-        'Runs of twelve or more identical consecutive words are a reliable signal of copied text in scientific writing.',
-      ]],
+      [
+        'Method',
+        [
+          'Overlapping word n-grams between a submission and a reference collection reveal passages that were copied verbatim.',
+          'Runs of twelve or more identical consecutive words are a reliable signal of copied text in scientific writing.',
+        ],
+      ],
     ],
   },
   {
-    id: 'r7', title: 'Protein folding with attention', authors: ['Rosalind Franklin'], year: 2021, venue: 'Nature', doi: '10.1000/r7',
+    id: 'r7',
+    title: 'Protein folding with attention',
+    authors: ['Rosalind Franklin'],
+    year: 2021,
+    venue: 'Nature',
+    doi: '10.1000/r7',
     sections: [
-      ['Introduction', [
-        'Predicting the three dimensional structure of proteins from their amino acid sequence is a long standing problem in biology.',
-        'Attention based networks trained on evolutionary data predict protein structures with near experimental accuracy.',
-      ]],
+      [
+        'Introduction',
+        [
+          'Predicting the three dimensional structure of proteins from their amino acid sequence is a long standing problem in biology.',
+          'Attention based networks trained on evolutionary data predict protein structures with near experimental accuracy.',
+        ],
+      ],
     ],
   },
 ];
 
 /** A synthetic corpus of `papers` papers × `sentences` sentences (for the bench: enough candidates for n = 256). */
 export function syntheticCorpus(papers: number, sentences: number): CorpusPaper[] {
-  const topics = ['retrieval', 'embeddings', 'citations', 'reranking', 'writing', 'quotes', 'summaries', 'evaluation', 'corpora', 'authors'];
+  const topics = [
+    'retrieval',
+    'embeddings',
+    'citations',
+    'reranking',
+    'writing',
+    'quotes',
+    'summaries',
+    'evaluation',
+    'corpora',
+    'authors',
+  ];
   const verbs = ['improves', 'affects', 'supports', 'measures', 'explains', 'changes', 'predicts', 'limits'];
-  const objects = ['precision of search', 'quality of drafts', 'speed of reviewing', 'recall of evidence', 'trust in generated text', 'coverage of prior work'];
+  const objects = [
+    'precision of search',
+    'quality of drafts',
+    'speed of reviewing',
+    'recall of evidence',
+    'trust in generated text',
+    'coverage of prior work',
+  ];
   let seed = 42;
   const rnd = (n: number) => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -559,7 +703,15 @@ export function syntheticCorpus(papers: number, sentences: number): CorpusPaper[
         `In study ${p}-${s} the use of ${t} ${verbs[rnd(verbs.length)]} the ${objects[rnd(objects.length)]} for ${topics[rnd(topics.length)]} in setting ${rnd(1000)}.`,
       );
     }
-    out.push({ id: `s${p}`, title: `A study of ${t} number ${p}`, authors: [`Author${p} Family${p % 7}`], year: 2000 + (p % 25), venue: `Venue ${p % 5}`, doi: `10.2000/s${p}`, sections: secs });
+    out.push({
+      id: `s${p}`,
+      title: `A study of ${t} number ${p}`,
+      authors: [`Author${p} Family${p % 7}`],
+      year: 2000 + (p % 25),
+      venue: `Venue ${p % 5}`,
+      doi: `10.2000/s${p}`,
+      sections: secs,
+    });
   }
   return out;
 }
@@ -583,7 +735,15 @@ export async function loadCorpus(
     const vectors = await embedder.embed(texts);
     let g = 0;
     const sentences = p.sections.flatMap(([title, ss], si) =>
-      ss.map((text, i) => ({ sectionTitle: title, sectionNumber: String(si + 1), sectionIndex: si, sentenceIndex: i, globalIndex: g, text, embedding: vectors[g++] })),
+      ss.map((text, i) => ({
+        sectionTitle: title,
+        sectionNumber: String(si + 1),
+        sectionIndex: si,
+        sentenceIndex: i,
+        globalIndex: g,
+        text,
+        embedding: vectors[g++],
+      })),
     );
     n += sentences.length;
     inputs.push({ id: p.id, title: p.title, authors: p.authors, year: p.year, venue: p.venue, doi: p.doi, sentences });

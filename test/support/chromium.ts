@@ -11,7 +11,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(resolve(__dirname, '..', '..'), '.test-artifacts');
 
 /** Why a Chromium suite cannot run here (a string), or false. Also false under CI=true, where it must run. */
-export const noChromium: string | false = existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
+export const noChromium: string | false =
+  existsSync(CHROMIUM) || process.env.CI ? false : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`;
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -43,7 +44,10 @@ interface ChromiumFixture<S> {
  * Registers the enclosing `describe`'s hooks: before its tests, `prepare` (e.g. build a bundle), the page server and
  * the browser; after them, both closed. Call it inside the describe whose tests use it.
  */
-export function chromiumFixture<S extends { close(): Promise<void> }>(startServer: () => Promise<S>, prepare?: () => Promise<unknown>): ChromiumFixture<S> {
+export function chromiumFixture<S extends { close(): Promise<void> }>(
+  startServer: () => Promise<S>,
+  prepare?: () => Promise<unknown>,
+): ChromiumFixture<S> {
   let browser: Browser | undefined;
   let server: S | undefined;
   before(async () => {

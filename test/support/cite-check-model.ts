@@ -13,11 +13,19 @@
 import type { ChatCall, Reply } from './chat-standin.ts';
 import { CORPUS_TAG, fenced, TOPIC_TAG } from './chat-standin.ts';
 
-const STOP = new Set('a an the of in on at to for by with and or is are was were be been that this these those it its as from than per each after before'.split(' '));
+const STOP = new Set(
+  'a an the of in on at to for by with and or is are was were be been that this these those it its as from than per each after before'.split(
+    ' ',
+  ),
+);
 const NEG = /\b(not|no|never|without)\b/i;
 
 function words(s: string): Set<string> {
-  return new Set((s.toLowerCase().match(/[a-z0-9-]+/g) ?? []).filter((w) => w.length > 2 && !STOP.has(w) && !NEG.test(w)).map((w) => w.replace(/s$/, '')));
+  return new Set(
+    (s.toLowerCase().match(/[a-z0-9-]+/g) ?? [])
+      .filter((w) => w.length > 2 && !STOP.has(w) && !NEG.test(w))
+      .map((w) => w.replace(/s$/, '')),
+  );
 }
 
 export function citeVerdictModel(): (call: ChatCall) => Reply {
@@ -33,6 +41,12 @@ export function citeVerdictModel(): (call: ChatCall) => Reply {
     let verdict = 'not enough information';
     if (best.id && best.shared >= 2 && NEG.test(best.text) !== NEG.test(sentence)) verdict = 'contradicted';
     else if (best.id && best.shared >= Math.ceil(mine.size / 2)) verdict = 'supported';
-    return { content: JSON.stringify({ verdict, quote: best.id, reason: `${best.shared} of ${mine.size} content words in ${best.id ?? 'no sentence'}` }) };
+    return {
+      content: JSON.stringify({
+        verdict,
+        quote: best.id,
+        reason: `${best.shared} of ${mine.size} content words in ${best.id ?? 'no sentence'}`,
+      }),
+    };
   };
 }

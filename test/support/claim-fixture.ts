@@ -30,8 +30,24 @@ export function loadClaimFixture(root: string): ClaimPair[] {
   return groups.flatMap((g, i) => {
     const half = i % 2 === 0 ? ('train' as const) : ('heldout' as const);
     return [
-      ...g.faithful.map((sentence) => ({ paper: g.paper, title: g.title, quotes: g.quotes, sentence, faithful: true, kind: 'faithful', half })),
-      ...g.unfaithful.map(([kind, sentence]) => ({ paper: g.paper, title: g.title, quotes: g.quotes, sentence, faithful: false, kind, half })),
+      ...g.faithful.map((sentence) => ({
+        paper: g.paper,
+        title: g.title,
+        quotes: g.quotes,
+        sentence,
+        faithful: true,
+        kind: 'faithful',
+        half,
+      })),
+      ...g.unfaithful.map(([kind, sentence]) => ({
+        paper: g.paper,
+        title: g.title,
+        quotes: g.quotes,
+        sentence,
+        faithful: false,
+        kind,
+        half,
+      })),
     ];
   });
 }

@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 /** Runs the built `corpus-lens` (dist/cli.js, as users run it) with args and optional stdin. */
-export function runCli(args: string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliResult> {
   const cli = join(projectRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
   return new Promise((resolve, reject) => {

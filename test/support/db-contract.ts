@@ -48,9 +48,7 @@ function assertContext(h: Hit) {
   if (h.previous) assert.equal(h.previous.sentenceIndex, h.sentence.sentenceIndex - 1);
   else assert.equal(h.sentence.sentenceIndex, 0, 'previous is null only at the first sentence of a section');
   const last = Math.max(
-    ...documents
-      .filter((d) => d.doc_id === h.sentence.paperId && d.section_title === sectionOf(h.sentence))
-      .map((d) => d.sentence_index),
+    ...documents.filter((d) => d.doc_id === h.sentence.paperId && d.section_title === sectionOf(h.sentence)).map((d) => d.sentence_index),
   );
   if (h.next) assert.equal(h.next.sentenceIndex, h.sentence.sentenceIndex + 1);
   else assert.equal(h.sentence.sentenceIndex, last, 'next is null only at the last sentence of a section');
@@ -198,7 +196,10 @@ export function storeContract(t: ContractTarget): void {
       assert.equal(kw[0].paper.id, 'p2');
       assert.equal(kw.length, 2);
       const old = await s.matchPapers(q(text).vector, text, { count: 3, yearMax: 2019 });
-      assert.deepEqual(old.map((h) => h.paper.id), ['p1']);
+      assert.deepEqual(
+        old.map((h) => h.paper.id),
+        ['p1'],
+      );
     });
 
     test('keyword search finds acronyms; hybrid fuses both rankings', async () => {
@@ -253,12 +254,51 @@ export function storeContract(t: ContractTarget): void {
         'The score is the cosine of the two vectors.',
       ];
       const sentences = texts.map((text, i) => ({
-        sectionTitle: i < 2 ? 'Model' : 'Results', sectionIndex: i < 2 ? 0 : 1, sentenceIndex: i % 2, globalIndex: i, page: i < 2 ? 1 : 2, text, embedding: v(text),
+        sectionTitle: i < 2 ? 'Model' : 'Results',
+        sectionIndex: i < 2 ? 0 : 1,
+        sentenceIndex: i % 2,
+        globalIndex: i,
+        page: i < 2 ? 1 : 2,
+        text,
+        embedding: v(text),
       }));
       const elements = [
-        { type: 'figure' as const, label: 'Figure 1', labelKey: 'fig:arch', caption: 'Architecture of the sentence encoder with its pooling layer.', content: null, sectionTitle: 'Model', sectionIndex: 0, afterSentence: 1, page: 1, bbox: [72, 90.5, 540, 300] as [number, number, number, number] },
-        { type: 'table' as const, label: 'Table 1', labelKey: 'tab:recall', caption: 'Retrieval accuracy on the benchmark.', content: 'Model | Recall@10\nBM25 | 0.61\nDense encoder | 0.74', sectionTitle: 'Results', sectionIndex: 1, afterSentence: 2, page: 2, bbox: null },
-        { type: 'equation' as const, label: 'Equation (1)', labelKey: 'eq:score', caption: null, content: 's(q, d) = \\cos(E(q), E(d))', sectionTitle: 'Results', sectionIndex: 1, afterSentence: 3, page: 2, bbox: null },
+        {
+          type: 'figure' as const,
+          label: 'Figure 1',
+          labelKey: 'fig:arch',
+          caption: 'Architecture of the sentence encoder with its pooling layer.',
+          content: null,
+          sectionTitle: 'Model',
+          sectionIndex: 0,
+          afterSentence: 1,
+          page: 1,
+          bbox: [72, 90.5, 540, 300] as [number, number, number, number],
+        },
+        {
+          type: 'table' as const,
+          label: 'Table 1',
+          labelKey: 'tab:recall',
+          caption: 'Retrieval accuracy on the benchmark.',
+          content: 'Model | Recall@10\nBM25 | 0.61\nDense encoder | 0.74',
+          sectionTitle: 'Results',
+          sectionIndex: 1,
+          afterSentence: 2,
+          page: 2,
+          bbox: null,
+        },
+        {
+          type: 'equation' as const,
+          label: 'Equation (1)',
+          labelKey: 'eq:score',
+          caption: null,
+          content: 's(q, d) = \\cos(E(q), E(d))',
+          sectionTitle: 'Results',
+          sectionIndex: 1,
+          afterSentence: 3,
+          page: 2,
+          bbox: null,
+        },
       ].map((e, i) => ({ ...e, elementIndex: i, embedding: v([e.label, e.caption, e.content].filter(Boolean).join(' ')) }));
       const paper = { id: 'el1', title: 'Elements of a paper', authors: ['Grace Hopper'], year: 2021, sentences, elements };
       try {
@@ -268,9 +308,14 @@ export function storeContract(t: ContractTarget): void {
         assert.equal((await store.writePapers([paper])).elements, 0, 'a re-write adds no element');
 
         const listed = await store.listElements!({ count: 10 });
-        assert.deepEqual(listed.map((h) => [h.element.type, h.element.label, h.element.elementIndex]), [
-          ['figure', 'Figure 1', 0], ['table', 'Table 1', 1], ['equation', 'Equation (1)', 2],
-        ]);
+        assert.deepEqual(
+          listed.map((h) => [h.element.type, h.element.label, h.element.elementIndex]),
+          [
+            ['figure', 'Figure 1', 0],
+            ['table', 'Table 1', 1],
+            ['equation', 'Equation (1)', 2],
+          ],
+        );
         const fig = listed[0].element;
         assert.deepEqual(fig.bbox, [72, 90.5, 540, 300]);
         assert.equal(fig.page, 1);
@@ -279,8 +324,15 @@ export function storeContract(t: ContractTarget): void {
         assert.equal(listed[1].element.content, 'Model | Recall@10\nBM25 | 0.61\nDense encoder | 0.74');
         assert.equal(listed[2].element.content, 's(q, d) = \\cos(E(q), E(d))');
         assert.equal(listed[1].paper.title, 'Elements of a paper');
-        assert.deepEqual((await store.listElements!({ count: 10, type: 'equation' })).map((h) => h.element.label), ['Equation (1)']);
-        assert.deepEqual((await store.listElements!({ count: 10, after: fig.id })).map((h) => h.element.label), ['Table 1', 'Equation (1)'], 'paged after an id');
+        assert.deepEqual(
+          (await store.listElements!({ count: 10, type: 'equation' })).map((h) => h.element.label),
+          ['Equation (1)'],
+        );
+        assert.deepEqual(
+          (await store.listElements!({ count: 10, after: fig.id })).map((h) => h.element.label),
+          ['Table 1', 'Equation (1)'],
+          'paged after an id',
+        );
 
         // The table's cells find the table: by keyword alone (a number only its content holds) and fused with the vector.
         const before = t.roundTrips();
@@ -294,24 +346,33 @@ export function storeContract(t: ContractTarget): void {
         assert.ok(byQuery[0].similarity !== null && byQuery[0].similarity > 0 && byQuery[0].similarity <= 1);
         for (let i = 1; i < byQuery.length; i++) assert.ok(byQuery[i - 1].score >= byQuery[i].score, 'best first');
         const figuresOnly = await store.matchElements!(v(q1), q1, { count: 3, type: 'figure' });
-        assert.deepEqual(figuresOnly.map((h) => h.element.label), ['Figure 1']);
+        assert.deepEqual(
+          figuresOnly.map((h) => h.element.label),
+          ['Figure 1'],
+        );
         assert.deepEqual(await store.matchElements!(v(q1), q1, { count: 3, paperIds: ['p1'] }), []);
 
         // Linked: the elements on the page of a sentence (page 2 holds the table and the equation), in element order.
         const [hit] = await match(store, q('Dense retrieval beats BM25 on the benchmark.'), { k: 1 });
         assert.equal(hit.sentence.paperId, 'el1');
         const linked = await store.linkedElements!([hit.sentence.id], { count: 5 });
-        assert.deepEqual(linked.map((h) => [h.element.label, h.match, h.viaSentenceId, h.similarity]), [
-          ['Table 1', 'linked', hit.sentence.id, null],
-          ['Equation (1)', 'linked', hit.sentence.id, null],
-        ]);
+        assert.deepEqual(
+          linked.map((h) => [h.element.label, h.match, h.viaSentenceId, h.similarity]),
+          [
+            ['Table 1', 'linked', hit.sentence.id, null],
+            ['Equation (1)', 'linked', hit.sentence.id, null],
+          ],
+        );
         assert.deepEqual(await store.linkedElements!([hit.sentence.id], { count: 5, type: 'figure' }), []);
 
         // A stored description (LLM enrichment) and its vector: keyword and vector search find the element by it.
         if (store.describeElements) {
           const table = listed[1].element;
           const text = 'A leaderboard of quokkaboard retrievers.';
-          assert.deepEqual(await store.matchElements!(v('quokkaboard'), 'quokkaboard', { count: 3 }).then((h) => h.filter((x) => x.element.description)), []);
+          assert.deepEqual(
+            await store.matchElements!(v('quokkaboard'), 'quokkaboard', { count: 3 }).then((h) => h.filter((x) => x.element.description)),
+            [],
+          );
           assert.equal(await store.describeElements([{ id: table.id, description: text, embedding: v(text) }]), 1);
           const byDescription = await store.matchElements!(v('quokkaboard'), 'quokkaboard', { count: 3 });
           assert.equal(byDescription[0].element.label, 'Table 1');
@@ -326,7 +387,11 @@ export function storeContract(t: ContractTarget): void {
     test('PDF sentences keep their page and line range (schema v8), also over a page break; other sentences have none', async () => {
       const store = t.store();
       assert.ok(store.sentencePages, 'the store reads pages and lines back');
-      const texts = ['A sentence printed on three lines of page three.', 'A sentence that runs over the page break.', 'A sentence from a LaTeX source.'];
+      const texts = [
+        'A sentence printed on three lines of page three.',
+        'A sentence that runs over the page break.',
+        'A sentence from a LaTeX source.',
+      ];
       const at = [
         { page: 3, lineStart: 12, lineEnd: 14, pageEnd: 3 },
         { page: 3, lineStart: 40, lineEnd: 2, pageEnd: 4 },
@@ -335,7 +400,15 @@ export function storeContract(t: ContractTarget): void {
       const paper = {
         id: 'ln1',
         title: 'Lines of a paper',
-        sentences: texts.map((text, i) => ({ sectionTitle: 'Results', sectionIndex: 0, sentenceIndex: i, globalIndex: i, ...at[i], text, embedding: hashEmbed(text, DIM) })),
+        sentences: texts.map((text, i) => ({
+          sectionTitle: 'Results',
+          sectionIndex: 0,
+          sentenceIndex: i,
+          globalIndex: i,
+          ...at[i],
+          text,
+          embedding: hashEmbed(text, DIM),
+        })),
       };
       try {
         assert.equal((await store.writePapers([paper])).sentences, 3);
@@ -348,7 +421,10 @@ export function storeContract(t: ContractTarget): void {
         const got = await store.sentencePages!(ids);
         assert.deepEqual(
           [...got].sort((a, b) => a.id - b.id),
-          [{ id: ids[0], ...at[0] }, { id: ids[1], ...at[1] }].sort((a, b) => a.id - b.id),
+          [
+            { id: ids[0], ...at[0] },
+            { id: ids[1], ...at[1] },
+          ].sort((a, b) => a.id - b.id),
           'PDF sentences with their lines; the one without a page is left out',
         );
       } finally {
@@ -363,7 +439,21 @@ export function storeContract(t: ContractTarget): void {
       const bad = {
         id: 'el2',
         sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, text, embedding: hashEmbed(text, DIM) }],
-        elements: [{ type: 'chart' as never, label: null, caption: 'x', content: null, sectionTitle: null, sectionIndex: 0, afterSentence: 0, page: null, bbox: null, elementIndex: 0, embedding: hashEmbed('x', DIM) }],
+        elements: [
+          {
+            type: 'chart' as never,
+            label: null,
+            caption: 'x',
+            content: null,
+            sectionTitle: null,
+            sectionIndex: 0,
+            afterSentence: 0,
+            page: null,
+            bbox: null,
+            elementIndex: 0,
+            embedding: hashEmbed('x', DIM),
+          },
+        ],
       };
       await assert.rejects(store.writePapers([bad]), /paper el2: .*elements_type_check/);
       assert.ok(!(await store.sources()).some((p) => p.id === 'el2'), 'neither the paper nor its sentences');

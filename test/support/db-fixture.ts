@@ -33,16 +33,24 @@ const PAPERS: { source: SourceRow; sections: [string, string, string[]][] }[] = 
       year: 2019,
     },
     sections: [
-      ['Introduction', '1', [
-        'Writing a related work section takes authors many hours of reading.',
-        'Sentence embeddings map similar sentences to nearby vectors.',
-        'We retrieve sentences from prior papers that phrase an idea similarly.',
-      ]],
-      ['Method', '2', [
-        'We encode every corpus sentence with a transformer encoder.',
-        'Cosine similarity ranks the candidate sentences.',
-        'An HNSW index keeps lookups fast at scale.',
-      ]],
+      [
+        'Introduction',
+        '1',
+        [
+          'Writing a related work section takes authors many hours of reading.',
+          'Sentence embeddings map similar sentences to nearby vectors.',
+          'We retrieve sentences from prior papers that phrase an idea similarly.',
+        ],
+      ],
+      [
+        'Method',
+        '2',
+        [
+          'We encode every corpus sentence with a transformer encoder.',
+          'Cosine similarity ranks the candidate sentences.',
+          'An HNSW index keeps lookups fast at scale.',
+        ],
+      ],
     ],
   },
   {
@@ -56,15 +64,20 @@ const PAPERS: { source: SourceRow; sections: [string, string, string[]][] }[] = 
       year: 2021,
     },
     sections: [
-      ['Introduction', '1', [
-        'BM25 remains a strong baseline for keyword retrieval.',
-        'Acronyms and numbers are blurred by sentence embeddings.',
-      ]],
-      ['Results', '3', [
-        'Hybrid retrieval with reciprocal rank fusion beats both rankings.',
-        'Cosine similarity ranks the candidate sentences.',
-        'The gains are largest for queries with rare terms.',
-      ]],
+      [
+        'Introduction',
+        '1',
+        ['BM25 remains a strong baseline for keyword retrieval.', 'Acronyms and numbers are blurred by sentence embeddings.'],
+      ],
+      [
+        'Results',
+        '3',
+        [
+          'Hybrid retrieval with reciprocal rank fusion beats both rankings.',
+          'Cosine similarity ranks the candidate sentences.',
+          'The gains are largest for queries with rare terms.',
+        ],
+      ],
     ],
   },
   {
@@ -78,11 +91,15 @@ const PAPERS: { source: SourceRow; sections: [string, string, string[]][] }[] = 
       year: 2023,
     },
     sections: [
-      ['Background', '2', [
-        'Authors imitate the phrasing of prior papers in their field.',
-        'Writing assistants suggest example sentences while authors draft.',
-        'Learning from examples must not turn into copying.',
-      ]],
+      [
+        'Background',
+        '2',
+        [
+          'Authors imitate the phrasing of prior papers in their field.',
+          'Writing assistants suggest example sentences while authors draft.',
+          'Learning from examples must not turn into copying.',
+        ],
+      ],
     ],
   },
 ];
@@ -157,7 +174,13 @@ export async function loadCorpusStudio(
   const { documents, sources } = fixtureRows();
   for (const s of sources) {
     await db.query(`INSERT INTO "Source" VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      s.doc_id, s.title, s.abstract, Array.isArray(s.authors) ? s.authors : [s.authors], s.doi_link, s.venue_name, s.year ?? null,
+      s.doc_id,
+      s.title,
+      s.abstract,
+      Array.isArray(s.authors) ? s.authors : [s.authors],
+      s.doi_link,
+      s.venue_name,
+      s.year ?? null,
     ]);
   }
   for (const d of documents) {

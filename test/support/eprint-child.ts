@@ -5,7 +5,13 @@ import { emptyCandidate, readFullText, sourceContext, sourcesConfig } from '../.
 
 const [base, cacheDir, budget, id] = process.argv.slice(2);
 const peak = () => process.resourceUsage().maxRSS * 1024;
-const config = sourcesConfig({ arxivUrl: base, arxivApiUrl: `${base}/api/query`, cacheDir, arxivIntervalMs: 0, maxEprintBytes: Number(budget) });
+const config = sourcesConfig({
+  arxivUrl: base,
+  arxivApiUrl: `${base}/api/query`,
+  cacheDir,
+  arxivIntervalMs: 0,
+  maxEprintBytes: Number(budget),
+});
 const ctx = sourceContext(config, { http: { retryBaseMs: 20, maxRetries: 1, requestTimeoutMs: 5000, deadlineMs: 30_000 } });
 const peakBefore = peak();
 void readFullText(ctx, { ...emptyCandidate('id'), arxivId: id }).then((r) => {

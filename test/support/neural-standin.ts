@@ -22,7 +22,9 @@ export interface NeuralStandin extends Standin {
   readonly embedder: NeuralEmbedder;
 }
 
-const PREFIXES = [...new Set(PREFIX_PRESETS.flatMap((p) => [p.prefixes.query, p.prefixes.document]).filter(Boolean))].sort((a, b) => b.length - a.length);
+const PREFIXES = [...new Set(PREFIX_PRESETS.flatMap((p) => [p.prefixes.query, p.prefixes.document]).filter(Boolean))].sort(
+  (a, b) => b.length - a.length,
+);
 
 /** The text as the model reads it: without a known query/document prefix. */
 export function withoutPrefix(text: string): string {

@@ -188,8 +188,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
         entry.outcome = '400';
         return apiError(res, 400, `This model does not support specifying dimensions.`);
       }
-      const dim = typeof body?.dimensions === 'number' ? body.dimensions : (options.modelDims?.[body?.model ?? ''] ?? options.defaultDim ?? 8);
-      const vectors = options.vectors ? await options.vectors(inputs, body?.model ?? '', body?.dimensions) : inputs.map((text) => standinVector(text, dim));
+      const dim =
+        typeof body?.dimensions === 'number' ? body.dimensions : (options.modelDims?.[body?.model ?? ''] ?? options.defaultDim ?? 8);
+      const vectors = options.vectors
+        ? await options.vectors(inputs, body?.model ?? '', body?.dimensions)
+        : inputs.map((text) => standinVector(text, dim));
       let data = inputs.map((_, index) => ({ object: 'embedding', index, embedding: vectors[index] as number[] | string }));
       if (fault) {
         entry.outcome = fault.kind === 'status' ? String(fault.status) : fault.kind;

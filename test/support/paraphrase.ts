@@ -14,7 +14,17 @@ export const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, x,
 
 /** Writes diet.md (the sentence), lab.md (the decoy) and, with `unrelated`, sky.md into `folder`. */
 export function writeParaphraseCorpus(folder: string, { unrelated = false } = {}): void {
-  writeFileSync(join(folder, 'diet.md'), `---\ntitle: "Diet and Weight"\n---\n\n## Methods\n\n${CORPUS_SENTENCE} Body weight was recorded weekly.\n`);
-  writeFileSync(join(folder, 'lab.md'), `---\ntitle: "Sorting Hardware"\n---\n\n## Setup\n\nComputer mice were fed through a high-speed sorting machine. The machine rejected faulty units.\n`);
-  if (unrelated) writeFileSync(join(folder, 'sky.md'), `---\ntitle: "Exoplanets"\n---\n\n## Results\n\nWe report the orbital period of the exoplanet. The transit lasted three hours.\n`);
+  writeFileSync(
+    join(folder, 'diet.md'),
+    `---\ntitle: "Diet and Weight"\n---\n\n## Methods\n\n${CORPUS_SENTENCE} Body weight was recorded weekly.\n`,
+  );
+  writeFileSync(
+    join(folder, 'lab.md'),
+    `---\ntitle: "Sorting Hardware"\n---\n\n## Setup\n\nComputer mice were fed through a high-speed sorting machine. The machine rejected faulty units.\n`,
+  );
+  if (unrelated)
+    writeFileSync(
+      join(folder, 'sky.md'),
+      `---\ntitle: "Exoplanets"\n---\n\n## Results\n\nWe report the orbital period of the exoplanet. The transit lasted three hours.\n`,
+    );
 }

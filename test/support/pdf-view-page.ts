@@ -27,7 +27,8 @@ export async function startPdfServer(): Promise<PdfServer> {
     '/dist/pdf.worker.mjs': [join(ROOT, 'dist/pdf.worker.mjs'), 'text/javascript'],
     '/media/pdf-view.css': [join(ROOT, 'media/pdf-view.css'), 'text/css'],
   };
-  for (const [, [f]] of Object.entries(files)) if (!f.endsWith('.map') && !existsSync(f)) throw new Error(`${f} is missing: run npm run build`);
+  for (const [, [f]] of Object.entries(files))
+    if (!f.endsWith('.map') && !existsSync(f)) throw new Error(`${f} is missing: run npm run build`);
   let port = 0;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -35,7 +36,15 @@ export async function startPdfServer(): Promise<PdfServer> {
     if (req.headers.host?.startsWith('127.0.0.1') && url.pathname === '/') {
       const nonce = randomBytes(16).toString('base64');
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(pdfHtml({ cspSource: resources, nonce, scriptUri: `${resources}/dist/pdf-view.js`, workerUri: `${resources}/dist/pdf.worker.mjs`, styleUri: `${resources}/media/pdf-view.css` }));
+      res.end(
+        pdfHtml({
+          cspSource: resources,
+          nonce,
+          scriptUri: `${resources}/dist/pdf-view.js`,
+          workerUri: `${resources}/dist/pdf.worker.mjs`,
+          styleUri: `${resources}/media/pdf-view.css`,
+        }),
+      );
       return;
     }
     const f = req.headers.host?.startsWith('localhost') ? files[url.pathname] : undefined;
@@ -85,10 +94,13 @@ export async function openPdfViewer(browser: Browser, server: PdfServer, size = 
     page,
     // As VS Code delivers it: a structured clone, so the bytes arrive as a Uint8Array.
     send: (message) =>
-      page.evaluate((m) => {
-        const msg = m as { data?: number[] };
-        window.postMessage(msg.data ? { ...msg, data: new Uint8Array(msg.data) } : msg, '*');
-      }, (message.type === 'open' && message.data ? { ...message, data: [...message.data] } : message) as unknown),
+      page.evaluate(
+        (m) => {
+          const msg = m as { data?: number[] };
+          window.postMessage(msg.data ? { ...msg, data: new Uint8Array(msg.data) } : msg, '*');
+        },
+        (message.type === 'open' && message.data ? { ...message, data: [...message.data] } : message) as unknown,
+      ),
     posted: () => page.evaluate(() => (window as unknown as { __posted: PdfViewMessage[] }).__posted.slice()),
     violations: () => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.slice()),
     pageErrors,
@@ -101,9 +113,14 @@ export async function openPdfViewer(browser: Browser, server: PdfServer, size = 
 export async function waitShown(p: PdfPage, count: number): Promise<Extract<PdfViewMessage, { type: 'shown' | 'failed' }>> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const done = (await p.posted()).filter((m): m is Extract<PdfViewMessage, { type: 'shown' | 'failed' }> => m.type === 'shown' || m.type === 'failed');
+    const done = (await p.posted()).filter(
+      (m): m is Extract<PdfViewMessage, { type: 'shown' | 'failed' }> => m.type === 'shown' || m.type === 'failed',
+    );
     if (done.length > count) return done[count];
-    if (Date.now() > deadline) throw new Error(`the viewer showed nothing; posted: ${JSON.stringify(await p.posted())}; status: ${await p.page.textContent('#pdf-status')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the viewer showed nothing; posted: ${JSON.stringify(await p.posted())}; status: ${await p.page.textContent('#pdf-status')}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -69,7 +69,17 @@ function runPg(bin: string, args: string[], shmMb?: number): void {
   if (shmMb) {
     // The server's own /dev/shm, as a container gives it: a private mount namespace that the daemonised postmaster
     // keeps; stop() signals it by its PID, which needs no namespace.
-    argv = ['-m', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs -o size=${shmMb}m tmpfs /dev/shm && exec "$@"`, 'sh', cmd, ...argv];
+    argv = [
+      '-m',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      `mount -t tmpfs -o size=${shmMb}m tmpfs /dev/shm && exec "$@"`,
+      'sh',
+      cmd,
+      ...argv,
+    ];
     cmd = 'unshare';
   }
   execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
@@ -125,7 +135,9 @@ export async function startRealPg(settings: Record<string, string> = {}, options
     let port = 0;
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100${Object.entries(settings)
+      const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100${Object.entries(
+        settings,
+      )
         .map(([k, v]) => ` -c ${k}=${v}`)
         .join('')}`;
       try {

@@ -44,7 +44,9 @@ export async function pgStandinDb(url: string): Promise<StandinDb & { end(): Pro
     max: 4,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === 20 || oid === 1700
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
   return { query: (sql, params) => pool.query(sql, params as unknown[]), end: () => pool.end() };
@@ -252,7 +254,12 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
     const types = await columnTypes(table);
     const q = new QueryBuilder(types);
     const sel = search.get('select') ?? '*';
-    const cols = sel === '*' ? '*' : splitTop(sel).map((c) => ident(c.trim())).join(', ');
+    const cols =
+      sel === '*'
+        ? '*'
+        : splitTop(sel)
+            .map((c) => ident(c.trim()))
+            .join(', ');
     const where: string[] = [];
     let order = '';
     let limit = '';
@@ -298,17 +305,28 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
     const cols = search.get('columns')
       ? splitTop(search.get('columns')!).map((c) => unquote(c.trim()))
       : [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    for (const c of cols) if (!types.has(c)) throw new HttpError(400, { code: 'PGRST204', message: `Could not find the '${c}' column of '${table}' in the schema cache` });
+    for (const c of cols)
+      if (!types.has(c))
+        throw new HttpError(400, { code: 'PGRST204', message: `Could not find the '${c}' column of '${table}' in the schema cache` });
     const list = cols.map(ident).join(', ');
     let conflict = '';
     const target = search.get('on_conflict');
-    if (/resolution=ignore-duplicates/.test(prefer)) conflict = ` ON CONFLICT ${target ? `(${target.split(',').map(ident).join(', ')})` : ''} DO NOTHING`;
+    if (/resolution=ignore-duplicates/.test(prefer))
+      conflict = ` ON CONFLICT ${target ? `(${target.split(',').map(ident).join(', ')})` : ''} DO NOTHING`;
     else if (/resolution=merge-duplicates/.test(prefer) && target) {
       conflict = ` ON CONFLICT (${target.split(',').map(ident).join(', ')}) DO UPDATE SET ${cols.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}`;
     }
     const representation = /return=representation/.test(prefer);
     const sel = search.get('select') ?? '*';
-    const returning = representation ? ` RETURNING ${sel === '*' ? '*' : splitTop(sel).map((c) => ident(c.trim())).join(', ')}` : '';
+    const returning = representation
+      ? ` RETURNING ${
+          sel === '*'
+            ? '*'
+            : splitTop(sel)
+                .map((c) => ident(c.trim()))
+                .join(', ')
+        }`
+      : '';
     const res = await sql<Row>(
       `INSERT INTO ${ident(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${ident(table)}, $1::json)${conflict}${returning}`,
       [JSON.stringify(rows)],

@@ -173,15 +173,11 @@ export function bm25Scorer(
  * BM25 over whole papers (each doc's sentences as one document), the simplest paper-level baseline: every sentence
  * gets its paper's score, so a paper's best sentence carries it in `evaluate`.
  */
-export function paperBm25Scorer(
-  data: RetrievalData,
-  opts: { k1?: number; b?: number; tokenize?: (t: string) => string[] } = {},
-): Scorer {
+export function paperBm25Scorer(data: RetrievalData, opts: { k1?: number; b?: number; tokenize?: (t: string) => string[] } = {}): Scorer {
   const docs: string[] = Array.from({ length: data.docIds.length }, () => '');
   data.sentences.forEach((s, i) => (docs[data.sentenceDoc[i]] += `${s}\n`));
   const byDoc = bm25Scorer(docs, opts);
-  return async (queries) =>
-    (await byDoc(queries)).map((d) => Float32Array.from(data.sentenceDoc, (doc) => d[doc]));
+  return async (queries) => (await byDoc(queries)).map((d) => Float32Array.from(data.sentenceDoc, (doc) => d[doc]));
 }
 
 /** Sentence ranks (0 = best) from scores; ties broken by index. */

@@ -55,7 +55,10 @@ export function abstractOf(r: StandinRecord): string {
 
 /** The sentences of a record's full text (each names its topic). */
 export function bodyOf(r: StandinRecord, part: string): string[] {
-  return [`The ${part} of this work on ${r.topic} follows a careful design.`, `Results on ${r.topic} were checked by two independent readers.`];
+  return [
+    `The ${part} of this work on ${r.topic} follows a careful design.`,
+    `Results on ${r.topic} were checked by two independent readers.`,
+  ];
 }
 
 function atomEntry(r: StandinRecord): string {
@@ -118,7 +121,12 @@ async function eprintTar(r: StandinRecord): Promise<Buffer> {
     writeFileSync(join(dir, 'method.tex'), `\\section{Method}\n${bodyOf(r, 'method').join(' ')}\n`);
     writeFileSync(join(dir, 'figure.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     writeFileSync(join(dir, 'eprint.tar.gz'), Buffer.alloc(0));
-    await tar.c({ gzip: true, cwd: dir, file: join(dir, 'eprint.tar.gz'), portable: true }, ['ms.tex', 'sections', 'method.tex', 'figure.png']);
+    await tar.c({ gzip: true, cwd: dir, file: join(dir, 'eprint.tar.gz'), portable: true }, [
+      'ms.tex',
+      'sections',
+      'method.tex',
+      'figure.png',
+    ]);
     return readFileSync(join(dir, 'eprint.tar.gz'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -126,7 +134,10 @@ async function eprintTar(r: StandinRecord): Promise<Buffer> {
 }
 
 function arxivHtml(r: StandinRecord): string {
-  const p = (part: string) => bodyOf(r, part).map((s) => `<p class="ltx_p">${esc(s)}</p>`).join('');
+  const p = (part: string) =>
+    bodyOf(r, part)
+      .map((s) => `<p class="ltx_p">${esc(s)}</p>`)
+      .join('');
   return `<!DOCTYPE html><html><head><title>${esc(r.title)}</title></head><body><article class="ltx_document">
 <h1 class="ltx_title ltx_title_document">${esc(r.title)}</h1>
 <div class="ltx_authors"><span class="ltx_creator ltx_role_author"><span class="ltx_personname">${esc(r.authors[0] ?? '')}</span></span></div>
@@ -155,7 +166,12 @@ export async function startStandins(): Promise<Standins> {
   const byArxiv = (id: string) => records.find((r) => r.arxivId === id);
   const byDoi = (doi: string) => records.find((r) => r.doi && r.doi.toLowerCase() === doi.toLowerCase());
   const matches = (q: string) => {
-    const words = q.toLowerCase().replace(/\b(all|ti|abs):/g, ' ').replace(/\band\b|[()"]/g, ' ').split(/\s+/).filter((w) => w.length > 2 && !/^submitteddate/.test(w) && !/^\[|^\d{12}/.test(w));
+    const words = q
+      .toLowerCase()
+      .replace(/\b(all|ti|abs):/g, ' ')
+      .replace(/\band\b|[()"]/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 2 && !/^submitteddate/.test(w) && !/^\[|^\d{12}/.test(w));
     return records.filter((r) => r.kind !== 'none' && words.every((w) => `${r.title} ${r.topic}`.toLowerCase().includes(w)));
   };
 
@@ -173,11 +189,20 @@ export async function startStandins(): Promise<Standins> {
     return true; // silent: never answered
   };
 
-  const serve = (handler: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void, onStart?: () => void, onEnd?: () => void) =>
+  const serve = (
+    handler: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void,
+    onStart?: () => void,
+    onEnd?: () => void,
+  ) =>
     createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
-      requests.push({ path: url.pathname, query: url.searchParams, userAgent: String(req.headers['user-agent'] ?? ''), apiKey: (req.headers['x-api-key'] as string | undefined) ?? null });
+      requests.push({
+        path: url.pathname,
+        query: url.searchParams,
+        userAgent: String(req.headers['user-agent'] ?? ''),
+        apiKey: (req.headers['x-api-key'] as string | undefined) ?? null,
+      });
       onStart?.();
       res.on('close', () => onEnd?.());
       Promise.resolve(handler(req, res, url)).catch((e) => res.writeHead(500).end(String(e)));
@@ -190,9 +215,16 @@ export async function startStandins(): Promise<Standins> {
         const idList = url.searchParams.get('id_list');
         const start = Number(url.searchParams.get('start') ?? 0);
         const max = Math.min(100, Number(url.searchParams.get('max_results') ?? 10));
-        const found = idList ? idList.split(',').map((id) => byArxiv(id.replace(/v\d+$/, ''))).filter((r): r is StandinRecord => !!r && r.kind !== 'none') : matches(url.searchParams.get('search_query') ?? '');
+        const found = idList
+          ? idList
+              .split(',')
+              .map((id) => byArxiv(id.replace(/v\d+$/, '')))
+              .filter((r): r is StandinRecord => !!r && r.kind !== 'none')
+          : matches(url.searchParams.get('search_query') ?? '');
         if (applyFault(p, res, () => Buffer.from(''))) return;
-        res.writeHead(200, { 'content-type': 'application/atom+xml; charset=utf-8' }).end(atomFeed(found.slice(start, start + max), found.length, start));
+        res
+          .writeHead(200, { 'content-type': 'application/atom+xml; charset=utf-8' })
+          .end(atomFeed(found.slice(start, start + max), found.length, start));
         return;
       }
       const m = /^\/(e-print|html)\/(.+)$/.exec(p);
@@ -229,7 +261,10 @@ export async function startStandins(): Promise<Standins> {
     publication_year: r.year,
     authorships: r.authors.map((a) => ({ author: { display_name: a } })),
     primary_location: { landing_page_url: r.doi ? `https://doi.org/${r.doi}` : null, source: { display_name: 'Journal of Stand-ins' } },
-    best_oa_location: r.kind === 'oa-pdf' ? { pdf_url: `${base}/pdf/${encodeURIComponent(r.doi ?? r.title)}.pdf`, license: r.license ?? 'cc-by', landing_page_url: null } : null,
+    best_oa_location:
+      r.kind === 'oa-pdf'
+        ? { pdf_url: `${base}/pdf/${encodeURIComponent(r.doi ?? r.title)}.pdf`, license: r.license ?? 'cc-by', landing_page_url: null }
+        : null,
     locations: r.arxivId ? [{ landing_page_url: `https://arxiv.org/abs/${r.arxivId}`, pdf_url: `https://arxiv.org/pdf/${r.arxivId}` }] : [],
     abstract_inverted_index: r.kind === 'none' ? null : invertedIndex(abstractOf(r)),
   });
@@ -242,7 +277,11 @@ export async function startStandins(): Promise<Standins> {
       const m = /bytes=(\d+)-/.exec(String(req.headers.range ?? ''));
       const start = m ? Number(m[1]) : 0;
       const body = pdf.subarray(start);
-      const head: Record<string, string> = { 'content-type': 'application/pdf', 'content-length': String(body.length), 'accept-ranges': 'bytes' };
+      const head: Record<string, string> = {
+        'content-type': 'application/pdf',
+        'content-length': String(body.length),
+        'accept-ranges': 'bytes',
+      };
       if (m) head['content-range'] = `bytes ${start}-${pdf.length - 1}/${pdf.length}`;
       res.writeHead(m ? 206 : 200, head).end(body);
       return;
@@ -261,7 +300,12 @@ export async function startStandins(): Promise<Standins> {
       const page = Number(url.searchParams.get('page') ?? 1);
       const exact = records.filter((r) => r.kind !== 'none' && r.title.toLowerCase() === q.toLowerCase());
       const found = exact.length ? exact : matches(q);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ meta: { count: found.length, page, per_page: per }, results: found.slice((page - 1) * per, page * per).map((r) => work(r, openalexBase)) }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          meta: { count: found.length, page, per_page: per },
+          results: found.slice((page - 1) * per, page * per).map((r) => work(r, openalexBase)),
+        }),
+      );
       return;
     }
     res.writeHead(404).end();
@@ -279,7 +323,10 @@ export async function startStandins(): Promise<Standins> {
       externalIds: { ...(r.doi ? { DOI: r.doi } : {}), ...(r.arxivId ? { ArXiv: r.arxivId } : {}) },
       abstract: abstractOf(r),
       url: `https://www.semanticscholar.org/paper/${Math.abs(hash(r.title))}`,
-      openAccessPdf: r.kind === 'oa-pdf' ? { url: `${openalexBase}/pdf/${encodeURIComponent(r.doi ?? r.title)}.pdf`, status: 'GREEN', license: r.license ?? 'CCBY' } : null,
+      openAccessPdf:
+        r.kind === 'oa-pdf'
+          ? { url: `${openalexBase}/pdf/${encodeURIComponent(r.doi ?? r.title)}.pdf`, status: 'GREEN', license: r.license ?? 'CCBY' }
+          : null,
     });
     if (p === '/graph/v1/paper/search') {
       const found = matches(url.searchParams.get('query') ?? '');
@@ -287,13 +334,16 @@ export async function startStandins(): Promise<Standins> {
       const limit = Number(url.searchParams.get('limit') ?? 10);
       const data = found.slice(offset, offset + limit).map(paper);
       const next = offset + limit < found.length ? offset + limit : undefined;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ total: found.length, offset, ...(next !== undefined ? { next } : {}), data }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ total: found.length, offset, ...(next !== undefined ? { next } : {}), data }));
       return;
     }
     const one = /^\/graph\/v1\/paper\/(DOI|ARXIV):(.+)$/.exec(decodeURIComponent(p));
     if (one) {
       const r = one[1] === 'DOI' ? byDoi(one[2]) : byArxiv(one[2]);
-      if (!r || r.kind === 'none') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Paper not found"}');
+      if (!r || r.kind === 'none')
+        return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Paper not found"}');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(paper(r)));
       return;
     }

@@ -29,7 +29,9 @@ export function writeWarningProject(dir: string): { warnings: number; entries: n
   const entries: string[] = [];
   for (let i = 0; i < WARNING_ENTRIES; i++) {
     const journal = i % 3 === 0 ? 'IEEE_J_PROC' : i % 3 === 1 ? 'AIJ' : '{Physical Review E}';
-    entries.push(`@article{e${i},\n  title = {The \\law{power} law of topic ${i}},\n  author = {Author, A${i} and Writer, B.},\n  journal = ${journal},\n  year = ${1990 + (i % 30)}\n}\n`);
+    entries.push(
+      `@article{e${i},\n  title = {The \\law{power} law of topic ${i}},\n  author = {Author, A${i} and Writer, B.},\n  journal = ${journal},\n  year = ${1990 + (i % 30)}\n}\n`,
+    );
   }
   writeFileSync(join(dir, 'refs.bib'), entries.join('\n'));
   // The unknown macro: one warning for the file (naming \law ×600); two entries in three: one undefined @string macro.

@@ -35,9 +35,27 @@ export interface TestCollection {
 }
 
 const ITEM_TYPES = ['webpage', 'note', 'preprint', 'book', 'attachment', 'conferencePaper', 'journalArticle', 'annotation'];
-const FIELDS = ['url', 'extra', 'DOI', 'volume', 'publicationTitle', 'abstractNote', 'citationKey', 'date', 'title', 'proceedingsTitle', 'archiveID', 'pages'];
+const FIELDS = [
+  'url',
+  'extra',
+  'DOI',
+  'volume',
+  'publicationTitle',
+  'abstractNote',
+  'citationKey',
+  'date',
+  'title',
+  'proceedingsTitle',
+  'archiveID',
+  'pages',
+];
 
-export async function buildZoteroLibrary(dataDir: string, schemaSql: string, items: TestItem[], collections: TestCollection[] = []): Promise<string> {
+export async function buildZoteroLibrary(
+  dataDir: string,
+  schemaSql: string,
+  items: TestItem[],
+  collections: TestCollection[] = [],
+): Promise<string> {
   const init = (await import('sql.js')).default;
   const SQL = await init();
   const db = new SQL.Database();
@@ -58,14 +76,22 @@ export async function buildZoteroLibrary(dataDir: string, schemaSql: string, ite
   collections.forEach((c, i) => {
     const id = 10 + i;
     collectionIds.set(c.name, id);
-    db.run('INSERT INTO collections (collectionID, collectionName, parentCollectionID, libraryID, key) VALUES (?, ?, ?, 1, ?)', [id, c.name, c.parent ? collectionIds.get(c.parent)! : null, `COLL${id}`]);
+    db.run('INSERT INTO collections (collectionID, collectionName, parentCollectionID, libraryID, key) VALUES (?, ?, ?, 1, ?)', [
+      id,
+      c.name,
+      c.parent ? collectionIds.get(c.parent)! : null,
+      `COLL${id}`,
+    ]);
   });
   let nextItem = 1;
   let nextValue = 1;
   let nextCreator = 1;
   const addItem = (key: string, type: string, modified: string): number => {
     const id = nextItem++;
-    db.run('INSERT INTO items (itemID, itemTypeID, dateAdded, dateModified, clientDateModified, libraryID, key) VALUES (?, ?, ?, ?, ?, 1, ?)', [id, typeId(type), modified, modified, modified, key]);
+    db.run(
+      'INSERT INTO items (itemID, itemTypeID, dateAdded, dateModified, clientDateModified, libraryID, key) VALUES (?, ?, ?, ?, ?, 1, ?)',
+      [id, typeId(type), modified, modified, modified, key],
+    );
     return id;
   };
   const values = new Map<string, number>(); // itemDataValues.value is UNIQUE: items share equal values
@@ -88,15 +114,32 @@ export async function buildZoteroLibrary(dataDir: string, schemaSql: string, ite
       if (creatorID === undefined) {
         creatorID = nextCreator++;
         creators.set(`${first}\u0000${last}`, creatorID);
-        db.run('INSERT INTO creators (creatorID, firstName, lastName, fieldMode) VALUES (?, ?, ?, ?)', [creatorID, first, last, first ? 0 : 1]);
+        db.run('INSERT INTO creators (creatorID, firstName, lastName, fieldMode) VALUES (?, ?, ?, ?)', [
+          creatorID,
+          first,
+          last,
+          first ? 0 : 1,
+        ]);
       }
-      db.run('INSERT INTO itemCreators (itemID, creatorID, creatorTypeID, orderIndex) VALUES (?, ?, ?, ?)', [id, creatorID, type === 'editor' ? 51 : 52, i]);
+      db.run('INSERT INTO itemCreators (itemID, creatorID, creatorTypeID, orderIndex) VALUES (?, ?, ?, ?)', [
+        id,
+        creatorID,
+        type === 'editor' ? 51 : 52,
+        i,
+      ]);
     });
-    for (const name of item.collections ?? []) db.run('INSERT INTO collectionItems (collectionID, itemID) VALUES (?, ?)', [collectionIds.get(name)!, id]);
+    for (const name of item.collections ?? [])
+      db.run('INSERT INTO collectionItems (collectionID, itemID) VALUES (?, ?)', [collectionIds.get(name)!, id]);
     if (item.deleted) db.run('INSERT INTO deletedItems (itemID) VALUES (?)', [id]);
     for (const att of item.attachments ?? []) {
       const attId = addItem(att.key, 'attachment', modified);
-      db.run('INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, ?, ?, ?, ?)', [attId, id, att.linkMode, att.contentType ?? 'application/pdf', att.path]);
+      db.run('INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) VALUES (?, ?, ?, ?, ?)', [
+        attId,
+        id,
+        att.linkMode,
+        att.contentType ?? 'application/pdf',
+        att.path,
+      ]);
       if (att.deleted) db.run('INSERT INTO deletedItems (itemID) VALUES (?)', [attId]);
       const storage = join(dataDir, 'storage', att.key);
       if (att.file) {
@@ -123,7 +166,12 @@ export function readSchema(path: string | undefined): string | undefined {
 
 /** A valid one-page PDF with no text layer (a scan without OCR, as far as a reader can tell). */
 export function blankPdf(): Uint8Array {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>', '<< /Length 0 >>\nstream\n\nendstream'];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << >> >>',
+    '<< /Length 0 >>\nstream\n\nendstream',
+  ];
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {

@@ -24,14 +24,26 @@ function locatorFix(text: string, format: CiteFormat, key: string, page: number)
 }
 
 test('Cite instead replaces exactly the key, also one that is a prefix of another', () => {
-  assert.equal(keyFix('Chains form \\citep{smith,smithson2020}.', 'latex', 'smith', 'bearman2004', 'instead'), 'Chains form \\citep{bearman2004,smithson2020}.');
-  assert.equal(keyFix('Chains form \\citep{smith, smithson2020}.', 'latex', 'smithson2020', 'bearman2004', 'instead'), 'Chains form \\citep{smith, bearman2004}.');
-  assert.equal(keyFix('Chains form [see @smith, p. 2; @smithson2020].', 'markdown', 'smithson2020', 'bearman2004', 'instead'), 'Chains form [see @smith, p. 2; @bearman2004].');
+  assert.equal(
+    keyFix('Chains form \\citep{smith,smithson2020}.', 'latex', 'smith', 'bearman2004', 'instead'),
+    'Chains form \\citep{bearman2004,smithson2020}.',
+  );
+  assert.equal(
+    keyFix('Chains form \\citep{smith, smithson2020}.', 'latex', 'smithson2020', 'bearman2004', 'instead'),
+    'Chains form \\citep{smith, bearman2004}.',
+  );
+  assert.equal(
+    keyFix('Chains form [see @smith, p. 2; @smithson2020].', 'markdown', 'smithson2020', 'bearman2004', 'instead'),
+    'Chains form [see @smith, p. 2; @bearman2004].',
+  );
   assert.equal(keyFix('Chains form [@smith].', 'markdown', 'smith', 'bearman2004', 'instead'), 'Chains form [@bearman2004].');
 });
 
 test('Cite also adds the key to the same citation', () => {
-  assert.equal(keyFix('Chains form \\cite[p.~2]{smith}.', 'latex', 'smith', 'bearman2004', 'also'), 'Chains form \\cite[p.~2]{smith,bearman2004}.');
+  assert.equal(
+    keyFix('Chains form \\cite[p.~2]{smith}.', 'latex', 'smith', 'bearman2004', 'also'),
+    'Chains form \\cite[p.~2]{smith,bearman2004}.',
+  );
   assert.equal(keyFix('Chains form [@smith].', 'markdown', 'smith', 'bearman2004', 'also'), 'Chains form [@smith; @bearman2004].');
 });
 
@@ -43,5 +55,9 @@ test('Add page locator: \\cite[p.~3]{key} and [@key, p. 3]', () => {
   assert.equal(locatorFix('As shown [@jones, p. 9; @smith].', 'markdown', 'smith', 3), 'As shown [@jones, p. 9; @smith, p. 3].');
   assert.equal(locatorFix('As shown \\cite[p.~9]{smith}.', 'latex', 'smith', 3), null, 'a locator already written is kept');
   assert.equal(locatorFix('As shown [@smith, p. 9; @jones].', 'markdown', 'smith', 3), null, 'a locator already written is kept');
-  assert.equal(locatorFix('As shown \\cite{smith,jones}.', 'latex', 'smith', 3), null, 'a LaTeX note is for every key: none for one of several');
+  assert.equal(
+    locatorFix('As shown \\cite{smith,jones}.', 'latex', 'smith', 3),
+    null,
+    'a LaTeX note is for every key: none for one of several',
+  );
 });

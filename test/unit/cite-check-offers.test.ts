@@ -11,7 +11,16 @@ import { offeredPapers } from '../../src/extension/cite-check/offers.ts';
 const BIB = `@article{smith2020, title = {Chains of Affection}, author = {Smith, Ann}, year = {2020}, doi = {10.1086/386272}}
 @misc{notes2019, title = {Lab Notes on Sentence Retrieval}, author = {Lee, Bo}, year = {2019}}`;
 
-const paper = (id: string, title: string, extra: Partial<PaperRef> = {}): PaperRef => ({ id, title, authors: ['A B'], year: 2021, venue: null, doi: null, citationKey: null, ...extra });
+const paper = (id: string, title: string, extra: Partial<PaperRef> = {}): PaperRef => ({
+  id,
+  title,
+  authors: ['A B'],
+  year: 2021,
+  venue: null,
+  doi: null,
+  citationKey: null,
+  ...extra,
+});
 const CORPUS = [
   paper('doi:10.1086/386272', 'Chains of Affection', { doi: '10.1086/386272' }), // in the .bib by DOI
   paper('sha256:aa', 'Tuning HNSW Graph Parameters', { citationKey: 'mwangi2022' }), // in Zotero by key
@@ -21,8 +30,13 @@ const catalog: PaperCatalogLike = {
   papers: () => CORPUS,
   resolve: (cite) => CORPUS.find((p) => p.id === cite || p.citationKey === cite || (p.doi && `doi:${p.doi}` === cite)) ?? null,
 };
-const zot = (citationKey: string, title: string, doi: string | null = null) => ({ citationKey, title, authors: ['Z Z'], year: 2022, doi, arxivId: null }) as unknown as ZoteroItem;
-const ZOTERO = [zot('mwangi2022', 'Tuning HNSW Graph Parameters'), zot('bearman2004', 'Chains of Affection', '10.1086/386272'), zot('shannon1948', 'A Mathematical Theory of Communication')];
+const zot = (citationKey: string, title: string, doi: string | null = null) =>
+  ({ citationKey, title, authors: ['Z Z'], year: 2022, doi, arxivId: null }) as unknown as ZoteroItem;
+const ZOTERO = [
+  zot('mwangi2022', 'Tuning HNSW Graph Parameters'),
+  zot('bearman2004', 'Chains of Affection', '10.1086/386272'),
+  zot('shannon1948', 'A Mathematical Theory of Communication'),
+];
 
 test('every paper once: .bib keys, then Zotero items the .bib lacks, then corpus papers neither holds', async () => {
   const bib = await BibIndex.read(BIB);
@@ -42,6 +56,12 @@ test('every paper once: .bib keys, then Zotero items the .bib lacks, then corpus
 
 test('keys already in the citation are not offered again; without a corpus, the .bib and Zotero still are', async () => {
   const bib = await BibIndex.read(BIB);
-  assert.deepEqual(offeredPapers(bib, catalog, [], ['smith2020', 'lindahl2024']).map((o) => o.key), ['notes2019', 'sha256:aa']);
-  assert.deepEqual(offeredPapers(bib, null, ZOTERO).map((o) => o.key), ['smith2020', 'notes2019', 'mwangi2022', 'shannon1948']);
+  assert.deepEqual(
+    offeredPapers(bib, catalog, [], ['smith2020', 'lindahl2024']).map((o) => o.key),
+    ['notes2019', 'sha256:aa'],
+  );
+  assert.deepEqual(
+    offeredPapers(bib, null, ZOTERO).map((o) => o.key),
+    ['smith2020', 'notes2019', 'mwangi2022', 'shannon1948'],
+  );
 });

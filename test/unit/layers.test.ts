@@ -87,14 +87,19 @@ function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')):
     if (!literal || !ts.isStringLiteralLike(literal)) return;
     const specifier = literal.text;
     const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
-    const target = specifier.startsWith('.') ? resolveRelative(file, specifier) ?? `?${specifier}` : undefined;
+    const target = specifier.startsWith('.') ? (resolveRelative(file, specifier) ?? `?${specifier}`) : undefined;
     edges.push({ file, line, specifier, target, atLoad });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, !typeOnlyImport(node));
     else if (ts.isExportDeclaration(node)) add(node, node.moduleSpecifier, !node.isTypeOnly && !typeOnlyExport(node));
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression, !node.isTypeOnly);
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) add(node, node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      add(node, node.moduleReference.expression, !node.isTypeOnly);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    )
+      add(node, node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -164,7 +169,8 @@ function upward(edges: readonly Edge[]): string[] {
     const from = unitOf(e.file);
     const to = unitOf(e.target);
     if (from === to) return [];
-    if (to === 'webview') return from === 'src/extension' ? [] : [`${at(e)} ${from} → webview (${e.target}): only the extension hosts the panel`];
+    if (to === 'webview')
+      return from === 'src/extension' ? [] : [`${at(e)} ${from} → webview (${e.target}): only the extension hosts the panel`];
     const rf = RANK.get(from);
     const rt = RANK.get(to);
     if (rf === undefined || rt === undefined || rt <= rf) return [];
@@ -196,13 +202,16 @@ function boundaries(edges: readonly Edge[]): string[] {
     if (e.file.startsWith('src/core/') && e.specifier === 'vscode') return [`${at(e)} src/core imports 'vscode'`];
     const from = unitOf(e.file);
     const to = e.target && unitOf(e.target);
-    if ((from === 'src/cli' && to === 'src/extension') || (from === 'src/extension' && to === 'src/cli')) return [`${at(e)} ${from} → ${to}`];
+    if ((from === 'src/cli' && to === 'src/extension') || (from === 'src/extension' && to === 'src/cli'))
+      return [`${at(e)} ${from} → ${to}`];
     return [];
   });
 }
 
 function unitCycles(edges: readonly Edge[]): string[] {
-  const inCore = edges.filter((e) => e.target?.startsWith('src/core/') && e.file.startsWith('src/core/') && unitOf(e.file) !== unitOf(e.target));
+  const inCore = edges.filter(
+    (e) => e.target?.startsWith('src/core/') && e.file.startsWith('src/core/') && unitOf(e.file) !== unitOf(e.target),
+  );
   const graph = new Map<string, Set<string>>();
   for (const e of inCore) {
     const from = unitOf(e.file);
@@ -224,7 +233,13 @@ function moduleCycles(edges: readonly Edge[]): string[] {
     if (!graph.has(e.file)) graph.set(e.file, new Set());
     graph.get(e.file)!.add(e.target!);
   }
-  return cycles(graph).map((scc) => `cycle:\n${runtime.filter((e) => scc.includes(e.file) && scc.includes(e.target!)).map((e) => `  ${at(e)} → ${e.target}`).join('\n')}`);
+  return cycles(graph).map(
+    (scc) =>
+      `cycle:\n${runtime
+        .filter((e) => scc.includes(e.file) && scc.includes(e.target!))
+        .map((e) => `  ${at(e)} → ${e.target}`)
+        .join('\n')}`,
+  );
 }
 
 function webviewReach(files: readonly string[], edgesOf: (file: string) => readonly Edge[]): string[] {
@@ -237,7 +252,8 @@ function webviewReach(files: readonly string[], edgesOf: (file: string) => reado
       const file = queue.shift()!;
       for (const e of edgesOf(file)) {
         const chain = [...seen.get(file)!, at(e)];
-        if (!e.target && (isNodeBuiltin(e.specifier) || e.specifier === 'vscode')) bad.push(`${chain.join(' → ')} imports '${e.specifier}'`);
+        if (!e.target && (isNodeBuiltin(e.specifier) || e.specifier === 'vscode'))
+          bad.push(`${chain.join(' → ')} imports '${e.specifier}'`);
         if (!e.target || seen.has(e.target)) continue;
         if (WEBVIEW_FORBIDDEN.some((p) => e.target!.startsWith(p))) {
           bad.push(`${chain.join(' → ')} reaches ${e.target}`);
@@ -257,7 +273,10 @@ describe('layers', () => {
     none(unresolved, 'imports naming no file');
     // Guards the reader itself: a parser that silently found nothing would pass every rule below.
     assert.ok(FILES.length > 100 && EDGES.length > 500, `read ${FILES.length} files, ${EDGES.length} imports`);
-    assert.ok(EDGES.some((e) => e.file === 'src/extension/load.ts' && e.target === 'src/extension/heavy.ts'), 'import() types are read');
+    assert.ok(
+      EDGES.some((e) => e.file === 'src/extension/load.ts' && e.target === 'src/extension/heavy.ts'),
+      'import() types are read',
+    );
   });
 
   test('every unit of src/core is placed in the layer table', () => {
@@ -301,10 +320,16 @@ describe('layers: each rule reports an import that breaks it', () => {
   };
 
   test('upward: store importing retrieve', () =>
-    reports(upward(mutant('src/core/store/mutant.ts', "import { keywordSearch } from '../retrieve/index.js';")), 'src/core/store/mutant.ts'));
+    reports(
+      upward(mutant('src/core/store/mutant.ts', "import { keywordSearch } from '../retrieve/index.js';")),
+      'src/core/store/mutant.ts',
+    ));
 
   test('upward: grounding importing review', () =>
-    reports(upward(mutant('src/core/grounding/mutant.ts', "import { runReview } from '../review/index.js';")), 'src/core/grounding/mutant.ts'));
+    reports(
+      upward(mutant('src/core/grounding/mutant.ts', "import { runReview } from '../review/index.js';")),
+      'src/core/grounding/mutant.ts',
+    ));
 
   test('forbidden: ask → review, review → ask, cite-check → review, cite-check → ask', () => {
     for (const [from, to] of FORBIDDEN) {
@@ -314,8 +339,14 @@ describe('layers: each rule reports an import that breaks it', () => {
   });
 
   test("past an index.ts: review importing grounding's support.ts, cite-check importing ask's types.ts", () => {
-    reports(pastIndex(mutant('src/core/review/mutant.ts', "import { assessSupport } from '../grounding/support.js';")), 'src/core/review/mutant.ts');
-    reports(pastIndex(mutant('src/core/cite-check/mutant.ts', "import type { AskTurn } from '../ask/types.js';")), 'src/core/cite-check/mutant.ts');
+    reports(
+      pastIndex(mutant('src/core/review/mutant.ts', "import { assessSupport } from '../grounding/support.js';")),
+      'src/core/review/mutant.ts',
+    );
+    reports(
+      pastIndex(mutant('src/core/cite-check/mutant.ts', "import type { AskTurn } from '../ask/types.js';")),
+      'src/core/cite-check/mutant.ts',
+    );
     // and through the index the same import is fine
     none(pastIndex(mutant('src/core/review/mutant.ts', "import { assessSupport } from '../grounding/index.js';")), 'index import reported');
   });
@@ -328,19 +359,31 @@ describe('layers: each rule reports an import that breaks it', () => {
   test('cycles: a unit circle (grounding → review → grounding) and a module circle at load time', () => {
     // grounding/mutant.ts → review (which imports grounding): a circle of units; a value import of
     // grounding/index.ts from a module that index.ts would import closes a circle of modules.
-    reports(unitCycles(mutant('src/core/grounding/mutant.ts', "import { runReview } from '../review/index.js';")), 'src/core/grounding/mutant.ts');
+    reports(
+      unitCycles(mutant('src/core/grounding/mutant.ts', "import { runReview } from '../review/index.js';")),
+      'src/core/grounding/mutant.ts',
+    );
     const extra = importsOf('src/core/grounding/support.ts', "import { checkReview } from './index.js';");
     const found = moduleCycles([...EDGES, ...extra]);
-    assert.ok(found.some((f) => f.includes('src/core/grounding/support.ts:1 → src/core/grounding/index.ts')), found.join('\n') || 'no cycle reported');
+    assert.ok(
+      found.some((f) => f.includes('src/core/grounding/support.ts:1 → src/core/grounding/index.ts')),
+      found.join('\n') || 'no cycle reported',
+    );
     // type-only imports are erased: no circle at load time
-    none(moduleCycles([...EDGES, ...importsOf('src/core/grounding/support.ts', "import type { CheckInput } from './index.js';")]), 'type import reported');
+    none(
+      moduleCycles([...EDGES, ...importsOf('src/core/grounding/support.ts', "import type { CheckInput } from './index.js';")]),
+      'type import reported',
+    );
   });
 
   test('webview: a panel module importing the store', () => {
     const file = 'webview/mutant.ts';
     const edges = importsOf(file, "import { openStore } from '../src/core/store/index.js';");
     const found = webviewReach([file], (f) => (f === file ? edges : (byFile.get(f) ?? [])));
-    assert.ok(found.some((f) => f.includes('webview/mutant.ts:1') && f.includes('src/core/store/index.ts')), found.join('\n') || 'nothing reported');
+    assert.ok(
+      found.some((f) => f.includes('webview/mutant.ts:1') && f.includes('src/core/store/index.ts')),
+      found.join('\n') || 'nothing reported',
+    );
   });
 });
 

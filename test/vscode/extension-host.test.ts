@@ -42,50 +42,58 @@ test('the extension works inside a real VS Code (code-server 1.100)', { skip: mi
   assert.equal(run.exitCode, 0);
 });
 
-test('Move Corpus to PostgreSQL… moves to a real server from the command while the panel looks up (issue 31.1)', { skip: missing || realPgSkip(), timeout: 600_000 }, async () => {
-  const corpus = join(mkdtempSync(join(tmpdir(), 'cl-move-corpus-')), 'sample');
-  const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);
-  assert.equal(ingest.code, 0, ingest.stderr);
-  const pg = await startRealPg();
-  try {
-    const url = await pg.createDatabase('moved');
+test(
+  'Move Corpus to PostgreSQL… moves to a real server from the command while the panel looks up (issue 31.1)',
+  { skip: missing || realPgSkip(), timeout: 600_000 },
+  async () => {
+    const corpus = join(mkdtempSync(join(tmpdir(), 'cl-move-corpus-')), 'sample');
+    const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);
+    assert.equal(ingest.code, 0, ingest.stderr);
+    const pg = await startRealPg();
+    try {
+      const url = await pg.createDatabase('moved');
+      mkdirSync(join(root, '.test-artifacts'), { recursive: true });
+      const run = await runHostSuite({
+        suite: 'move-corpus.suite',
+        settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150 },
+        env: { CORPUS_LENS_TEST_PG_URL: url },
+        artifacts: join(root, '.test-artifacts'),
+        timeoutMs: 240_000,
+      });
+      if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
+      for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
+      assert.equal(run.summary?.failed, 0);
+      assert.equal(run.summary?.passed, 2);
+    } finally {
+      await pg.stop();
+    }
+  },
+);
+
+test(
+  'the citation checker works inside a real VS Code: completion, Check Citations, quick fix, hover (issue 34)',
+  { skip: missing || noPdflatex, timeout: 600_000 },
+  async () => {
+    // The sample corpus, plus one PDF paper: its sentences have pages, which the hover shows.
+    const work = mkdtempSync(join(tmpdir(), 'cl-cite-check-'));
+    const corpus = join(work, 'corpus');
+    const pdf = compileFixture('kestrel2024cache', work);
+    const ingest = await runCli(['ingest', '--db', corpus, '--json', join(root, 'samples', 'corpus'), pdf]);
+    assert.equal(ingest.code, 0, ingest.stderr);
     mkdirSync(join(root, '.test-artifacts'), { recursive: true });
     const run = await runHostSuite({
-      suite: 'move-corpus.suite',
-      settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150 },
-      env: { CORPUS_LENS_TEST_PG_URL: url },
+      suite: 'cite-check.suite',
+      settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150, 'corpusLens.zotero.dataDir': work },
       artifacts: join(root, '.test-artifacts'),
-      timeoutMs: 240_000,
+      timeoutMs: 300_000,
     });
     if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
     for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
+    console.log(`cite-check suite: ${run.summary?.passed} passed, ${run.summary?.failed} failed`);
     assert.equal(run.summary?.failed, 0);
-    assert.equal(run.summary?.passed, 2);
-  } finally {
-    await pg.stop();
-  }
-});
-
-test('the citation checker works inside a real VS Code: completion, Check Citations, quick fix, hover (issue 34)', { skip: missing || noPdflatex, timeout: 600_000 }, async () => {
-  // The sample corpus, plus one PDF paper: its sentences have pages, which the hover shows.
-  const work = mkdtempSync(join(tmpdir(), 'cl-cite-check-'));
-  const corpus = join(work, 'corpus');
-  const pdf = compileFixture('kestrel2024cache', work);
-  const ingest = await runCli(['ingest', '--db', corpus, '--json', join(root, 'samples', 'corpus'), pdf]);
-  assert.equal(ingest.code, 0, ingest.stderr);
-  mkdirSync(join(root, '.test-artifacts'), { recursive: true });
-  const run = await runHostSuite({
-    suite: 'cite-check.suite',
-    settings: { 'corpusLens.corpus.path': corpus, 'corpusLens.debounceMs': 150, 'corpusLens.zotero.dataDir': work },
-    artifacts: join(root, '.test-artifacts'),
-    timeoutMs: 300_000,
-  });
-  if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
-  for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
-  console.log(`cite-check suite: ${run.summary?.passed} passed, ${run.summary?.failed} failed`);
-  assert.equal(run.summary?.failed, 0);
-  assert.equal(run.summary?.passed, 3);
-});
+    assert.equal(run.summary?.passed, 3);
+  },
+);
 
 test('npm run package builds a small .vsix that installs into code-server and works', { skip: missing, timeout: 600_000 }, async () => {
   const { execFileSync } = await import('node:child_process');
@@ -93,11 +101,28 @@ test('npm run package builds a small .vsix that installs into code-server and wo
   execFileSync('npm', ['run', '--silent', 'package'], { cwd: root, stdio: 'pipe' });
   const vsix = join(root, 'corpus-lens.vsix');
   const size = statSync(vsix).size;
-  const files = execFileSync(join(root, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const files = execFileSync(join(root, 'node_modules', '.bin', 'vsce'), ['ls'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   console.log(`.vsix: ${(size / 1e6).toFixed(1)} MB, ${files.length} files`);
   assert.ok(size < 20e6, `${size} bytes`);
-  for (const f of files) assert.doesNotMatch(f, /^(src|test|bench|scripts|webview)\/|\.map$|\.d\.c?ts$|\/contrib\/|^node_modules\/(?!@electric-sql\/pglite)/, `${f} does not belong in the package`);
-  for (const f of ['dist/extension.js', 'dist/heavy.js', 'dist/store-host.js', 'dist/webview.js', 'media/panel.css', 'dist/pdf-view.js', 'dist/pdf.worker.mjs', 'media/pdf-view.css']) assert.ok(files.includes(f), `${f} is packaged`);
+  for (const f of files)
+    assert.doesNotMatch(
+      f,
+      /^(src|test|bench|scripts|webview)\/|\.map$|\.d\.c?ts$|\/contrib\/|^node_modules\/(?!@electric-sql\/pglite)/,
+      `${f} does not belong in the package`,
+    );
+  for (const f of [
+    'dist/extension.js',
+    'dist/heavy.js',
+    'dist/store-host.js',
+    'dist/webview.js',
+    'media/panel.css',
+    'dist/pdf-view.js',
+    'dist/pdf.worker.mjs',
+    'media/pdf-view.css',
+  ])
+    assert.ok(files.includes(f), `${f} is packaged`);
 
   const corpus = join(mkdtempSync(join(tmpdir(), 'cl-vsix-corpus-')), 'sample');
   const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);

@@ -55,7 +55,17 @@ async function waitForHealth(port: number, child: ChildProcess, timeoutMs: numbe
 
 /** One CommonJS file the extension host loads (`vscode` left to the host). */
 async function bundleForExtensionHost(entry: string, outfile: string, define?: Record<string, string>): Promise<void> {
-  await esbuild.build({ entryPoints: [entry], define, outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [entry],
+    define,
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
 }
 
 /**
@@ -86,7 +96,9 @@ export async function runHostSuite(options: {
 }): Promise<HostRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'cl-host-'));
   const suiteFile = join(scratch, 'suite', 'index.js');
-  await bundleForExtensionHost(join(root, 'test', 'vscode', 'suite', 'index.ts'), suiteFile, { SUITE: JSON.stringify(options.suite ?? 'extension.suite') });
+  await bundleForExtensionHost(join(root, 'test', 'vscode', 'suite', 'index.ts'), suiteFile, {
+    SUITE: JSON.stringify(options.suite ?? 'extension.suite'),
+  });
   const extensionsDir = join(scratch, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   // Installed, not a second development path: code-server loads only one extension under development.
@@ -99,13 +111,20 @@ export async function runHostSuite(options: {
   cpSync(join(root, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
   const userData = join(scratch, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...options.settings }));
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...options.settings }),
+  );
   if (options.vsix) {
     const { execFileSync } = await import('node:child_process');
-    execFileSync(process.execPath, [codeServerBin, '--install-extension', options.vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userData], {
-      env: { ...process.env, XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_DATA_HOME: join(scratch, 'xdg-data') },
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [codeServerBin, '--install-extension', options.vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userData],
+      {
+        env: { ...process.env, XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_DATA_HOME: join(scratch, 'xdg-data') },
+        stdio: 'pipe',
+      },
+    );
   }
   const summaryFile = join(scratch, 'summary.json');
   const snapshotRequest = join(scratch, 'snapshot-request.json');
@@ -114,9 +133,22 @@ export async function runHostSuite(options: {
   let log = '';
   const child = spawn(
     process.execPath,
-    [codeServerBin, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--user-data-dir', userData, '--extensions-dir', extensionsDir,
-      ...(options.chatModel ? ['--enable-proposed-api', CHAT_MODEL_EXTENSION] : []), workspace],
+    [
+      codeServerBin,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensionsDir,
+      ...(options.chatModel ? ['--enable-proposed-api', CHAT_MODEL_EXTENSION] : []),
+      workspace,
+    ],
     {
       env: {
         ...process.env,
@@ -141,7 +173,15 @@ export async function runHostSuite(options: {
     browser = await chromium.launch({
       executablePath: chromiumPath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => (log += `[console] ${m.text()}\n`));
@@ -162,10 +202,12 @@ export async function runHostSuite(options: {
       timer = setTimeout(() => reject(new Error('the extension-host suite did not finish in time')), options.timeoutMs ?? 120_000);
     });
     const snapshots = serveSnapshots(page, snapshotRequest, options.artifacts);
-    const exitCode = await Promise.race([exited, timeout]).finally(() => snapshots.stop()).catch(async (err: Error) => {
-      if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
-      throw new Error(`${err.message}\n--- code-server and browser log (tail) ---\n${log.slice(-5000)}`);
-    });
+    const exitCode = await Promise.race([exited, timeout])
+      .finally(() => snapshots.stop())
+      .catch(async (err: Error) => {
+        if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
+        throw new Error(`${err.message}\n--- code-server and browser log (tail) ---\n${log.slice(-5000)}`);
+      });
     clearTimeout(timer);
     await options.inspect?.(page);
     if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);

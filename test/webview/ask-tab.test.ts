@@ -25,7 +25,18 @@ const conversation: AskView = {
       removed: 1,
       model: 'standin',
       elements: [
-        { type: 'table', label: 'Table 2', caption: `Recall by M ${HOSTILE}`, content: 'M | recall', title: 'HNSW Tuning', year: 2022, section: 'Results', page: 4, match: 'linked', source: 1 },
+        {
+          type: 'table',
+          label: 'Table 2',
+          caption: `Recall by M ${HOSTILE}`,
+          content: 'M | recall',
+          title: 'HNSW Tuning',
+          year: 2022,
+          section: 'Results',
+          page: 4,
+          match: 'linked',
+          source: 1,
+        },
       ],
     },
     {
@@ -42,9 +53,54 @@ const conversation: AskView = {
     },
   ],
   sources: [
-    { n: 1, paperId: 'p1', citationKey: 'mwangi2022', title: `HNSW Tuning <b>bold</b>`, authors: ['Amina Mwangi'], year: 2022, section: 'Results', page: 4, lineStart: 12, lineEnd: 14, pageEnd: 4, text: `With M = 16, recall@10 reached 0.98. ${HOSTILE}`, previous: 'Before it.', next: 'After it.' },
-    { n: 2, paperId: 'p2', citationKey: null, title: null, authors: [], year: null, section: null, page: null, lineStart: null, lineEnd: null, pageEnd: null, text: 'Exact search is as fast below 50,000 vectors.', previous: null, next: null },
-    { n: 3, paperId: 'p3', citationKey: null, title: 'Third', authors: ['X Y'], year: 2020, section: null, page: null, lineStart: null, lineEnd: null, pageEnd: null, text: 'Unused.', previous: null, next: null },
+    {
+      n: 1,
+      paperId: 'p1',
+      citationKey: 'mwangi2022',
+      title: `HNSW Tuning <b>bold</b>`,
+      authors: ['Amina Mwangi'],
+      year: 2022,
+      section: 'Results',
+      page: 4,
+      lineStart: 12,
+      lineEnd: 14,
+      pageEnd: 4,
+      text: `With M = 16, recall@10 reached 0.98. ${HOSTILE}`,
+      previous: 'Before it.',
+      next: 'After it.',
+    },
+    {
+      n: 2,
+      paperId: 'p2',
+      citationKey: null,
+      title: null,
+      authors: [],
+      year: null,
+      section: null,
+      page: null,
+      lineStart: null,
+      lineEnd: null,
+      pageEnd: null,
+      text: 'Exact search is as fast below 50,000 vectors.',
+      previous: null,
+      next: null,
+    },
+    {
+      n: 3,
+      paperId: 'p3',
+      citationKey: null,
+      title: 'Third',
+      authors: ['X Y'],
+      year: 2020,
+      section: null,
+      page: null,
+      lineStart: null,
+      lineEnd: null,
+      pageEnd: null,
+      text: 'Unused.',
+      previous: null,
+      next: null,
+    },
   ],
 };
 
@@ -64,11 +120,15 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       assert.equal(await p.page.evaluate(() => document.activeElement?.id), 'cl-ask-input', 'the question box has the focus');
       await p.page.keyboard.type('What reaches recall 0.98?');
       await p.page.keyboard.press('Enter');
-      assert.deepEqual(await waitPosted(p, (m) => m.type === 'ask', 'the question'), { type: 'ask', question: 'What reaches recall 0.98?' });
+      assert.deepEqual(await waitPosted(p, (m) => m.type === 'ask', 'the question'), {
+        type: 'ask',
+        question: 'What reaches recall 0.98?',
+      });
       assert.equal(await p.page.isVisible('[data-ask-action="cancel"]'), true, 'Stop is offered while it runs');
       await p.send({ type: 'askProgress', progress: { kind: 'start', question: 'What reaches recall 0.98?', llm: 'standin' } });
       await p.send({ type: 'askProgress', progress: { kind: 'stage', stage: 'answer' } });
-      for (const delta of ['M = 16 reaches ', 'recall 0.98 [P', '1]', ` ${HOSTILE}`]) await p.send({ type: 'askProgress', progress: { kind: 'draft', delta } });
+      for (const delta of ['M = 16 reaches ', 'recall 0.98 [P', '1]', ` ${HOSTILE}`])
+        await p.send({ type: 'askProgress', progress: { kind: 'draft', delta } });
       assert.equal(await p.page.textContent('#cl-ask-status'), 'Writing the answer…');
       const draft = await p.page.textContent('#cl-ask-draft p');
       assert.equal(draft, `M = 16 reaches recall 0.98 ${HOSTILE}`, 'the draft streams as text, the [P1] id left out');
@@ -78,12 +138,20 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       await p.page.waitForSelector('.cl-ask-turn');
       assert.equal(await p.page.isVisible('#cl-ask-draft'), false, 'the checked answer replaces the draft');
       assert.equal(await p.page.isVisible('[data-ask-action="cancel"]'), false);
-      assert.equal(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no markup from the corpus or the model ran');
+      assert.equal(
+        await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+        undefined,
+        'no markup from the corpus or the model ran',
+      );
       assert.equal(await p.page.locator('.cl-ask img, .cl-ask script, .cl-ask b').count(), 0, 'and none became elements');
       assert.ok((await p.page.textContent('.cl-ask-answer'))!.includes(HOSTILE), 'it is shown as the text it is');
       assert.ok((await p.page.textContent('#cl-ask-source-1'))!.includes('HNSW Tuning <b>bold</b>'));
       const card = await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-element');
-      assert.equal(card, `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`, 'an element card, its caption as text');
+      assert.equal(
+        card,
+        `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`,
+        'an element card, its caption as text',
+      );
       assert.deepEqual(await p.violations(), [], 'no CSP violation');
       assert.deepEqual(p.pageErrors, []);
       await p.page.screenshot({ path: chrome.artifact('webview-ask-tab.png'), fullPage: true });
@@ -153,7 +221,10 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       await cite.hover();
       await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
       const [c, q] = [await cite.boundingBox(), await p.page.locator('#cl-ask-quote').boundingBox()];
-      assert.ok(c && q && q.y >= c.y + c.height && q.y <= c.y + c.height + 12, `quote at ${q?.y}, citation bottom at ${c ? c.y + c.height : '?'}`);
+      assert.ok(
+        c && q && q.y >= c.y + c.height && q.y <= c.y + c.height + 12,
+        `quote at ${q?.y}, citation bottom at ${c ? c.y + c.height : '?'}`,
+      );
       await p.page.mouse.wheel(0, -200);
       await p.page.waitForSelector('#cl-ask-quote[hidden]', { state: 'attached' });
       await p.page.click('vscode-tab-header >> nth=0');
@@ -170,7 +241,11 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       await p.send({ type: 'ask', ask: conversation });
       await p.page.waitForSelector('.cl-ask-turn');
       await p.clearPosted();
-      assert.equal(await p.page.locator('.cl-ask-turn[data-turn="1"] [data-ask-action="insert"]').count(), 0, 'a sources turn has nothing to insert');
+      assert.equal(
+        await p.page.locator('.cl-ask-turn[data-turn="1"] [data-ask-action="insert"]').count(),
+        0,
+        'a sources turn has nothing to insert',
+      );
       await p.page.click('.cl-ask-turn[data-turn="0"] [data-ask-action="insert"]');
       await p.page.click('#cl-ask-source-2 [data-ask-action="cite"]');
       await p.page.click('#cl-ask-source-1 [data-ask-action="open"]');
@@ -191,7 +266,10 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       // A malformed conversation (a source whose text is not a string) is refused whole: the tab keeps what it had.
       await p.send({ type: 'ask', ask: conversation });
       await p.page.waitForSelector('.cl-ask-turn');
-      await p.page.evaluate((c: AskView) => window.postMessage({ type: 'ask', ask: { ...c, sources: [{ ...c.sources[0], text: { toString: null } }] } }, '*'), conversation);
+      await p.page.evaluate(
+        (c: AskView) => window.postMessage({ type: 'ask', ask: { ...c, sources: [{ ...c.sources[0], text: { toString: null } }] } }, '*'),
+        conversation,
+      );
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(await p.page.locator('.cl-ask-turn').count(), 2);
       assert.deepEqual(p.pageErrors, []);

@@ -18,7 +18,6 @@ import {
 } from '../support/webview-page.js';
 import { chromiumFixture, noChromium } from '../support/chromium.js';
 
-
 async function showResults(p: PanelPage, hits: HitView[] = makeHits(25), offset: 0 | 1 = 0): Promise<void> {
   await p.send(resultsMessage(hits, offset));
   await p.page.waitForFunction((n) => document.querySelectorAll('#cl-results > .cl-hit').length === n, hits.length);
@@ -41,7 +40,7 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
     const p = await openPanel(chrome.browser, chrome.server);
     try {
       assert.deepEqual(await p.posted(), [{ type: 'ready' }]);
-      assert.match(await p.page.textContent('#cl-message') ?? '', /Place the cursor in a sentence/);
+      assert.match((await p.page.textContent('#cl-message')) ?? '', /Place the cursor in a sentence/);
       assert.equal(await p.page.textContent('#cl-status'), 'Corpus Lens is ready.');
       const styled = await p.page.evaluate(() => {
         const b = document.querySelector('#cl-message vscode-button');
@@ -110,7 +109,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       const warm = await measure(hits);
       assert.equal(cold.count, 25);
       assert.equal(warm.count, 25);
-      for (const [name, r] of [['first', cold], ['second', warm]] as const) {
+      for (const [name, r] of [
+        ['first', cold],
+        ['second', warm],
+      ] as const) {
         const line =
           `${name} render of 25 results: DOM built in ${r.build.toFixed(1)} ms over ${r.slices} task(s), ` +
           `input could run again after ${r.task.toFixed(1)} ms, all painted after ${r.frame.toFixed(1)} ms, ` +
@@ -161,8 +163,14 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       assert.equal(items[3].prev, null, 'no previous sentence at a section start');
       assert.equal(items[4].next, null, 'no next sentence at a section end');
       assert.equal(items[5].section, null, 'no section title');
-      assert.deepEqual(items.map((i) => i.sentence), SENTENCES);
-      assert.ok(items.slice(1).every((i) => i.tabindex === '-1'), 'roving tabindex: one tab stop');
+      assert.deepEqual(
+        items.map((i) => i.sentence),
+        SENTENCES,
+      );
+      assert.ok(
+        items.slice(1).every((i) => i.tabindex === '-1'),
+        'roving tabindex: one tab stop',
+      );
       // The faded context is visibly fainter than the match.
       const [ctxOpacity, mainOpacity] = await p.page.evaluate(() => [
         getComputedStyle(document.querySelector('.cl-prev')!).opacity,
@@ -189,8 +197,14 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       const hits = makeHits(25);
       await p.send(resultsMessage(hits));
       await p.send({ type: 'reveal', hitId: 's1020' });
-      await p.page.waitForFunction(() => (window as unknown as { corpusLens: { lastRender(): { slices: number } | undefined } }).corpusLens.lastRender()?.slices === 25);
-      assert.deepEqual(await p.page.$$eval('.cl-hit', (l) => l.map((x) => (x as HTMLElement).dataset.hitId)), hits.map((h) => h.id));
+      await p.page.waitForFunction(
+        () =>
+          (window as unknown as { corpusLens: { lastRender(): { slices: number } | undefined } }).corpusLens.lastRender()?.slices === 25,
+      );
+      assert.deepEqual(
+        await p.page.$$eval('.cl-hit', (l) => l.map((x) => (x as HTMLElement).dataset.hitId)),
+        hits.map((h) => h.id),
+      );
       assert.equal(await activeHitId(p), 's1020', 'the revealed result is focused once built');
 
       // A newer state during a sliced render: nothing of the older one is appended afterwards.
@@ -204,7 +218,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       );
       await p.page.waitForFunction(() => document.querySelectorAll('.cl-hit').length === 3);
       await p.page.waitForTimeout(100);
-      assert.deepEqual(await p.page.$$eval('.cl-hit', (l) => l.map((x) => (x as HTMLElement).dataset.hitId)), newer.map((h) => h.id));
+      assert.deepEqual(
+        await p.page.$$eval('.cl-hit', (l) => l.map((x) => (x as HTMLElement).dataset.hitId)),
+        newer.map((h) => h.id),
+      );
       // Same for a non-results state.
       await p.send(resultsMessage(hits));
       await p.send({ type: 'state', state: { kind: 'notProse' } });
@@ -225,7 +242,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       assert.equal(await page.getByRole('switch', { name: 'Highlight rare words' }).count(), 1);
       const list = page.getByRole('list', { name: 'Similar sentences' });
       assert.equal(await list.getByRole('listitem').count(), 25);
-      assert.equal(await list.getByRole('listitem', { name: /^Result 3 of 25, similarity 0\.89, Turing et al\. 2014: Back-translation/ }).count(), 1);
+      assert.equal(
+        await list.getByRole('listitem', { name: /^Result 3 of 25, similarity 0\.89, Turing et al\. 2014: Back-translation/ }).count(),
+        1,
+      );
       assert.equal(await list.getByRole('button', { name: /^Cite .* at the cursor$/ }).count(), 25);
       assert.equal(await page.getByRole('status').textContent(), '25 similar sentences.');
       // Context sentences are announced as such.
@@ -266,7 +286,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
         for (const part of parts) assert.ok(sentencesWith(part) >= 2, `${part} (of ${term}) recurs`);
       }
       const texts = recurring.map((m) => m.text.toLowerCase());
-      assert.ok(texts.some((t) => t.includes('language model')), 'the bigram "language model" is marked');
+      assert.ok(
+        texts.some((t) => t.includes('language model')),
+        'the bigram "language model" is marked',
+      );
       assert.ok(texts.includes('translation quality'));
       for (const stop of ['the', 'and', 'with', 'a', 'of', 'on']) assert.ok(!texts.includes(stop), `stop word ${stop} not marked`);
       assert.ok(recurring.every((m) => m.inSentence && m.cls.includes('cl-mark-recurring')));
@@ -278,7 +301,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       assert.ok(rare.every((m) => m.cls.includes('cl-mark-rare')));
       for (const term of new Set(rare.map((m) => m.term))) assert.equal(sentencesWith(term), 1, `${term} is in one result only`);
       const recurringTerms = new Set(recurring.map((m) => m.term));
-      assert.ok(rare.every((m) => !recurringTerms.has(m.term)), 'rare and recurring terms are disjoint');
+      assert.ok(
+        rare.every((m) => !recurringTerms.has(m.term)),
+        'rare and recurring terms are disjoint',
+      );
       assert.ok(!rare.some((m) => m.term === 'pretrain'), 'words of the query are never "rare"');
       assert.equal(await p.page.getAttribute('body', 'data-highlight'), 'rare');
       assert.equal(((await p.savedState()) as { highlight: string }).highlight, 'rare');
@@ -287,7 +313,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
 
       await p.page.click('#cl-rare-toggle');
       await p.page.waitForFunction(() => document.body.dataset.highlight === 'recurring');
-      assert.deepEqual((await marks()).map((m) => m.term), recurring.map((m) => m.term));
+      assert.deepEqual(
+        (await marks()).map((m) => m.term),
+        recurring.map((m) => m.term),
+      );
       // The host has no part in it: the view kept it in its own state and told the host nothing.
       assert.ok(!(await p.posted()).some((m) => !['ready'].includes(m.type)), JSON.stringify(await p.posted()));
       await cleanPage(p);
@@ -312,7 +341,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       await waitPosted(p, (m) => m.type === 'setOffset' && m.offset === 0, 'setOffset 0');
       // A results state with an offset syncs the toggle (e.g. set from the hover's "open in panel").
       await showResults(p, makeHits(3), 1);
-      assert.equal(await p.page.evaluate(() => (document.querySelector('#cl-offset-toggle') as HTMLElement & { checked: boolean }).checked), true);
+      assert.equal(
+        await p.page.evaluate(() => (document.querySelector('#cl-offset-toggle') as HTMLElement & { checked: boolean }).checked),
+        true,
+      );
       await cleanPage(p);
     } finally {
       await p.close();
@@ -394,7 +426,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       // Tab order: the tab strip (its selected tab, "Similar sentences"), its tab panel (vscode-tabs makes it a stop,
       // as the ARIA tabs pattern has it), the two toggles, then the list (one tab stop).
       await p.page.keyboard.press('Tab');
-      assert.equal(await p.page.evaluate(() => document.activeElement?.tagName.toLowerCase() + ' ' + document.activeElement?.textContent), 'vscode-tab-header Similar sentences');
+      assert.equal(
+        await p.page.evaluate(() => document.activeElement?.tagName.toLowerCase() + ' ' + document.activeElement?.textContent),
+        'vscode-tab-header Similar sentences',
+      );
       await p.page.keyboard.press('Tab');
       assert.equal(await p.page.evaluate(() => document.activeElement?.getAttribute('role')), 'tabpanel');
       await p.page.keyboard.press('Tab');
@@ -420,10 +455,7 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       assert.equal(await activeHitId(p), 's1000');
       await p.page.keyboard.press('ArrowDown');
       // The focused result is the one tab stop (roving tabindex).
-      assert.deepEqual(
-        await p.page.$$eval('.cl-hit[tabindex="0"]', (l) => l.map((x) => (x as HTMLElement).dataset.hitId)),
-        ['s1001'],
-      );
+      assert.deepEqual(await p.page.$$eval('.cl-hit[tabindex="0"]', (l) => l.map((x) => (x as HTMLElement).dataset.hitId)), ['s1001']);
 
       await p.clearPosted();
       await p.page.keyboard.press('c');
@@ -521,7 +553,11 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       assert.deepEqual(await p.posted(), [{ type: 'recover' }, { type: 'run', action: 'connect' }]);
 
       await p.clearPosted();
-      await show({ kind: 'error', message: 'connect ECONNREFUSED 127.0.0.1:5432', detail: 'Error: connect ECONNREFUSED\n    at TCPConnectWrap' });
+      await show({
+        kind: 'error',
+        message: 'connect ECONNREFUSED 127.0.0.1:5432',
+        detail: 'Error: connect ECONNREFUSED\n    at TCPConnectWrap',
+      });
       assert.equal(await p.page.getAttribute('#cl-message', 'role'), 'alert');
       assert.match(await message(), /Search failed: connect ECONNREFUSED 127\.0\.0\.1:5432/);
       await p.page.click('#cl-message details > summary');
@@ -631,7 +667,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
     const p = await openPanel(chrome.browser, chrome.server, { initialState: { v: 1, highlight: 'rare', offset: 0, last } });
     try {
       assert.equal(await p.page.locator('#cl-results > .cl-hit').count(), 25);
-      assert.equal(await p.page.evaluate(() => (document.querySelector('#cl-rare-toggle') as HTMLElement & { checked: boolean }).checked), true);
+      assert.equal(
+        await p.page.evaluate(() => (document.querySelector('#cl-rare-toggle') as HTMLElement & { checked: boolean }).checked),
+        true,
+      );
       assert.ok((await p.page.locator('mark.cl-mark-rare').count()) > 0);
       // A `searching` state is not what a reload restores: the last results are.
       await p.send({ type: 'state', state: { kind: 'searching', query: 'x' } });
@@ -673,7 +712,14 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
           await p.page.click('#cl-rare-toggle');
           await p.page.waitForSelector('mark.cl-mark-rare');
           await p.page.screenshot({ path: chrome.artifact('webview-dark-rare.png') });
-          await p.send({ type: 'state', state: { kind: 'error', message: 'could not reach the corpus at localhost:5432 (ECONNREFUSED)', detail: 'Error: connect ECONNREFUSED 127.0.0.1:5432' } });
+          await p.send({
+            type: 'state',
+            state: {
+              kind: 'error',
+              message: 'could not reach the corpus at localhost:5432 (ECONNREFUSED)',
+              detail: 'Error: connect ECONNREFUSED 127.0.0.1:5432',
+            },
+          });
           await p.page.waitForFunction(() => document.body.dataset.state === 'error');
           await p.page.screenshot({ path: chrome.artifact('webview-dark-error.png'), clip: { x: 0, y: 0, width: 400, height: 320 } });
         }

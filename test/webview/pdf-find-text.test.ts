@@ -9,17 +9,29 @@ const page = (n: number, ...strs: string[]): Run[] => strs.map((str) => ({ str, 
 const covered = (runs: Run[], found: ReturnType<typeof findSentence>) => found!.spans.map((s) => runs[s.run].str.slice(s.from, s.to));
 
 test('a sentence over two lines, hyphenated at the line end, with a ligature and a footnote mark', () => {
-  const runs = page(1, 'Earlier text ends here. We deﬁne the repre-', '1', 'sentation of words as vectors. Then another', 'sentence follows.');
+  const runs = page(
+    1,
+    'Earlier text ends here. We deﬁne the repre-',
+    '1',
+    'sentation of words as vectors. Then another',
+    'sentence follows.',
+  );
   const found = findSentence('We define the representation of words as vectors.', runs);
   assert.ok(found);
   assert.deepEqual(covered(runs, found), ['We deﬁne the repre', 'sentation of words as vectors.']);
 });
 
 test('a sentence continuing on the next page past the page number and running header is split between the pages', () => {
-  const runs = [...page(1, 'Body text. The method scales to', '7'), ...page(2, 'Running Header of the Study', '8', 'millions of documents without loss. Next one.')];
+  const runs = [
+    ...page(1, 'Body text. The method scales to', '7'),
+    ...page(2, 'Running Header of the Study', '8', 'millions of documents without loss. Next one.'),
+  ];
   const found = findSentence('The method scales to millions of documents without loss.', runs);
   assert.ok(found);
-  assert.deepEqual(found.spans.map((s) => runs[s.run].page), [1, 2]);
+  assert.deepEqual(
+    found.spans.map((s) => runs[s.run].page),
+    [1, 2],
+  );
   assert.deepEqual(covered(runs, found), ['The method scales to', 'millions of documents without loss.']);
 });
 

@@ -50,7 +50,13 @@ async function marks(p: PdfPage): Promise<Box[]> {
     const origin = page.getBoundingClientRect();
     return Array.from(document.querySelectorAll<HTMLElement>('.pdf-mark')).map((m) => {
       const r = m.getBoundingClientRect();
-      return { str: m.className, x0: (r.left - origin.left) / scale, y0: (r.top - origin.top) / scale, x1: (r.right - origin.left) / scale, y1: (r.bottom - origin.top) / scale };
+      return {
+        str: m.className,
+        x0: (r.left - origin.left) / scale,
+        y0: (r.top - origin.top) / scale,
+        x1: (r.right - origin.left) / scale,
+        y1: (r.bottom - origin.top) / scale,
+      };
     });
   });
 }
@@ -78,7 +84,19 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       const tc = await page.getTextContent();
       runs.set(
         p,
-        tc.items.flatMap((i) => ('str' in i && i.str.trim() ? [{ str: i.str, x0: i.transform[4], x1: i.transform[4] + i.width, y0: top - i.transform[5] - i.height * 0.7, y1: top - i.transform[5] }] : [])),
+        tc.items.flatMap((i) =>
+          'str' in i && i.str.trim()
+            ? [
+                {
+                  str: i.str,
+                  x0: i.transform[4],
+                  x1: i.transform[4] + i.width,
+                  y0: top - i.transform[5] - i.height * 0.7,
+                  y1: top - i.transform[5],
+                },
+              ]
+            : [],
+        ),
       );
     }
     await doc.loadingTask.destroy();
@@ -100,9 +118,19 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
     try {
       const s = sentence('Observation 45 ');
       assert.equal(s.page, 3);
-      await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', data: bytes, page: s.page!, target: { kind: 'sentence', text: s.text } });
+      await p.send({
+        type: 'open',
+        name: 'onecol.pdf',
+        docId: 'd1',
+        data: bytes,
+        page: s.page!,
+        target: { kind: 'sentence', text: s.text },
+      });
       const shown = await waitShown(p, 0);
-      assert.deepEqual({ type: shown.type, page: (shown as { page: number }).page, found: (shown as { found: boolean }).found }, { type: 'shown', page: 3, found: true });
+      assert.deepEqual(
+        { type: shown.type, page: (shown as { page: number }).page, found: (shown as { found: boolean }).found },
+        { type: 'shown', page: 3, found: true },
+      );
       assert.equal(await p.page.getAttribute('#pdf-page-view', 'data-page'), '3');
       assert.match((await p.page.textContent('#pdf-status'))!, /^Page 3 of 4\. The sentence is highlighted\.$/);
       const rects = await marks(p);
@@ -110,13 +138,17 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       assert.ok(covered(runWith(3, 'Observation 45'), rects), 'the line where it starts is highlighted');
       assert.ok(covered(runWith(3, 'ments the incomprehensibility'), rects), 'and the line where it ends');
       // Its neighbours' own lines are not.
-      for (const other of ['44 notes that', 'Observation 46', 'Observation 43']) assert.ok(!covered(runWith(3, other), rects), `"${other}…" is not highlighted`);
+      for (const other of ['44 notes that', 'Observation 46', 'Observation 43'])
+        assert.ok(!covered(runWith(3, other), rects), `"${other}…" is not highlighted`);
       // On the line it shares with the sentence before, only its part is. Where a character sits inside a run is
       // estimated (the view measures in a generic serif, the test counts characters): three characters' leeway.
       const shared = runWith(3, 'Observation 45');
       const char = (shared.x1 - shared.x0) / shared.str.length;
       const at45 = shared.x0 + char * shared.str.indexOf('Observation 45');
-      assert.ok(rects.filter((r) => overlaps(r, shared)).every((r) => Math.abs(r.x0 - at45) < 3 * char), `the sentence before on the same line is left out: ${JSON.stringify(rects)} vs ${at45}`);
+      assert.ok(
+        rects.filter((r) => overlaps(r, shared)).every((r) => Math.abs(r.x0 - at45) < 3 * char),
+        `the sentence before on the same line is left out: ${JSON.stringify(rects)} vs ${at45}`,
+      );
       const inView = await p.page.evaluate(() => {
         const m = document.querySelector('.pdf-mark')!.getBoundingClientRect();
         const v = document.getElementById('pdf-scroller')!.getBoundingClientRect();
@@ -131,14 +163,21 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
     }
   });
 
-  test('the view resized while it opens (a panel comes and goes) still opens at the sentence\'s page, highlighted', async () => {
+  test("the view resized while it opens (a panel comes and goes) still opens at the sentence's page, highlighted", async () => {
     const p = await openPdfViewer(chrome.browser, chrome.server);
     const cdp = await p.page.context().newCDPSession(p.page);
     try {
       const s = sentence('Observation 45 ');
       // A slow machine: the search of the page's text takes long enough for a resize to land in the middle of it.
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
-      await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', data: bytes, page: s.page!, target: { kind: 'sentence', text: s.text } });
+      await p.send({
+        type: 'open',
+        name: 'onecol.pdf',
+        docId: 'd1',
+        data: bytes,
+        page: s.page!,
+        target: { kind: 'sentence', text: s.text },
+      });
       for (let i = 0; i < 12; i++) {
         await p.page.setViewportSize({ width: 900 - (i % 2) * 120, height: 800 });
         await new Promise((r) => setTimeout(r, 200));
@@ -167,11 +206,17 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       assert.match((await p.page.textContent('#pdf-status'))!, /continues on page 3/);
       const here = await marks(p);
       assert.ok(covered(runWith(2, 'servation 36'), here), 'its start at the foot of page 2');
-      assert.ok(!covered(runWith(2, 'Observation 35'), here) || runWith(2, 'Observation 35').str.includes('Ob-'), 'not the sentence before');
+      assert.ok(
+        !covered(runWith(2, 'Observation 35'), here) || runWith(2, 'Observation 35').str.includes('Ob-'),
+        'not the sentence before',
+      );
       await p.page.click('#pdf-next');
       await waitShown(p, 1);
       const there = await marks(p);
-      assert.ok(covered(runWith(3, 'the counterrevolutionary in considerable detail. Observation 37'), there), 'its end at the top of page 3');
+      assert.ok(
+        covered(runWith(3, 'the counterrevolutionary in considerable detail. Observation 37'), there),
+        'its end at the top of page 3',
+      );
       assert.ok(!covered(runWith(3, 'Running Header'), there), 'the running header between is not');
       assert.ok(!covered(runWith(3, 'archive extends'), there), 'nor the next sentence');
       assert.match((await p.page.textContent('#pdf-status'))!, /^Page 3 of 4\. The sentence continues here\.$/);
@@ -186,12 +231,25 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
     try {
       const figure = paper.elements!.find((e) => e.type === 'figure')!;
       assert.equal(figure.page, 2);
-      await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', data: bytes, page: figure.page, target: { kind: 'box', bbox: figure.bbox!, label: figure.label } });
+      await p.send({
+        type: 'open',
+        name: 'onecol.pdf',
+        docId: 'd1',
+        data: bytes,
+        page: figure.page,
+        target: { kind: 'box', bbox: figure.bbox!, label: figure.label },
+      });
       await waitShown(p, 0);
       const [box, ...more] = await marks(p);
       assert.equal(more.length, 0);
       const [x0, y0, x1, y1] = figure.bbox!;
-      for (const [got, want] of [[box.x0, x0], [box.y0, y0], [box.x1, x1], [box.y1, y1]]) assert.ok(Math.abs(got - want) < 1.5, `the outline is the stored box: ${JSON.stringify(box)} vs ${figure.bbox}`);
+      for (const [got, want] of [
+        [box.x0, x0],
+        [box.y0, y0],
+        [box.x1, x1],
+        [box.y1, y1],
+      ])
+        assert.ok(Math.abs(got - want) < 1.5, `the outline is the stored box: ${JSON.stringify(box)} vs ${figure.bbox}`);
       assert.ok(covered(runWith(2, 'A caption that describes'), [box]), 'it covers the caption the box was made from');
       assert.match((await p.page.textContent('#pdf-status'))!, /^Page 2 of 4\. Figure 1 is outlined\.$/);
       await p.page.screenshot({ path: chrome.artifact('webview-pdf-element.png') });
@@ -211,18 +269,32 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   test('text not on the page: the page opens with a note, no highlight; another document not held is asked for', async () => {
     const p = await openPdfViewer(chrome.browser, chrome.server);
     try {
-      await p.send({ type: 'open', name: 'onecol.pdf', docId: 'd1', data: bytes, page: 2, target: { kind: 'sentence', text: 'A sentence this paper never wrote about quantum gravity and cheese.' } });
+      await p.send({
+        type: 'open',
+        name: 'onecol.pdf',
+        docId: 'd1',
+        data: bytes,
+        page: 2,
+        target: { kind: 'sentence', text: 'A sentence this paper never wrote about quantum gravity and cheese.' },
+      });
       const shown = await waitShown(p, 0);
       assert.equal((shown as { page: number }).page, 2);
       assert.equal((shown as { found: boolean }).found, false);
       assert.equal((await marks(p)).length, 0);
-      assert.equal(await p.page.textContent('#pdf-status'), 'Page 2 of 4. The sentence was not found in the text of page 2; the page is shown as it is.');
+      assert.equal(
+        await p.page.textContent('#pdf-status'),
+        'Page 2 of 4. The sentence was not found in the text of page 2; the page is shown as it is.',
+      );
       await p.page.keyboard.press('PageDown');
       assert.equal(((await waitShown(p, 1)) as { page: number }).page, 3, 'Page Down turns the page');
       await p.page.keyboard.press('ArrowLeft');
       assert.equal(((await waitShown(p, 2)) as { page: number }).page, 2, 'and the left arrow back, while the page fits the width');
       await p.send({ type: 'open', name: 'other.pdf', docId: 'd2', page: 1, target: null });
-      await p.page.waitForFunction(() => (window as unknown as { __posted: Array<{ type: string; docId?: string }> }).__posted.some((m) => m.type === 'need' && m.docId === 'd2'));
+      await p.page.waitForFunction(() =>
+        (window as unknown as { __posted: Array<{ type: string; docId?: string }> }).__posted.some(
+          (m) => m.type === 'need' && m.docId === 'd2',
+        ),
+      );
       assert.deepEqual(p.dialogs, []);
     } finally {
       await p.close();
@@ -247,7 +319,14 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
       await p.page.press('#pdf-page', 'Enter');
       assert.equal(((await waitShown(p, 2)) as { page: number }).page, 4);
       assert.equal(await p.page.isDisabled('#pdf-next'), true);
-      await p.send({ type: 'open', name: 'broken.pdf', docId: 'b', data: new TextEncoder().encode('%PDF-1.4 this is not a PDF'), page: 1, target: null });
+      await p.send({
+        type: 'open',
+        name: 'broken.pdf',
+        docId: 'b',
+        data: new TextEncoder().encode('%PDF-1.4 this is not a PDF'),
+        page: 1,
+        target: null,
+      });
       const failed = await waitShown(p, 3);
       assert.equal(failed.type, 'failed');
       assert.match((await p.page.textContent('#pdf-status'))!, /^Could not read broken\.pdf: /);

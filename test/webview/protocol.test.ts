@@ -2,10 +2,44 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panelCsp, panelHtml } from '../../src/extension/panel/panel-html.js';
-import { MAX_QUESTION_LENGTH, isHostMessage, isViewMessage, type AskSourceView, type AskTurnView, type HostMessage, type ViewMessage } from '../../webview/protocol.js';
+import {
+  MAX_QUESTION_LENGTH,
+  isHostMessage,
+  isViewMessage,
+  type AskSourceView,
+  type AskTurnView,
+  type HostMessage,
+  type ViewMessage,
+} from '../../webview/protocol.js';
 
-const askSource: AskSourceView = { n: 1, paperId: 'p', citationKey: 'k', title: 'T', authors: ['A B'], year: 2020, section: null, page: 3, lineStart: 7, lineEnd: 8, pageEnd: 3, text: 's', previous: null, next: 'n' };
-const askTurn: AskTurnView = { index: 0, question: 'q', standalone: 'q', kind: 'answer', text: 't [1]', sentences: [{ text: 't [1]', citations: [1] }], citations: [1], removed: 0, model: 'm', elements: [] };
+const askSource: AskSourceView = {
+  n: 1,
+  paperId: 'p',
+  citationKey: 'k',
+  title: 'T',
+  authors: ['A B'],
+  year: 2020,
+  section: null,
+  page: 3,
+  lineStart: 7,
+  lineEnd: 8,
+  pageEnd: 3,
+  text: 's',
+  previous: null,
+  next: 'n',
+};
+const askTurn: AskTurnView = {
+  index: 0,
+  question: 'q',
+  standalone: 'q',
+  kind: 'answer',
+  text: 't [1]',
+  sentences: [{ text: 't [1]', citations: [1] }],
+  citations: [1],
+  removed: 0,
+  model: 'm',
+  elements: [],
+};
 
 describe('protocol guards', () => {
   test('host messages', () => {
@@ -42,14 +76,47 @@ describe('protocol guards', () => {
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, text: { html: '<b>' } }] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, n: 0 }] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, lineStart: '12' }] } },
-      { type: 'ask', ask: { turns: [{ ...askTurn, elements: [{ type: 'chart', label: null, caption: null, content: null, title: null, year: null, section: null, page: null, match: 'direct', source: null }] }], sources: [] } },
+      {
+        type: 'ask',
+        ask: {
+          turns: [
+            {
+              ...askTurn,
+              elements: [
+                {
+                  type: 'chart',
+                  label: null,
+                  caption: null,
+                  content: null,
+                  title: null,
+                  year: null,
+                  section: null,
+                  page: null,
+                  match: 'direct',
+                  source: null,
+                },
+              ],
+            },
+          ],
+          sources: [],
+        },
+      },
       { type: 'ask', ask: { turns: [{ ...askTurn, elements: undefined }], sources: [] } },
       { type: 'askProgress', progress: { kind: 'stage', stage: 'hack' } },
       { type: 'askProgress', progress: { kind: 'draft', delta: 3 } },
       { type: 'askProgress', progress: { kind: 'stopped', reason: 'exploded' } },
     ];
     for (const bad of badAsk) assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
-    for (const bad of [null, 'state', {}, { type: 'nope' }, { type: 'state' }, { type: 'state', state: { kind: 'weird' } }, { type: 'bookmarks' }, { type: 'reveal' }]) {
+    for (const bad of [
+      null,
+      'state',
+      {},
+      { type: 'nope' },
+      { type: 'state' },
+      { type: 'state', state: { kind: 'weird' } },
+      { type: 'bookmarks' },
+      { type: 'reveal' },
+    ]) {
       assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
     }
   });
@@ -78,10 +145,25 @@ describe('protocol guards', () => {
       { type: 'askOpenElement', turn: 0, element: 2 },
     ];
     for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
-    for (const bad of [undefined, { type: 'copy' }, { type: 'setOffset', offset: 2 }, { type: 'setHighlight', mode: 'rare' }, { type: 'eval' }, { type: 'run', action: 'workbench.action.terminal.new' }, { type: 'run' },
-      { type: 'ask', question: '   ' }, { type: 'ask', question: 'x'.repeat(MAX_QUESTION_LENGTH + 1) }, { type: 'ask' },
-      { type: 'askInsert', turn: -1 }, { type: 'askInsert', turn: '0' }, { type: 'askCite', source: 0 }, { type: 'askOpenSource', source: 1.5 },
-      { type: 'askOpenElement', turn: 0 }, { type: 'askOpenElement', turn: 0, element: -1 }, { type: 'askOpenElement', turn: '1', element: 0 }]) {
+    for (const bad of [
+      undefined,
+      { type: 'copy' },
+      { type: 'setOffset', offset: 2 },
+      { type: 'setHighlight', mode: 'rare' },
+      { type: 'eval' },
+      { type: 'run', action: 'workbench.action.terminal.new' },
+      { type: 'run' },
+      { type: 'ask', question: '   ' },
+      { type: 'ask', question: 'x'.repeat(MAX_QUESTION_LENGTH + 1) },
+      { type: 'ask' },
+      { type: 'askInsert', turn: -1 },
+      { type: 'askInsert', turn: '0' },
+      { type: 'askCite', source: 0 },
+      { type: 'askOpenSource', source: 1.5 },
+      { type: 'askOpenElement', turn: 0 },
+      { type: 'askOpenElement', turn: 0, element: -1 },
+      { type: 'askOpenElement', turn: '1', element: 0 },
+    ]) {
       assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
     }
   });
@@ -109,7 +191,10 @@ describe('panelHtml', () => {
     assert.equal(html.match(/<script/g)?.length, 1);
     assert.doesNotMatch(html, /<style|unsafe-|style="/);
     assert.doesNotMatch(html, /vscode-codicon-stylesheet/);
-    assert.match(panelHtml({ ...opts, codiconsUri: `${opts.cspSource}/c.css` }), /<link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="[^"]+" href="[^"]+\/c\.css">/);
+    assert.match(
+      panelHtml({ ...opts, codiconsUri: `${opts.cspSource}/c.css` }),
+      /<link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="[^"]+" href="[^"]+\/c\.css">/,
+    );
   });
 
   test('rejects a nonce that could break out of the attribute and escapes URIs', () => {
@@ -158,16 +243,14 @@ describe('adapt (host side)', () => {
       sentenceIndex: id,
       globalIndex: id,
     });
-    const view = toHitView(
-      {
-        similarity: 0.8,
-        score: 0.8,
-        sentence: ref(42, 'Target.'),
-        previous: ref(41, 'Before.'),
-        next: null,
-        paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', citationKey: 'b2020zotero' },
-      },
-    );
+    const view = toHitView({
+      similarity: 0.8,
+      score: 0.8,
+      sentence: ref(42, 'Target.'),
+      previous: ref(41, 'Before.'),
+      next: null,
+      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', citationKey: 'b2020zotero' },
+    });
     assert.deepEqual(view, {
       id: '42',
       similarity: 0.8,

@@ -81,7 +81,8 @@ function bestEnd(pattern: string, text: string, anchored: boolean, gap: Gap | nu
   for (let i = 0; i <= m; i++) col[i] = i;
   let best = { end: 0, distance: m };
   for (let j = 1; j <= text.length; j++) {
-    if (gap && beforeGap && j - 1 >= gap.at - gap.reach && j - 1 <= gap.at) for (let i = 0; i <= m; i++) beforeGap[i] = Math.min(beforeGap[i], col[i]);
+    if (gap && beforeGap && j - 1 >= gap.at - gap.reach && j - 1 <= gap.at)
+      for (let i = 0; i <= m; i++) beforeGap[i] = Math.min(beforeGap[i], col[i]);
     next[0] = anchored ? j : 0;
     const t = text.charCodeAt(j - 1);
     const jump = gap && beforeGap && j - 1 >= gap.at && j - 1 <= gap.at + gap.reach;
@@ -129,7 +130,7 @@ function aligned(pattern: string, text: string): boolean[] {
     [prev, cur] = [cur, prev];
   }
   const paired = new Array<boolean>(n).fill(false);
-  for (let i = m, j = n; i > 0 || j > 0; ) {
+  for (let i = m, j = n; i > 0 || j > 0;) {
     const h = i === 0 ? 1 : j === 0 ? 2 : how[i * (n + 1) + j];
     if (h === 0) {
       paired[j - 1] = pattern.charCodeAt(i - 1) === text.charCodeAt(j - 1);
@@ -158,7 +159,12 @@ export function findSentence(sentence: string, runs: readonly Run[]): Found | nu
   const { end, distance } = bestEnd(pattern, text, false, gap);
   if (distance > Math.max(MIN_EDITS, Math.floor(pattern.length * MAX_EDIT_SHARE))) return null;
   // The start: the same search backwards from the end, over the text before it.
-  const back = bestEnd(reverse(pattern), reverse(text.slice(0, end)), true, gap && gap.at < end ? { at: end - gap.at, reach: gap.reach } : null);
+  const back = bestEnd(
+    reverse(pattern),
+    reverse(text.slice(0, end)),
+    true,
+    gap && gap.at < end ? { at: end - gap.at, reach: gap.reach } : null,
+  );
   const start = end - back.end;
   const paired = aligned(pattern, text.slice(start, end));
   // Per run, its letters in the match and the paired ones among them.
@@ -177,7 +183,10 @@ export function findSentence(sentence: string, runs: readonly Run[]): Found | nu
     // A run the sentence only passes through must be mostly its own: a running header whose "of the" the alignment
     // happened to pair is not. The first and last runs may hold the sentence's start or end only.
     const letterCount = r.last - r.first + 1;
-    const own = run === order[0] || run === order[order.length - 1] ? r.paired.length >= OWN_SHARE * (r.paired[r.paired.length - 1] - r.paired[0] + 1) : r.paired.length >= OWN_SHARE * letterCount;
+    const own =
+      run === order[0] || run === order[order.length - 1]
+        ? r.paired.length >= OWN_SHARE * (r.paired[r.paired.length - 1] - r.paired[0] + 1)
+        : r.paired.length >= OWN_SHARE * letterCount;
     if (!own) continue;
     // The sentence runs on past this run (or came from before it): it covers the run to its end (from its start).
     const from = at[run === order[0] ? r.paired[0] : r.first][1];

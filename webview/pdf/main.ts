@@ -15,7 +15,8 @@ interface VsCodeApi {
   postMessage(message: unknown): void;
 }
 declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
-const api: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: (m) => console.info('[corpus-lens pdf] (no host)', m) };
+const api: VsCodeApi =
+  typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: (m) => console.info('[corpus-lens pdf] (no host)', m) };
 const post = (m: PdfViewMessage) => api.postMessage(m);
 
 /** Pages searched for a sentence whose page the store does not know (a search of each page's text). */
@@ -30,7 +31,9 @@ const FIT_MARGIN = 16;
 const MERGE_GAP = 0.6;
 
 /** What is highlighted on a page, in page terms (drawn again at each scale). */
-type Mark = { kind: 'text'; item: TextItem; style: TextStyle | undefined; from: number; to: number } | { kind: 'box'; bbox: [number, number, number, number] };
+type Mark =
+  | { kind: 'text'; item: TextItem; style: TextStyle | undefined; from: number; to: number }
+  | { kind: 'box'; bbox: [number, number, number, number] };
 
 interface Rect {
   left: number;
@@ -43,14 +46,41 @@ const root = document.getElementById('pdf-root')!;
 const workerUrl = root.dataset.worker ?? '';
 
 const nameEl = el('span', { class: 'pdf-name', attrs: { id: 'pdf-name' } });
-const prevBtn = el('button', { class: 'pdf-btn', attrs: { id: 'pdf-prev', type: 'button', title: 'Previous page (Page Up)', 'aria-label': 'Previous page' } }, '‹');
-const nextBtn = el('button', { class: 'pdf-btn', attrs: { id: 'pdf-next', type: 'button', title: 'Next page (Page Down)', 'aria-label': 'Next page' } }, '›');
-const pageInput = el('input', { class: 'pdf-page-input', attrs: { id: 'pdf-page', type: 'number', min: 1, value: 1, 'aria-label': 'Page number' } });
+const prevBtn = el(
+  'button',
+  { class: 'pdf-btn', attrs: { id: 'pdf-prev', type: 'button', title: 'Previous page (Page Up)', 'aria-label': 'Previous page' } },
+  '‹',
+);
+const nextBtn = el(
+  'button',
+  { class: 'pdf-btn', attrs: { id: 'pdf-next', type: 'button', title: 'Next page (Page Down)', 'aria-label': 'Next page' } },
+  '›',
+);
+const pageInput = el('input', {
+  class: 'pdf-page-input',
+  attrs: { id: 'pdf-page', type: 'number', min: 1, value: 1, 'aria-label': 'Page number' },
+});
 const pagesEl = el('span', { class: 'pdf-pages', attrs: { id: 'pdf-pages' } });
-const zoomOut = el('button', { class: 'pdf-btn', attrs: { id: 'pdf-zoom-out', type: 'button', title: 'Zoom out', 'aria-label': 'Zoom out' } }, '−');
-const fitBtn = el('button', { class: 'pdf-btn', attrs: { id: 'pdf-fit', type: 'button', title: 'Fit the page to the width', 'aria-pressed': 'true' } }, 'Fit width');
-const zoomIn = el('button', { class: 'pdf-btn', attrs: { id: 'pdf-zoom-in', type: 'button', title: 'Zoom in', 'aria-label': 'Zoom in' } }, '+');
-const statusEl = el('div', { class: 'pdf-status', attrs: { id: 'pdf-status', role: 'status', 'aria-live': 'polite' } }, 'Waiting for the PDF…');
+const zoomOut = el(
+  'button',
+  { class: 'pdf-btn', attrs: { id: 'pdf-zoom-out', type: 'button', title: 'Zoom out', 'aria-label': 'Zoom out' } },
+  '−',
+);
+const fitBtn = el(
+  'button',
+  { class: 'pdf-btn', attrs: { id: 'pdf-fit', type: 'button', title: 'Fit the page to the width', 'aria-pressed': 'true' } },
+  'Fit width',
+);
+const zoomIn = el(
+  'button',
+  { class: 'pdf-btn', attrs: { id: 'pdf-zoom-in', type: 'button', title: 'Zoom in', 'aria-label': 'Zoom in' } },
+  '+',
+);
+const statusEl = el(
+  'div',
+  { class: 'pdf-status', attrs: { id: 'pdf-status', role: 'status', 'aria-live': 'polite' } },
+  'Waiting for the PDF…',
+);
 const canvas = el('canvas', { class: 'pdf-canvas', attrs: { id: 'pdf-canvas', 'aria-hidden': 'true' } });
 const marksEl = el('div', { class: 'pdf-marks', attrs: { id: 'pdf-marks' } });
 const pageEl = el('div', { class: 'pdf-page', attrs: { id: 'pdf-page-view', role: 'img', 'aria-label': 'PDF page' } }, canvas, marksEl);
@@ -189,7 +219,10 @@ async function locate(d: PDFDocumentProxy, page: number | null, target: PdfTarge
     const here = await textOf(p);
     texts.delete(p - 1);
     const next = p < d.numPages ? await textOf(p + 1) : { items: [], styles: {} };
-    const items = [...here.items.map((item) => ({ item, page: p, styles: here.styles })), ...next.items.map((item) => ({ item, page: p + 1, styles: next.styles }))];
+    const items = [
+      ...here.items.map((item) => ({ item, page: p, styles: here.styles })),
+      ...next.items.map((item) => ({ item, page: p + 1, styles: next.styles })),
+    ];
     const runs: Run[] = items.map((x) => ({ str: x.item.str, page: x.page }));
     const hit = findSentence(target.text, runs);
     if (!hit || runs[hit.spans[0].run].page !== p) continue;
@@ -229,7 +262,12 @@ function markRect(mark: Mark, viewport: PageViewport, view: number[]): Rect {
     const [x0, y0, x1, y1] = mark.bbox;
     const X = (x: number) => x + view[0];
     const Y = (y: number) => view[3] - y;
-    return viewportRect(viewport, [[X(x0), Y(y0)], [X(x1), Y(y0)], [X(x0), Y(y1)], [X(x1), Y(y1)]]);
+    return viewportRect(viewport, [
+      [X(x0), Y(y0)],
+      [X(x1), Y(y0)],
+      [X(x0), Y(y1)],
+      [X(x1), Y(y1)],
+    ]);
   }
   const { item, style, from, to } = mark;
   const [a, b, c, d, e, f] = item.transform as number[];
@@ -268,7 +306,13 @@ function merge(rects: Rect[]): Rect[] {
       const overlap = Math.min(o.bottom, r.bottom) - Math.max(o.top, r.top);
       return overlap > 0.5 * Math.min(h, o.bottom - o.top) && r.left <= o.right + MERGE_GAP * h && r.right >= o.left - MERGE_GAP * h;
     });
-    if (same) Object.assign(same, { left: Math.min(same.left, r.left), top: Math.min(same.top, r.top), right: Math.max(same.right, r.right), bottom: Math.max(same.bottom, r.bottom) });
+    if (same)
+      Object.assign(same, {
+        left: Math.min(same.left, r.left),
+        top: Math.min(same.top, r.top),
+        right: Math.max(same.right, r.right),
+        bottom: Math.max(same.bottom, r.bottom),
+      });
     else out.push({ ...r });
   }
   return out;
@@ -332,9 +376,18 @@ async function show(p: number, reveal: boolean): Promise<void> {
   else if (rects.length) message += ' The sentence continues here.';
   else if (targetPage !== null && found) message += ` (The highlight is on page ${targetPage}.)`;
   say(message.trim());
-  if (reveal && marksEl.firstElementChild) (marksEl.firstElementChild as HTMLElement).scrollIntoView({ block: 'center', inline: 'nearest' });
+  if (reveal && marksEl.firstElementChild)
+    (marksEl.firstElementChild as HTMLElement).scrollIntoView({ block: 'center', inline: 'nearest' });
   else if (reveal) scroller.scrollTo({ top: 0 });
-  post({ type: 'shown', docId, page: pageNum, pages: d.numPages, highlights: rects.length, found: pageNum === targetPage ? found : null, message: statusEl.textContent ?? '' });
+  post({
+    type: 'shown',
+    docId,
+    page: pageNum,
+    pages: d.numPages,
+    highlights: rects.length,
+    found: pageNum === targetPage ? found : null,
+    message: statusEl.textContent ?? '',
+  });
 }
 
 function setZoom(z: 'fit' | number): void {

@@ -9,17 +9,16 @@ export type PdfTarget =
   | { kind: 'box'; bbox: [number, number, number, number]; label: string | null };
 
 /** Host → viewer. */
-export type PdfHostMessage =
-  | {
-      type: 'open';
-      /** The file's name (shown as text), and its bytes; absent when the viewer has this document already (`docId`). */
-      name: string;
-      docId: string;
-      data?: Uint8Array;
-      /** 1-based; null when the store has no page for it (the viewer then looks for the sentence on every page). */
-      page: number | null;
-      target: PdfTarget | null;
-    };
+export type PdfHostMessage = {
+  type: 'open';
+  /** The file's name (shown as text), and its bytes; absent when the viewer has this document already (`docId`). */
+  name: string;
+  docId: string;
+  data?: Uint8Array;
+  /** 1-based; null when the store has no page for it (the viewer then looks for the sentence on every page). */
+  page: number | null;
+  target: PdfTarget | null;
+};
 
 /** Viewer → host. */
 export type PdfViewMessage =

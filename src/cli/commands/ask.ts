@@ -49,7 +49,9 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
     sentences: turn.sentences,
     citations: turn.citations,
     // A conversation saved before line numbers has sources without them: null, so the JSON keeps one shape.
-    sources: turn.citations.map((n) => c.sources[n - 1]).map((s) => ({ ...s, lineStart: s.lineStart ?? null, lineEnd: s.lineEnd ?? null, pageEnd: s.pageEnd ?? null })),
+    sources: turn.citations
+      .map((n) => c.sources[n - 1])
+      .map((s) => ({ ...s, lineStart: s.lineStart ?? null, lineEnd: s.lineEnd ?? null, pageEnd: s.pageEnd ?? null })),
     answerability: turn.answerability,
     threshold,
     counts: turn.counts,
@@ -61,7 +63,9 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
 
 /** An element card as one line: 'Table 2 (table, p. 3) Median latency by corpus size. — Title [paper id]'. */
 function elementLine(e: AskElement): string {
-  const where = [e.type, e.page !== null ? `p. ${e.page}` : null, e.source !== null ? `beside [${e.source}]` : null].filter(Boolean).join(', ');
+  const where = [e.type, e.page !== null ? `p. ${e.page}` : null, e.source !== null ? `beside [${e.source}]` : null]
+    .filter(Boolean)
+    .join(', ');
   const text = e.caption ?? e.content?.split('\n')[0] ?? '';
   return `${e.label ?? `Unnumbered ${e.type}`} (${where}) ${text} — ${e.title ?? e.paperId} [${e.paperId}]`;
 }
@@ -86,7 +90,9 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
 
       const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
       const { OpenAIChat, isAbortError } = await import('../../core/llm/index.js');
-      const chat = baseURL ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs }) : null;
+      const chat = baseURL
+        ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs })
+        : null;
 
       const store = await openDb(values.db, values.schema, env);
       const controller = new AbortController();
@@ -96,9 +102,22 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
       try {
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
-        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: meta });
+        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
+          embedder: values.embedder,
+          model: values.model,
+          prefixes: values.prefixes,
+          corpus: meta,
+        });
         try {
-          turn = await ask(conversation, question, { store, embedder, chat, threshold, evidence, verify: values.verify !== 'off', signal: controller.signal });
+          turn = await ask(conversation, question, {
+            store,
+            embedder,
+            chat,
+            threshold,
+            evidence,
+            verify: values.verify !== 'off',
+            signal: controller.signal,
+          });
         } catch (e) {
           if (isAbortError(e)) throw new CliError('cancelled', 130);
           throw e;
@@ -120,7 +139,9 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
         err(
           `corpus-lens: ${turn.kind === 'unknown' ? "I don't know" : turn.kind} (answerability ${turn.answerability.toFixed(2)}, threshold ${threshold}); ` +
             `${c.evidence} evidence sentences from ${c.papers} papers` +
-            (chat ? `; ${c.removedSentences} sentences and ${c.removedCitations} citations removed by the check; ${c.llmCalls} LLM calls` : '; no LLM configured (--llm-base-url / OPENAI_BASE_URL): extract') +
+            (chat
+              ? `; ${c.removedSentences} sentences and ${c.removedCitations} citations removed by the check; ${c.llmCalls} LLM calls`
+              : '; no LLM configured (--llm-base-url / OPENAI_BASE_URL): extract') +
             (turn.rewrite !== 'none' ? `; searched as: ${turn.standalone}` : '') +
             '\n',
         );

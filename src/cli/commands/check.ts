@@ -20,7 +20,8 @@ function parseClaim(line: string, where: string): { id: unknown; text: string; c
     throw new CliError(`${where}: not valid JSON`);
   }
   if (typeof o?.text !== 'string') throw new CliError(`${where}: "text" must be a string`);
-  if (!Array.isArray(o.cites) || !o.cites.every((c) => typeof c === 'string')) throw new CliError(`${where}: "cites" must be an array of paper ids or keys`);
+  if (!Array.isArray(o.cites) || !o.cites.every((c) => typeof c === 'string'))
+    throw new CliError(`${where}: "cites" must be an array of paper ids or keys`);
   return { id: o.id ?? null, text: o.text, cites: o.cites as string[] };
 }
 
@@ -30,14 +31,17 @@ function claimCite(c: CitationCheck) {
   return { paper: c.paper?.id ?? null, key, verdict: c.verdict, score: c.score, evidence: c.evidence.map(evidenceJson) };
 }
 
-const where = (e: Evidence) => (e.page ? ` (p. ${e.page}${e.lines ? `, lines ${e.lines.start}–${e.lines.end}` : ''})` : ` (sentence ${e.sentenceIndex + 1})`);
+const where = (e: Evidence) =>
+  e.page ? ` (p. ${e.page}${e.lines ? `, lines ${e.lines.start}–${e.lines.end}` : ''})` : ` (sentence ${e.sentenceIndex + 1})`;
 const clip = (s: string, n = 140) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** One human-readable line (or a few) for a cited key, compiler-style: file:line:col: level: message. */
 function describe(file: string, line: number, col: number, r: SiteCiteResult): string[] {
   const at = `${file}:${line + 1}:${col + 1}`;
   if (r.status === 'missing-from-bib') {
-    return [`${at}: error: ${r.key} is in no .bib of the project${r.paper ? ` (the corpus has it: "${clip(r.paper.title ?? r.paper.id, 80)}")` : ''}`];
+    return [
+      `${at}: error: ${r.key} is in no .bib of the project${r.paper ? ` (the corpus has it: "${clip(r.paper.title ?? r.paper.id, 80)}")` : ''}`,
+    ];
   }
   if (r.status === 'not-in-corpus') return [`${at}: info: ${r.key} is not in the corpus — add it to check`];
   const c = r.check!;
@@ -46,11 +50,15 @@ function describe(file: string, line: number, col: number, r: SiteCiteResult): s
     const e = c.quote ?? c.evidence[0];
     return [`${at}: ok: ${r.key} supports it (${c.score.toFixed(2)}): "${clip(e?.text ?? '')}"${e ? where(e) : ''}`];
   }
-  const out = [`${at}: warning: ${r.key} ("${title}") ${c.verdict === 'contradicted' ? 'contradicts' : 'does not support'} the sentence — ${c.reason}`];
+  const out = [
+    `${at}: warning: ${r.key} ("${title}") ${c.verdict === 'contradicted' ? 'contradicts' : 'does not support'} the sentence — ${c.reason}`,
+  ];
   const e = c.quote ?? c.evidence[0];
   if (e) out.push(`  closest: "${clip(e.text)}"${where(e)}`);
   for (const a of r.alternatives ?? []) {
-    out.push(`  cite instead/also: ${a.key ?? a.paper.id}${a.inBib ? '' : ' (not in the .bib)'} ("${clip(a.paper.title ?? a.paper.id, 60)}", ${a.score.toFixed(2)}): "${clip(a.evidence[0]?.text ?? '')}"`);
+    out.push(
+      `  cite instead/also: ${a.key ?? a.paper.id}${a.inBib ? '' : ' (not in the .bib)'} ("${clip(a.paper.title ?? a.paper.id, 60)}", ${a.score.toFixed(2)}): "${clip(a.evidence[0]?.text ?? '')}"`,
+    );
   }
   return out;
 }
@@ -86,7 +94,8 @@ export function createCheckCommand(deps: StoreDeps = {}): Command {
           .filter(({ l }) => l.trim())
           .map(({ l, i }) => parseClaim(l, `${values.claims}:${i + 1}`));
       }
-      const { findProjectCitations, formatOfPath, checkCitation, checkDocument, PaperCatalog } = await import('../../core/cite-check/index.js');
+      const { findProjectCitations, formatOfPath, checkCitation, checkDocument, PaperCatalog } =
+        await import('../../core/cite-check/index.js');
       const { BibIndex } = await import('../../core/bib/bib-index.js');
       const projects = positionals.map((p) => {
         try {
@@ -109,10 +118,17 @@ export function createCheckCommand(deps: StoreDeps = {}): Command {
       try {
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
-        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: meta });
+        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
+          embedder: values.embedder,
+          model: values.model,
+          prefixes: values.prefixes,
+          corpus: meta,
+        });
         const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
         const { OpenAIChat } = await import('../../core/llm/index.js');
-        const chat = baseURL ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs }) : null;
+        const chat = baseURL
+          ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs })
+          : null;
         const options = { threshold, evidence };
 
         if (values.claims) {
@@ -130,7 +146,8 @@ export function createCheckCommand(deps: StoreDeps = {}): Command {
           for (const w of project.warnings) err(`corpus-lens: warning: ${w}\n`);
           const bibTexts = [...project.bibFiles.map((f) => readFileSync(f, 'utf8')), ...extraBib];
           const hasBib = bibTexts.length > 0;
-          if (!hasBib) err(`corpus-lens: warning: ${project.files[0]} names no .bib (and no --bib): keys are not checked against a bibliography\n`);
+          if (!hasBib)
+            err(`corpus-lens: warning: ${project.files[0]} names no .bib (and no --bib): keys are not checked against a bibliography\n`);
           const bib = hasBib ? await BibIndex.read(bibTexts.join('\n')) : null;
           const ctx: CheckContext = { store, embedder, chat, catalog: await PaperCatalog.load(store, bib) };
           for (const file of project.files) {
@@ -154,7 +171,13 @@ export function createCheckCommand(deps: StoreDeps = {}): Command {
                   verdict: r.check?.verdict ?? (r.status === 'not-in-corpus' ? 'not-in-corpus' : null),
                   score: r.check?.score ?? null,
                   evidence: (r.check?.evidence ?? []).map(evidenceJson),
-                  alternatives: (r.alternatives ?? []).map((a) => ({ paper: a.paper.id, key: a.key, inBib: a.inBib, score: a.score, evidence: a.evidence.slice(0, 1).map(evidenceJson) })),
+                  alternatives: (r.alternatives ?? []).map((a) => ({
+                    paper: a.paper.id,
+                    key: a.key,
+                    inBib: a.inBib,
+                    score: a.score,
+                    evidence: a.evidence.slice(0, 1).map(evidenceJson),
+                  })),
                 });
               }
             }

@@ -42,7 +42,11 @@ export function createCopyCommand(deps: StoreDeps = {}): Command {
           batchSentences: values.batch,
           onProgress: values.progress ? (done, total) => err(JSON.stringify({ papersDone: done, papersTotal: total }) + '\n') : undefined,
         });
-        out(values.json ? JSON.stringify({ from: redactUrl(values.from), to: redactUrl(values.to), ...summary, warnings }) + '\n' : describe(summary));
+        out(
+          values.json
+            ? JSON.stringify({ from: redactUrl(values.from), to: redactUrl(values.to), ...summary, warnings }) + '\n'
+            : describe(summary),
+        );
         if (!summary.checksum.match) {
           err('corpus-lens: the copy does not match its source (counts or checksum differ); run it again to repair\n');
           return 1;

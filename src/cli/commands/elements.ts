@@ -41,7 +41,8 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
       try {
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
-        if (!store.listElements || !store.matchElements) throw new CliError('this corpus keeps no figures, tables or equations (a Corpus Lens corpus does)');
+        if (!store.listElements || !store.matchElements)
+          throw new CliError('this corpus keeps no figures, tables or equations (a Corpus Lens corpus does)');
         let hits: ElementHit[];
         if (query) {
           const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
@@ -56,12 +57,21 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
           hits = [];
           const limit = k ?? Infinity;
           for (;;) {
-            const page = await store.listElements({ count: Math.min(1000, limit - hits.length), type, paperIds: values.paper, after: hits.at(-1)?.element.id });
+            const page = await store.listElements({
+              count: Math.min(1000, limit - hits.length),
+              type,
+              paperIds: values.paper,
+              after: hits.at(-1)?.element.id,
+            });
             hits.push(...page);
             if (!page.length || hits.length >= limit) break;
           }
         }
-        if (values.json) writeJson(out, hits.map((h) => ({ match: h.match, similarity: h.similarity, score: h.score, element: h.element, paper: h.paper })));
+        if (values.json)
+          writeJson(
+            out,
+            hits.map((h) => ({ match: h.match, similarity: h.similarity, score: h.score, element: h.element, paper: h.paper })),
+          );
         else out(hits.map((h) => line(h) + '\n').join(''));
         return 0;
       } finally {
@@ -88,8 +98,14 @@ async function enrich(
   try {
     const meta = await store.meta();
     if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
-    if (!store.listElements || !store.describeElements) throw new CliError('this corpus keeps no figures, tables or equations that can be described (a Corpus Lens corpus does)');
-    const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({ embedder: values.embedder, model: values.model, prefixes: values.prefixes, corpus: meta });
+    if (!store.listElements || !store.describeElements)
+      throw new CliError('this corpus keeps no figures, tables or equations that can be described (a Corpus Lens corpus does)');
+    const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
+      embedder: values.embedder,
+      model: values.model,
+      prefixes: values.prefixes,
+      corpus: meta,
+    });
     const { enrichElements } = await import('../../core/ingest/enrich.js');
     const s = await enrichElements(store, embedder, chat, { force: values.force });
     if (values.json) writeJson(out, s);
@@ -97,7 +113,10 @@ async function enrich(
       out(`${s.enriched} of ${s.elements} elements described; ${s.skipped} already had a description; ${s.failed.length} failed\n`);
       for (const f of s.failed) out(`  ${f.label ?? '(unnumbered)'} [${f.paperId}]: ${f.reason}\n`);
     }
-    if (s.stopped) err(`corpus-lens: the model could not be used, ${s.elements - s.enriched - s.skipped - s.failed.length} elements left undescribed: ${redactSecrets(s.stopped)}\n`);
+    if (s.stopped)
+      err(
+        `corpus-lens: the model could not be used, ${s.elements - s.enriched - s.skipped - s.failed.length} elements left undescribed: ${redactSecrets(s.stopped)}\n`,
+      );
     return s.stopped ? 1 : 0;
   } finally {
     await store.close();

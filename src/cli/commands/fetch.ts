@@ -26,7 +26,8 @@ export const fetchCommand: Command = {
     if (!values.db) throw new CliError('--db is required (a directory, a postgres:// URL, or supabase:<url>)', 2);
     const query = values.arxiv ?? values.query;
     const ids = values.ids ? [...values.ids, ...positionals] : [];
-    if (!values.ids && positionals.length) throw new CliError(`unexpected argument '${positionals[0]}' (DOIs and arXiv ids go after --ids)`, 2);
+    if (!values.ids && positionals.length)
+      throw new CliError(`unexpected argument '${positionals[0]}' (DOIs and arXiv ids go after --ids)`, 2);
     const modes = [query !== undefined, !!values.ids, values.bib !== undefined].filter(Boolean).length;
     if (modes !== 1) throw new CliError('fetch needs exactly one of --arxiv QUERY, --ids ID…, --bib FILE (see --help)', 2);
     const { source, max, since, until } = values;
@@ -92,12 +93,21 @@ export const fetchCommand: Command = {
       const store = await openDb(values.db, undefined, env, undefined, { create: true });
       try {
         if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
-        const embedder = await embedderFromFlags({ embedder: values.embedder, model: values.model, dimensions: values.dimensions, prefixes: values.prefixes, corpus: await store.meta() });
+        const embedder = await embedderFromFlags({
+          embedder: values.embedder,
+          model: values.model,
+          dimensions: values.dimensions,
+          prefixes: values.prefixes,
+          corpus: await store.meta(),
+        });
         const summary = await sources.fetchToCorpus(store, ctx, candidates, {
           embedder,
           signal: controller.signal,
           useS2: !values['no-s2'],
-          onProgress: (p) => process.stderr.write(`${sources.progressLine(p)}${p.entry ? ` · ${p.entry.key ?? p.entry.title ?? ''}: ${p.entry.outcome}` : ''}\n`),
+          onProgress: (p) =>
+            process.stderr.write(
+              `${sources.progressLine(p)}${p.entry ? ` · ${p.entry.key ?? p.entry.title ?? ''}: ${p.entry.outcome}` : ''}\n`,
+            ),
         });
         summary.failed.unshift(...inputErrors);
         if (values.json) printJson(summary);
@@ -137,6 +147,9 @@ function report(s: FetchSummary): string {
   const lines = [
     `${s.papers} papers, ${s.sentences} sentences added; ${o.latex} from LaTeX, ${o.html} from HTML, ${o.pdf} from PDF, ${o.metadata} metadata only, ${o['not-found']} not found, ${o['in-corpus']} already in the corpus; ${s.failed.length} failed`,
   ];
-  for (const e of s.entries) lines.push(`  ${(e.key ?? e.arxivId ?? e.doi ?? '?').padEnd(28)} ${e.outcome.padEnd(9)} ${e.notes.length && e.outcome !== 'latex' ? e.notes.join('; ') : (e.from ?? '')}`);
+  for (const e of s.entries)
+    lines.push(
+      `  ${(e.key ?? e.arxivId ?? e.doi ?? '?').padEnd(28)} ${e.outcome.padEnd(9)} ${e.notes.length && e.outcome !== 'latex' ? e.notes.join('; ') : (e.from ?? '')}`,
+    );
   return lines.join('\n') + '\n';
 }

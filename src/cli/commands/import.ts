@@ -17,9 +17,8 @@ export function createImportCommand(deps: StoreDeps = {}): Command {
       const { values, positionals } = parsed;
       if (positionals.length) throw new CliError(`import takes no positional arguments (got '${positionals[0]}')`, 2);
       if (!values.documents) throw new CliError('--documents Document.jsonl is required', 2);
-      const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers, DEFAULT_IMPORT_CONTEXT } = await import(
-        '../../core/ingest/seed-rows.js'
-      );
+      const { parseJsonl, documentRow, sourceRow, papersFromRows, importPapers, DEFAULT_IMPORT_CONTEXT } =
+        await import('../../core/ingest/seed-rows.js');
       const read = async (file: string) => {
         try {
           return await readFile(file, 'utf8');

@@ -14,9 +14,11 @@ export const ingestCommand: Command = {
       return 0;
     }
     const { values, positionals } = parsed;
-    if (values.zotero !== undefined && positionals.length) throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice', 2);
+    if (values.zotero !== undefined && positionals.length)
+      throw new CliError('ingest takes PATHs or --zotero DIR, not both: run it twice', 2);
     if (values.collection !== undefined && values.zotero === undefined) throw new CliError('--collection needs --zotero DIR', 2);
-    if (values.zotero === undefined && !positionals.length) throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR', 2);
+    if (values.zotero === undefined && !positionals.length)
+      throw new CliError('ingest needs at least one PATH (a file or a folder), or --zotero DIR', 2);
     const indexPrecision = values.precision;
     // Read the library before opening the corpus: a wrong directory or collection name fails fast and changes nothing.
     const zotero = values.zotero !== undefined ? await zoteroUnits(values.zotero, values.collection) : undefined;
@@ -38,7 +40,9 @@ export const ingestCommand: Command = {
       if (store.readOnly) throw new CliError('this corpus is read only (CorpusStudio schema)');
       const corpus = await store.meta();
       if (indexPrecision && corpus?.indexPrecision && corpus.indexPrecision !== indexPrecision) {
-        throw new CliError(`this corpus's indexes are ${corpus.indexPrecision}; --precision ${indexPrecision} applies to a new corpus only`);
+        throw new CliError(
+          `this corpus's indexes are ${corpus.indexPrecision}; --precision ${indexPrecision} applies to a new corpus only`,
+        );
       }
       const embedder = forNewCorpus ?? (await embedderFromFlags({ ...flags, corpus }));
       const { ingest, ingestUnits } = await import('../../core/ingest/pipeline.js');
@@ -70,9 +74,12 @@ export const ingestCommand: Command = {
         bar?.stop();
         if (values.json) printJson(summary);
         else {
-          process.stdout.write(`${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.merged ? `${summary.merged} duplicates merged; ` : ''}${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`);
+          process.stdout.write(
+            `${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.merged ? `${summary.merged} duplicates merged; ` : ''}${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`,
+          );
           for (const f of summary.failed) process.stdout.write(`  failed: ${f.file}: ${f.reason}\n`);
-          for (const g of groupProblems(summary.warnings)) process.stdout.write(`  warning: ${g.file}: ${g.reason}${g.count > 1 ? ` (×${g.count})` : ''}\n`);
+          for (const g of groupProblems(summary.warnings))
+            process.stdout.write(`  warning: ${g.file}: ${g.reason}${g.count > 1 ? ` (×${g.count})` : ''}\n`);
         }
         return 0; // the run completed; per-file failures are in the summary (a folder often holds a few bad PDFs)
       } finally {
@@ -105,7 +112,9 @@ async function paperFiles(paths: string[], glob: string | undefined, creating: s
     throw new CliError(`${(e as Error).message}${creating ? ' (no corpus was created)' : ''}`);
   }
   if (!files.length && creating) {
-    throw new CliError(`no paper files (PDF, LaTeX, arXiv HTML, Markdown, .bib) in ${paths.join(', ')}${glob ? ` matching ${glob}` : ''}: nothing to add, so no corpus was created`);
+    throw new CliError(
+      `no paper files (PDF, LaTeX, arXiv HTML, Markdown, .bib) in ${paths.join(', ')}${glob ? ` matching ${glob}` : ''}: nothing to add, so no corpus was created`,
+    );
   }
   return files;
 }
@@ -114,7 +123,10 @@ async function paperFiles(paths: string[], glob: string | undefined, creating: s
 async function progressBar(): Promise<{ update(done: number, total: number, rate: string): void; stop(): void } | undefined> {
   if (!process.stderr.isTTY) return undefined;
   const { SingleBar, Presets } = await import('cli-progress');
-  const bar = new SingleBar({ stream: process.stderr, format: 'ingest [{bar}] {value}/{total} files · {rate} · ETA {eta_formatted}', hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream: process.stderr, format: 'ingest [{bar}] {value}/{total} files · {rate} · ETA {eta_formatted}', hideCursor: true },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     update(done, total, rate) {

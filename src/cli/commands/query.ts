@@ -41,7 +41,10 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
         k: values.k,
         offset: values.offset, // a shift to a neighbouring sentence
         threshold: values.threshold,
-        years: values['year-min'] !== undefined || values['year-max'] !== undefined ? { min: values['year-min'], max: values['year-max'] } : undefined,
+        years:
+          values['year-min'] !== undefined || values['year-max'] !== undefined
+            ? { min: values['year-min'], max: values['year-max'] }
+            : undefined,
         paperIds: values.paper,
         rrfK: values['rrf-k'],
       };
@@ -72,7 +75,9 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
       }
       // Bad query text is refused before the corpus opens (exit 2, nothing printed on stdout).
       const { checkQueryText } = await import('../../core/retrieve/index.js');
-      const texts = queries ? queries.map((q, i) => ({ where: `${values.queries}: query ${i + 1}: `, text: q.text })) : [{ where: '', text: positionals.join(' ') }];
+      const texts = queries
+        ? queries.map((q, i) => ({ where: `${values.queries}: query ${i + 1}: `, text: q.text }))
+        : [{ where: '', text: positionals.join(' ') }];
       for (const { where, text } of texts) {
         try {
           checkQueryText(text);
@@ -102,7 +107,11 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
           writeJson(out, hits.map(shape(group === 'papers' ? 'papers' : mode)));
           return 0;
         }
-        if (embedder && queries.length) await embedder.embed(queries.map((q) => q.text), { role: 'query' }); // one batch; cached after
+        if (embedder && queries.length)
+          await embedder.embed(
+            queries.map((q) => q.text),
+            { role: 'query' },
+          ); // one batch; cached after
         for (const q of queries) {
           const hits = await find(q.text);
           writeJson(out, { id: q.id, hits: hits.map(shape(group === 'papers' ? 'papers' : mode)) });

@@ -84,9 +84,13 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       let document: { text: string; format: 'latex' | 'markdown' } | undefined;
       if (values.paper) {
         const ext = extname(values.paper).toLowerCase();
-        document = { text: await readText(values.paper), format: ext === '.md' || ext === '.markdown' || ext === '.qmd' ? 'markdown' : 'latex' };
+        document = {
+          text: await readText(values.paper),
+          format: ext === '.md' || ext === '.markdown' || ext === '.qmd' ? 'markdown' : 'latex',
+        };
       }
-      if (!values.topic?.trim() && !document) throw new CliError('give the topic: --topic "…" (or --paper FILE to use its title and abstract)', 2);
+      if (!values.topic?.trim() && !document)
+        throw new CliError('give the topic: --topic "…" (or --paper FILE to use its title and abstract)', 2);
       const format = values.format ?? document?.format ?? 'latex';
       const { papers, candidates, timeout: timeoutMs, unsupported } = values;
       const cite = values.cite ?? 'cite';

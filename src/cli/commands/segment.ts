@@ -64,4 +64,3 @@ function shape(s: Sentence) {
 function shapeOrNull(s: Sentence | null) {
   return s ? shape(s) : null;
 }
-

@@ -45,7 +45,14 @@ function byPaper(hits: readonly Hit[]): { papers: PaperCandidate[]; quotes: Veri
     if (!p) papers.push((p = { shortId: `P${papers.length + 1}`, paper: h.paper, score: h.score, passages: [] }));
     p.passages.push(h);
     // The evidence is stored text by construction (checked again in evidence.ts): an exact quote.
-    const q: VerifiedQuote = { id: `Q${quotes.length + 1}`, paperShortId: p.shortId, paperId: h.paper.id, text: h.sentence.text, match: 'exact', similarity: 1 };
+    const q: VerifiedQuote = {
+      id: `Q${quotes.length + 1}`,
+      paperShortId: p.shortId,
+      paperId: h.paper.id,
+      text: h.sentence.text,
+      match: 'exact',
+      similarity: 1,
+    };
     quotes.push(q);
     hitOf.set(q.id, h);
   }
@@ -55,7 +62,16 @@ function byPaper(hits: readonly Hit[]): { papers: PaperCandidate[]; quotes: Veri
 const pageOf = (pages: ReadonlyMap<number, SentenceLocation>, h: Hit) => pages.get(h.sentence.id);
 
 function unknown(extra: Partial<Drafted> = {}): Drafted {
-  return { kind: 'unknown', text: DONT_KNOW, sentences: [], citations: [], removedSentences: 0, removedCitations: 0, llmCalls: 0, ...extra };
+  return {
+    kind: 'unknown',
+    text: DONT_KNOW,
+    sentences: [],
+    citations: [],
+    removedSentences: 0,
+    removedCitations: 0,
+    llmCalls: 0,
+    ...extra,
+  };
 }
 
 export function dontKnow(): Drafted {
@@ -75,17 +91,35 @@ export async function answerWithModel(
   progress?.({ kind: 'stage', stage: 'answer' });
   // Streamed only when someone listens: the reply is the same either way (the client assembles the deltas).
   const onToken = progress ? (delta: string) => progress({ kind: 'draft', delta }) : undefined;
-  const reply = await chat.complete({ step: 'answer', messages: answerPrompt(question, papers, quotes), signal: options.signal, temperature: 0, onToken });
+  const reply = await chat.complete({
+    step: 'answer',
+    messages: answerPrompt(question, papers, quotes),
+    signal: options.signal,
+    temperature: 0,
+    onToken,
+  });
   progress?.({ kind: 'stage', stage: 'check' });
   let llmCalls = 1;
   const text = reply.text.trim();
   if (!text || /^i\s+(?:do\s+not|don['’]t)\s+know\b/i.test(text)) return unknown({ llmCalls });
 
-  const context = hits.flatMap((h) => [h.previous, h.sentence, h.next]).filter((s) => !!s).map((s) => ({ text: s!.text, paperId: s!.paperId }));
+  const context = hits
+    .flatMap((h) => [h.previous, h.sentence, h.next])
+    .filter((s) => !!s)
+    .map((s) => ({ text: s!.text, paperId: s!.paperId }));
   // The question is not evidence: the check reads the cited quotes and the cited papers' titles and authors only.
   // Text addressing a model reached it inside the data fence, but backs nothing (grounding/instructions.ts).
   const evidence = quotes.filter((q) => !addressesModel(q.text));
-  const checked = checkSentences({ index: 0, text, format: 'paragraph', topic: '', sectionQuotes: evidence, allQuotes: evidence, papers, shingles: new ShingleIndex(context, COPY_SPAN_WORDS) });
+  const checked = checkSentences({
+    index: 0,
+    text,
+    format: 'paragraph',
+    topic: '',
+    sectionQuotes: evidence,
+    allQuotes: evidence,
+    papers,
+    shingles: new ShingleIndex(context, COPY_SPAN_WORDS),
+  });
   if (options.verify) {
     const ctx = new StepContext('check', options.signal, () => undefined);
     try {
@@ -111,14 +145,25 @@ export async function answerWithModel(
       });
       for (const n of numbers) if (!citations.includes(n)) citations.push(n);
     }
-    sentences.push({ text: shown, original: s.original, citations: [...new Set(numbers)], verdict: s.verdict, support: s.support, kept, reasons: s.reasons });
+    sentences.push({
+      text: shown,
+      original: s.original,
+      citations: [...new Set(numbers)],
+      verdict: s.verdict,
+      support: s.support,
+      kept,
+      reasons: s.reasons,
+    });
   }
   const removedSentences = sentences.filter((s) => !s.kept).length;
   const removedCitations = checked.removed.length;
   if (!sentences.some((s) => s.kept && s.citations.length)) return unknown({ sentences, removedSentences, removedCitations, llmCalls });
   return {
     kind: 'answer',
-    text: sentences.filter((s) => s.kept).map((s) => s.text).join(' '),
+    text: sentences
+      .filter((s) => s.kept)
+      .map((s) => s.text)
+      .join(' '),
     sentences,
     citations,
     removedSentences,
@@ -166,7 +211,15 @@ export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[
       const before = context(h.previous);
       const after = context(h.next);
       lines.push(`  ${where ? `${where}: ` : ''}${before ? `${before} ` : ''}“${h.sentence.text}” [${n}]${after ? ` ${after}` : ''}`);
-      sentences.push({ text: `“${h.sentence.text}” [${n}]`, original: h.sentence.text, citations: [n], verdict: 'extract', support: 1, kept: true, reasons: [] });
+      sentences.push({
+        text: `“${h.sentence.text}” [${n}]`,
+        original: h.sentence.text,
+        citations: [n],
+        verdict: 'extract',
+        support: 1,
+        kept: true,
+        reasons: [],
+      });
     }
   }
   return { kind: 'extract', text: lines.join('\n'), sentences, citations, removedSentences: 0, removedCitations: 0, llmCalls: 0 };

@@ -106,7 +106,9 @@ export function parseConversation(json: string): Conversation {
   c.sources.forEach((s, i) => {
     if (s.n !== i + 1) throw new ConversationError(`not a Corpus Lens conversation: source ${i + 1} is numbered ${s.n}`);
   });
-  for (const t of c.turns) for (const n of t.citations) if (n > c.sources.length) throw new ConversationError(`a turn cites [${n}], which is not in the source list`);
+  for (const t of c.turns)
+    for (const n of t.citations)
+      if (n > c.sources.length) throw new ConversationError(`a turn cites [${n}], which is not in the source list`);
   return c;
 }
 

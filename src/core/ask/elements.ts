@@ -32,10 +32,18 @@ export async function answerElements(
     throw err;
   }
   const kept = found.filter(
-    (h) => h.match === 'linked' || h.viaSentenceId !== undefined || assessSupport(question, [[h.element.label, h.element.caption, h.element.content, h.element.description].filter(Boolean).join(' ')], { threshold: 0 }).score >= DIRECT_ELEMENT_SUPPORT,
+    (h) =>
+      h.match === 'linked' ||
+      h.viaSentenceId !== undefined ||
+      assessSupport(question, [[h.element.label, h.element.caption, h.element.content, h.element.description].filter(Boolean).join(' ')], {
+        threshold: 0,
+      }).score >= DIRECT_ELEMENT_SUPPORT,
   );
   return kept.map((h) => {
-    const via = h.viaSentenceId === undefined ? undefined : conversation.sources.find((s) => s.sentenceId === h.viaSentenceId && s.paperId === h.element.paperId);
+    const via =
+      h.viaSentenceId === undefined
+        ? undefined
+        : conversation.sources.find((s) => s.sentenceId === h.viaSentenceId && s.paperId === h.element.paperId);
     return {
       type: h.element.type,
       label: h.element.label,

@@ -46,14 +46,30 @@ export async function gatherEvidence(store: CorpusStore, embedder: Embedder, que
   let paperIds: string[] | undefined;
   const papersFirst = (await store.counts()).papers > o.papersFirstAbove;
   if (papersFirst) {
-    const top = await paperSearch(store, embedder, question, { k: PAPERS_FIRST_COUNT, excludePaperIds: o.excludePaperIds, signal: o.signal });
+    const top = await paperSearch(store, embedder, question, {
+      k: PAPERS_FIRST_COUNT,
+      excludePaperIds: o.excludePaperIds,
+      signal: o.signal,
+    });
     paperIds = top.map((h) => h.paper.id);
   }
-  const found = paperIds?.length === 0 ? [] : await search(store, embedder, question, 'hybrid', { k: o.k, paperIds, excludePaperIds: o.excludePaperIds, signal: o.signal });
+  const found =
+    paperIds?.length === 0
+      ? []
+      : await search(store, embedder, question, 'hybrid', { k: o.k, paperIds, excludePaperIds: o.excludePaperIds, signal: o.signal });
   const verified = await verifyAgainstStore(store, found, o.signal);
   const hits = titleFirst(question, verified.hits);
   const unverified = verified.unverified;
-  return { hits, pages: await sentencePages(store, hits.map((h) => h.sentence.id)), papersFirst, unverified, answerability: answerability(question, hits) };
+  return {
+    hits,
+    pages: await sentencePages(
+      store,
+      hits.map((h) => h.sentence.id),
+    ),
+    papersFirst,
+    unverified,
+    answerability: answerability(question, hits),
+  };
 }
 
 /**
@@ -71,7 +87,8 @@ export function answerability(question: string, hits: readonly Hit[]): number {
   if (!hits.length) return 0;
   const q = question.replace(ASKING, ' ');
   const best = hits.slice(0, ANSWERABILITY_HITS);
-  const texts = (hs: readonly Hit[]) => hs.flatMap((h) => [h.previous?.text, h.sentence.text, h.next?.text]).filter((t): t is string => !!t);
+  const texts = (hs: readonly Hit[]) =>
+    hs.flatMap((h) => [h.previous?.text, h.sentence.text, h.next?.text]).filter((t): t is string => !!t);
   let score = assessSupport(q, texts(best), { threshold: 0 }).score;
   for (const id of new Set(best.map((h) => h.paper.id))) {
     const own = best.filter((h) => h.paper.id === id);
@@ -91,10 +108,18 @@ const RRF_K = 60;
 export function titleFirst(question: string, hits: readonly Hit[]): Hit[] {
   const papers: string[] = [];
   for (const h of hits) if (!papers.includes(h.paper.id)) papers.push(h.paper.id);
-  const title = new Map(hits.map((h) => [h.paper.id, h.paper.title ? assessSupport(question.replace(ASKING, ' '), [h.paper.title], { threshold: 0 }).score : 0]));
+  const title = new Map(
+    hits.map((h) => [
+      h.paper.id,
+      h.paper.title ? assessSupport(question.replace(ASKING, ' '), [h.paper.title], { threshold: 0 }).score : 0,
+    ]),
+  );
   const byTitle = papers.filter((id) => title.get(id)! > 0).sort((a, b) => title.get(b)! - title.get(a)!);
   const fused = (id: string, i: number) => 1 / (RRF_K + i + 1) + (byTitle.includes(id) ? 1 / (RRF_K + byTitle.indexOf(id) + 1) : 0);
-  const order = papers.map((id, i) => ({ id, f: fused(id, i) })).sort((a, b) => b.f - a.f).map((x) => x.id);
+  const order = papers
+    .map((id, i) => ({ id, f: fused(id, i) }))
+    .sort((a, b) => b.f - a.f)
+    .map((x) => x.id);
   return order.flatMap((id) => hits.filter((h) => h.paper.id === id));
 }
 
@@ -102,10 +127,20 @@ export function titleFirst(question: string, hits: readonly Hit[]): Hit[] {
  * Keeps the hits whose sentence is, word for word, a sentence of its paper's stored text (the paper-text adapter the
  * related-work quotes are verified with); a store whose hits and rows disagree (a stale CorpusStudio copy) loses them.
  */
-async function verifyAgainstStore(store: CorpusStore, hits: readonly Hit[], signal?: AbortSignal): Promise<{ hits: Hit[]; unverified: number }> {
-  const source = paperTextSource(store, (id) => hits.filter((h) => h.paper.id === id).map((h) => h.sentence.text).join(' '));
+async function verifyAgainstStore(
+  store: CorpusStore,
+  hits: readonly Hit[],
+  signal?: AbortSignal,
+): Promise<{ hits: Hit[]; unverified: number }> {
+  const source = paperTextSource(store, (id) =>
+    hits
+      .filter((h) => h.paper.id === id)
+      .map((h) => h.sentence.text)
+      .join(' '),
+  );
   const stored = new Map<string, Set<string>>();
-  for (const id of new Set(hits.map((h) => h.paper.id))) stored.set(id, new Set((await source.paperSentences(id, signal)).map(normalizeText)));
+  for (const id of new Set(hits.map((h) => h.paper.id)))
+    stored.set(id, new Set((await source.paperSentences(id, signal)).map(normalizeText)));
   const kept = hits.filter((h) => stored.get(h.paper.id)!.has(normalizeText(h.sentence.text)));
   return { hits: kept, unverified: hits.length - kept.length };
 }

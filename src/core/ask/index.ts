@@ -15,7 +15,14 @@ import type { AskOptions, AskTurn, Conversation } from './types.js';
 
 export { ANSWERABILITY_THRESHOLD, answerability, gatherEvidence, sentencePages } from './evidence.js';
 export { DIRECT_ELEMENT_SUPPORT } from './elements.js';
-export { ConversationError, isSourceQuestion, lastAnswer, newConversation, parseConversation, serializeConversation } from './conversation.js';
+export {
+  ConversationError,
+  isSourceQuestion,
+  lastAnswer,
+  newConversation,
+  parseConversation,
+  serializeConversation,
+} from './conversation.js';
 export { isFollowUp, rewriteWithTerms } from './rewrite.js';
 export { DONT_KNOW } from './prompts.js';
 export { pageAndLines, type PrintedAt } from './location.js';
@@ -47,7 +54,16 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       sentences: [],
       citations: last ? [...last.citations] : [],
       answerability: last?.answerability ?? 0,
-      counts: { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: round(performance.now() - t0), modelMs: 0 },
+      counts: {
+        evidence: 0,
+        papers: 0,
+        unverifiedEvidence: 0,
+        removedSentences: 0,
+        removedCitations: 0,
+        llmCalls: 0,
+        ms: round(performance.now() - t0),
+        modelMs: 0,
+      },
       model,
       // "Show me the element": the last answer's cards come with its sources.
       ...(last?.elements?.length && last.kind !== 'unknown' ? { elements: last.elements } : {}),
@@ -75,12 +91,26 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
   progress?.({ kind: 'evidence', sentences: evidence.hits.length, papers: new Set(evidence.hits.map((h) => h.paper.id)).size, answerable });
   let drafted: Drafted;
   if (!answerable) drafted = dontKnow();
-  else if (chat) drafted = await answerWithModel(conversation, rewrite.standalone, evidence.hits, evidence.pages, chat, { verify: o.verify ?? true, signal: o.signal, onProgress: progress });
+  else if (chat)
+    drafted = await answerWithModel(conversation, rewrite.standalone, evidence.hits, evidence.pages, chat, {
+      verify: o.verify ?? true,
+      signal: o.signal,
+      onProgress: progress,
+    });
   else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages);
   // Cards for the figures, tables and equations next to what the answer cites (none for "I don't know").
   const citedIds = new Set(drafted.citations.map((n) => conversation.sources[n - 1]?.sentenceId));
   const elements =
-    drafted.kind === 'unknown' ? [] : await answerElements(o.store, o.embedder, rewrite.standalone, evidence.hits.filter((h) => citedIds.has(h.sentence.id)), conversation, o.signal);
+    drafted.kind === 'unknown'
+      ? []
+      : await answerElements(
+          o.store,
+          o.embedder,
+          rewrite.standalone,
+          evidence.hits.filter((h) => citedIds.has(h.sentence.id)),
+          conversation,
+          o.signal,
+        );
 
   const turn: AskTurn = {
     question: q,

@@ -43,7 +43,14 @@ export function answerForPaper(
     return parts
       .map((part, i) => {
         if (i % 2 === 0) return escape(part);
-        const keys = [...new Set([...part.matchAll(/\[(\d+)\]/g)].map((m) => sources[Number(m[1]) - 1]).filter((x): x is AskSource => !!x).map((x) => keyOf(x.paperId)))];
+        const keys = [
+          ...new Set(
+            [...part.matchAll(/\[(\d+)\]/g)]
+              .map((m) => sources[Number(m[1]) - 1])
+              .filter((x): x is AskSource => !!x)
+              .map((x) => keyOf(x.paperId)),
+          ),
+        ];
         return keys.length ? `${glue}${citationOfKeys(format, keys, command)}` : '';
       })
       .join('')

@@ -10,7 +10,10 @@ export const ASK_DOCUMENT_TITLE = 'Ask the Corpus';
 
 /** One source line: "- \[3\] Title (key, 2021), section “Results”, p. 4, ll. 12–14: “sentence”". */
 export function sourceMarkdown(s: AskSource): string {
-  const who = [s.citationKey, s.year].filter((x) => x !== null && x !== '').map((x) => esc(String(x))).join(', ');
+  const who = [s.citationKey, s.year]
+    .filter((x) => x !== null && x !== '')
+    .map((x) => esc(String(x)))
+    .join(', ');
   const at = pageAndLines(s);
   const where = [s.section ? `section “${esc(s.section)}”` : null, at ? esc(at) : null].filter(Boolean).join(', ');
   return `- \\[${s.n}\\] **${esc(s.title ?? s.paperId)}**${who ? ` \\(${who}\\)` : ''}${where ? `, ${where}` : ''}: “${esc(s.text)}”`;
@@ -18,8 +21,13 @@ export function sourceMarkdown(s: AskSource): string {
 
 /** One element card: "- **Table 2** (table, p\. 3) “caption” — Title (key, 2021), via \[4\]". */
 export function elementMarkdown(e: AskElement): string {
-  const where = [e.type, e.section ? `section “${esc(e.section)}”` : null, e.page !== null ? `p\\. ${e.page}` : null].filter(Boolean).join(', ');
-  const who = [e.citationKey, e.year].filter((x) => x !== null && x !== '').map((x) => esc(String(x))).join(', ');
+  const where = [e.type, e.section ? `section “${esc(e.section)}”` : null, e.page !== null ? `p\\. ${e.page}` : null]
+    .filter(Boolean)
+    .join(', ');
+  const who = [e.citationKey, e.year]
+    .filter((x) => x !== null && x !== '')
+    .map((x) => esc(String(x)))
+    .join(', ');
   const text = e.caption ?? e.content?.split('\n')[0] ?? null;
   return (
     `- **${esc(e.label ?? 'Unnumbered ' + e.type)}** \\(${where}\\)${text ? ` “${esc(text)}”` : ''} — ${esc(e.title ?? e.paperId)}` +
@@ -34,7 +42,10 @@ function answerMarkdown(turn: AskTurn, c: Conversation): string[] {
       return [
         '_No LLM configured: the best evidence sentences from the corpus, word for word, by paper._',
         '',
-        ...turn.text.split('\n').filter((l) => l.trim()).map((l) => (/^\s/.test(l) ? `  - ${esc(l)}` : `- ${esc(l)}`)),
+        ...turn.text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => (/^\s/.test(l) ? `  - ${esc(l)}` : `- ${esc(l)}`)),
       ];
     case 'sources':
       return turn.citations.length && lastAnswered(c, turn) ? ['Sources of the previous answer:'] : [esc(turn.text)];
@@ -76,7 +87,11 @@ export function conversationMarkdown(c: Conversation): string {
   const earlier = c.turns.slice(0, -1);
   if (earlier.length) {
     out.push('### Earlier in this conversation', '');
-    earlier.forEach((t) => out.push(`- ${esc(t.question)} — ${t.kind === 'unknown' ? 'I don’t know' : `${t.citations.length} source${t.citations.length === 1 ? '' : 's'}`}`));
+    earlier.forEach((t) =>
+      out.push(
+        `- ${esc(t.question)} — ${t.kind === 'unknown' ? 'I don’t know' : `${t.citations.length} source${t.citations.length === 1 ? '' : 's'}`}`,
+      ),
+    );
     out.push('');
   }
   return out.join('\n');

@@ -10,7 +10,8 @@ import { words } from '../text/match.js';
 import { rewritePrompt } from './prompts.js';
 import type { AskTurn } from './types.js';
 
-const ANAPHOR = /\b(?:it|its|they|them|their|theirs|this|that|these|those|he|she|his|her|the same|such|what about|how about|either|one|ones|former|latter)\b/i;
+const ANAPHOR =
+  /\b(?:it|its|they|them|their|theirs|this|that|these|those|he|she|his|her|the same|such|what about|how about|either|one|ones|former|latter)\b/i;
 
 /** An elliptical question continuing the last one: "And for dense retrievers?", "Or with re-ranking?". */
 const ELLIPSIS = /^\s*(?:and|or|but|also|so)\b|\b(?:too|as well)\s*\?*\s*$/i;
@@ -25,7 +26,11 @@ const NON_ANAPHORIC = [
 ];
 
 /** Question words that carry no topic. */
-const QUESTION_WORDS = new Set('what which who whom whose when where why how does do did is are was were can could would should many much about tell me please'.split(' '));
+const QUESTION_WORDS = new Set(
+  'what which who whom whose when where why how does do did is are was were can could would should many much about tell me please'.split(
+    ' ',
+  ),
+);
 
 function contentWords(text: string): string[] {
   return [...new Set(words(text).filter((w) => w.length > 2 && !isStopWord(w) && !QUESTION_WORDS.has(w)))];
@@ -57,14 +62,31 @@ export interface Rewrite {
 }
 
 /** The standalone form of `question` given the earlier turns (the last three that asked something of the corpus). */
-export async function standaloneQuestion(question: string, turns: readonly AskTurn[], chat: ChatModel | null, signal?: AbortSignal): Promise<Rewrite> {
+export async function standaloneQuestion(
+  question: string,
+  turns: readonly AskTurn[],
+  chat: ChatModel | null,
+  signal?: AbortSignal,
+): Promise<Rewrite> {
   const history = turns.filter((t) => t.kind !== 'sources').slice(-3);
   if (!history.length) return { standalone: question.trim(), rewrite: 'none', llmCalls: 0, modelMs: 0 };
   if (chat) {
     const t0 = performance.now();
     try {
-      const r = await chat.complete({ step: 'rewrite', messages: rewritePrompt(question, history.map((t) => ({ question: t.standalone, answer: t.text }))), signal, temperature: 0 });
-      const line = r.text.trim().split('\n')[0].replace(/^["“']|["”']$/g, '').trim();
+      const r = await chat.complete({
+        step: 'rewrite',
+        messages: rewritePrompt(
+          question,
+          history.map((t) => ({ question: t.standalone, answer: t.text })),
+        ),
+        signal,
+        temperature: 0,
+      });
+      const line = r.text
+        .trim()
+        .split('\n')[0]
+        .replace(/^["“']|["”']$/g, '')
+        .trim();
       const modelMs = performance.now() - t0;
       // A reply that is empty, or an essay rather than a question, is not used.
       if (line && line.length <= Math.max(400, question.length * 4)) return { standalone: line, rewrite: 'llm', llmCalls: 1, modelMs };

@@ -83,7 +83,11 @@ export class BibIndex {
     try {
       parsed = await parseBibtex(text, file);
     } catch (err) {
-      parsed = { records: [], errors: [{ file: file ?? '<bibtex>', reason: err instanceof Error ? err.message : String(err) }], warnings: [] };
+      parsed = {
+        records: [],
+        errors: [{ file: file ?? '<bibtex>', reason: err instanceof Error ? err.message : String(err) }],
+        warnings: [],
+      };
     }
     const index = new BibIndex(parsed.records);
     // The lenient reading only fills what the parser left empty: a rejected entry comes back with no fields (or
@@ -92,7 +96,12 @@ export class BibIndex {
       const parsedEntry = index.byKey.get(e.key.toLowerCase());
       if (!parsedEntry) index.put(e);
       else {
-        const filled = { ...parsedEntry, doi: parsedEntry.doi ?? e.doi, arxivId: parsedEntry.arxivId ?? e.arxivId, title: parsedEntry.title ?? e.title };
+        const filled = {
+          ...parsedEntry,
+          doi: parsedEntry.doi ?? e.doi,
+          arxivId: parsedEntry.arxivId ?? e.arxivId,
+          title: parsedEntry.title ?? e.title,
+        };
         index.byKey.set(e.key.toLowerCase(), filled);
         index.put(filled);
       }

@@ -51,12 +51,23 @@ export function bibFilesNamedBy(text: string, format: 'latex' | 'markdown'): str
   const names: string[] = [];
   if (format === 'latex') {
     for (const m of text.matchAll(/^[^%\n]*?\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}/gm)) {
-      names.push(...m[1].split(',').map((s) => s.trim()).filter(Boolean));
+      names.push(
+        ...m[1]
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     }
   } else {
     const front = /^---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\s*(?:\r?\n|$)/.exec(text);
     const m = front && /^bibliography:\s*(?:\[([^\]]*)\]|(.+))$/m.exec(front[1]);
-    if (m) names.push(...(m[1] ?? m[2]).split(',').map((s) => s.trim().replace(/^["']|["']$/g, '')).filter(Boolean));
+    if (m)
+      names.push(
+        ...(m[1] ?? m[2])
+          .split(',')
+          .map((s) => s.trim().replace(/^["']|["']$/g, ''))
+          .filter(Boolean),
+      );
   }
   return names.map((n) => (n.endsWith('.bib') ? n : `${n}.bib`));
 }

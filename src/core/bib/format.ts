@@ -14,9 +14,31 @@ export interface EntryShape {
 }
 
 const STOP = new Set(
-  'a an the on of in for and to with towards toward via from by at is are as or its into using how what why when do does can we our new'.split(' '),
+  'a an the on of in for and to with towards toward via from by at is are as or its into using how what why when do does can we our new'.split(
+    ' ',
+  ),
 );
-const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'du', 'la', 'le', 'dos', 'das', 'ten', 'ter', 'zu', 'bin', 'al']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'del',
+  'della',
+  'di',
+  'da',
+  'du',
+  'la',
+  'le',
+  'dos',
+  'das',
+  'ten',
+  'ter',
+  'zu',
+  'bin',
+  'al',
+]);
 
 function ascii(s: string): string {
   return s
@@ -46,8 +68,16 @@ export function splitName(name: string): { first: string; last: string } {
 /** The base key authorYEARword (lower-case ASCII), e.g. smith2020sparse. */
 export function citationKeyBase(paper: CitablePaper): string {
   const first = paper.authors?.find((a) => a.trim());
-  const lastName = first ? splitName(first).last.split(' ').filter((w) => !PARTICLES.has(w.toLowerCase())).pop() ?? '' : '';
-  const author = ascii(lastName).toLowerCase().replace(/[^a-z]/g, '') || 'anon';
+  const lastName = first
+    ? (splitName(first)
+        .last.split(' ')
+        .filter((w) => !PARTICLES.has(w.toLowerCase()))
+        .pop() ?? '')
+    : '';
+  const author =
+    ascii(lastName)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '') || 'anon';
   const year = paper.year ? String(paper.year) : '';
   const words = ascii(paper.title ?? '')
     .toLowerCase()
@@ -84,7 +114,10 @@ export function makeCitationKey(paper: CitablePaper, existingKeys: Iterable<stri
 
 /** Control characters (incl. newlines and NUL) become spaces: a field never spans lines. */
 function oneLine(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+  return value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const TEXT_ESCAPES: Record<string, string> = {
@@ -167,7 +200,9 @@ export function sourceShape(bibtex: string | null | undefined): EntryShape | nul
   if (!head || /^(?:string|preamble|comment)$/i.test(head[1])) return null;
   const type = head[1].toLowerCase();
   const has = (f: string) => new RegExp(`[,{(]\\s*${f}\\s*=`, 'i').test(bibtex!);
-  const venueField = (['journal', 'booktitle', 'school', 'institution', 'howpublished', 'publisher'] as const).find(has) ?? (type === 'article' ? 'journal' : /^(?:inproceedings|conference|incollection|inbook)$/.test(type) ? 'booktitle' : 'journal');
+  const venueField =
+    (['journal', 'booktitle', 'school', 'institution', 'howpublished', 'publisher'] as const).find(has) ??
+    (type === 'article' ? 'journal' : /^(?:inproceedings|conference|incollection|inbook)$/.test(type) ? 'booktitle' : 'journal');
   return { type, venueField };
 }
 

@@ -162,7 +162,10 @@ function latexCitationBefore(text: string, at: number): ExistingCitation | null 
   const window = text.slice(Math.max(0, end - 600), end);
   const m = /\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\s*\[[^\]]*\]){0,2}\s*\{([^{}]*)\}$/.exec(window);
   if (!m) return null;
-  const keys = m[1].split(',').map((k) => k.trim()).filter(Boolean);
+  const keys = m[1]
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   return { keys, insertAt: end - 1 };
 }
 

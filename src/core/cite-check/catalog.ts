@@ -61,6 +61,11 @@ export class PaperCatalog implements PaperCatalogLike {
     const eDoi = normaliseDoi(entry.doi);
     const eAx = normaliseArxivId(entry.arxivId);
     const eTitle = entry.title ? normaliseTitle(entry.title) : '';
-    return (eDoi && this.byDoi.get(eDoi)) || (eAx && this.byArxiv.get(eAx)) || (eTitle.length >= MIN_TITLE_CHARS && this.byTitle.get(eTitle)) || null;
+    return (
+      (eDoi && this.byDoi.get(eDoi)) ||
+      (eAx && this.byArxiv.get(eAx)) ||
+      (eTitle.length >= MIN_TITLE_CHARS && this.byTitle.get(eTitle)) ||
+      null
+    );
   }
 }

@@ -34,7 +34,10 @@ interface PaperText {
 }
 
 /** Per-context caches: a document check reads each cited paper once, and the catalog once. */
-const caches = new WeakMap<CheckContext, { papers: Map<string, Promise<PaperText>>; catalog?: Promise<PaperCatalogLike>; model?: Promise<string | null> }>();
+const caches = new WeakMap<
+  CheckContext,
+  { papers: Map<string, Promise<PaperText>>; catalog?: Promise<PaperCatalogLike>; model?: Promise<string | null> }
+>();
 
 function cacheOf(ctx: CheckContext) {
   let c = caches.get(ctx);
@@ -55,7 +58,18 @@ function paperText(ctx: CheckContext, paperId: string): Promise<PaperText> {
     p = (async (): Promise<PaperText> => {
       if (ctx.store.paperRows) return { rows: await ctx.store.paperRows(paperId, { embeddings: true, signal: ctx.signal }) };
       const texts = ctx.store.paperSentences ? await ctx.store.paperSentences(paperId, ctx.signal) : [];
-      return { rows: texts.map((text, i) => ({ id: -1, globalIndex: i, text, sectionTitle: null, page: null, lineStart: null, lineEnd: null, embedding: null })) };
+      return {
+        rows: texts.map((text, i) => ({
+          id: -1,
+          globalIndex: i,
+          text,
+          sectionTitle: null,
+          page: null,
+          lineStart: null,
+          lineEnd: null,
+          embedding: null,
+        })),
+      };
     })();
     c.papers.set(paperId, p);
   }
@@ -85,7 +99,11 @@ async function supportOf(ctx: CheckContext, sentence: string, paperId: string): 
   if (!rows.length) return { score: 0, ranked: [] };
   const withVectors = rows.every((r) => r.embedding) && (await sameModel(ctx));
   const vectors = withVectors ? { claim: await claimVector(ctx, sentence), sentences: rows.map((r) => r.embedding) } : null;
-  const s = scorePaper(sentence, rows.map((r) => r.text), vectors);
+  const s = scorePaper(
+    sentence,
+    rows.map((r) => r.text),
+    vectors,
+  );
   const ranked = s.sentences.map(({ index, score }) => {
     const r = rows[index];
     return {
@@ -104,7 +122,11 @@ async function supportOf(ctx: CheckContext, sentence: string, paperId: string): 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Checks one citing sentence against the paper a key or id names. */
-export async function checkCitation(ctx: CheckContext, input: { sentence: string; cite: string }, options: CheckOptions = {}): Promise<CitationCheck> {
+export async function checkCitation(
+  ctx: CheckContext,
+  input: { sentence: string; cite: string },
+  options: CheckOptions = {},
+): Promise<CitationCheck> {
   const threshold = options.threshold ?? CHECK_THRESHOLD;
   const count = options.evidence ?? 3;
   const catalog = await catalogOf(ctx);
@@ -115,7 +137,16 @@ export async function checkCitation(ctx: CheckContext, input: { sentence: string
     if (rows.rows.length) paper = { id: input.cite, title: null, authors: [], year: null, venue: null, doi: null };
   }
   if (!paper) {
-    return { cite: input.cite, paper: null, verdict: 'not-in-corpus', score: 0, threshold, evidence: [], judgedBy: 'offline', reason: `${input.cite} is not in the corpus` };
+    return {
+      cite: input.cite,
+      paper: null,
+      verdict: 'not-in-corpus',
+      score: 0,
+      threshold,
+      evidence: [],
+      judgedBy: 'offline',
+      reason: `${input.cite} is not in the corpus`,
+    };
   }
   const { score, ranked } = await supportOf(ctx, input.sentence, paper.id);
   const supported = score >= threshold && ranked.length > 0;
@@ -139,7 +170,14 @@ export async function checkCitation(ctx: CheckContext, input: { sentence: string
   }
   const verdict = j.verdict === 'not-enough-info' ? 'unsupported' : j.verdict;
   const evidence = j.quote ? [j.quote, ...ranked.filter((e) => e !== j.quote)].slice(0, count) : base.evidence;
-  return { ...base, verdict, evidence, judgedBy: 'llm', quote: j.quote, reason: j.reason || `the model judged it ${j.verdict.replace(/-/g, ' ')}` };
+  return {
+    ...base,
+    verdict,
+    evidence,
+    judgedBy: 'llm',
+    quote: j.quote,
+    reason: j.reason || `the model judged it ${j.verdict.replace(/-/g, ' ')}`,
+  };
 }
 
 /** The key a paper is cited by in this project: its .bib entry's, else its corpus key. */
@@ -174,7 +212,11 @@ export async function suggestAlternatives(
 }
 
 /** Completion candidates best-supporting first; those not in the corpus keep their order after the scored ones. */
-export async function rankForCompletion(ctx: CheckContext, sentence: string, candidates: readonly CompletionCandidate[]): Promise<RankedCandidate[]> {
+export async function rankForCompletion(
+  ctx: CheckContext,
+  sentence: string,
+  candidates: readonly CompletionCandidate[],
+): Promise<RankedCandidate[]> {
   const catalog = await catalogOf(ctx);
   const byId = new Map(catalog.papers().map((p) => [p.id, p]));
   const ranked: RankedCandidate[] = [];
@@ -195,7 +237,12 @@ export async function rankForCompletion(ctx: CheckContext, sentence: string, can
 
 /** A sentence that states a finding or a number (what a reader expects a citation for). */
 function statesFinding(sentence: string): boolean {
-  return /\d/.test(sentence) || /\b(show|shown|showed|found|find|finds|demonstrat\w*|report\w*|increas\w*|decreas\w*|reduc\w*|improv\w*|outperform\w*|associat\w*|caus\w*|lead[s]? to|result\w* in)\b/i.test(sentence);
+  return (
+    /\d/.test(sentence) ||
+    /\b(show|shown|showed|found|find|finds|demonstrat\w*|report\w*|increas\w*|decreas\w*|reduc\w*|improv\w*|outperform\w*|associat\w*|caus\w*|lead[s]? to|result\w* in)\b/i.test(
+      sentence,
+    )
+  );
 }
 
 /**
@@ -249,7 +296,12 @@ export async function checkDocument(
       if (!best) continue;
       let line = 0;
       while (line + 1 < starts.length && starts[line + 1] <= s.start) line++;
-      out.citationNeeded.push({ sentence: { text: s.clean, range: { start: s.start, end: s.end } }, line, file: input.file ?? null, suggestion: best });
+      out.citationNeeded.push({
+        sentence: { text: s.clean, range: { start: s.start, end: s.end } },
+        line,
+        file: input.file ?? null,
+        suggestion: best,
+      });
     }
   }
   return out;

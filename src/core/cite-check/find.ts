@@ -7,7 +7,14 @@ import { dirname, extname, resolve } from 'node:path';
 import { bibFilesNamedBy } from '../bib/cite.js';
 import { expandLatexProject } from '../ingest/latex.js';
 import { TextModel } from '../text/index.js';
-import { DEFAULT_CITE_COMMANDS, type CitationSite, type CiteFormat, type FindOptions, type ProjectCitations, type TextRange } from './types.js';
+import {
+  DEFAULT_CITE_COMMANDS,
+  type CitationSite,
+  type CiteFormat,
+  type FindOptions,
+  type ProjectCitations,
+  type TextRange,
+} from './types.js';
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -32,8 +39,15 @@ function lineStarts(text: string): number[] {
   return out;
 }
 
-function latexSites(source: string, offset: number, commands: readonly string[]): Omit<CitationSite, 'sentence' | 'line' | 'character' | 'file'>[] {
-  const names = [...new Set(commands)].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
+function latexSites(
+  source: string,
+  offset: number,
+  commands: readonly string[],
+): Omit<CitationSite, 'sentence' | 'line' | 'character' | 'file'>[] {
+  const names = [...new Set(commands)]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRe)
+    .join('|');
   const re = new RegExp(String.raw`\\(${names})\*?(?![a-zA-Z])\s*((?:\[[^\]]*\]\s*){0,2})\{([^}]*)\}`, 'g');
   const out: Omit<CitationSite, 'sentence' | 'line' | 'character' | 'file'>[] = [];
   for (const m of source.matchAll(re)) {
@@ -100,7 +114,14 @@ function markdownSites(source: string, offset: number): Omit<CitationSite, 'sent
     if (taken.some((r) => start >= r.start && start < r.end)) continue;
     const kStart = start + m[0].indexOf('@') + 1;
     const end = kStart + m[1].length;
-    out.push({ command: 'markdown', keys: [m[1]], range: { start, end }, keyRanges: [{ key: m[1], start: kStart, end }], locator: null, locatorInsertAt: null });
+    out.push({
+      command: 'markdown',
+      keys: [m[1]],
+      range: { start, end },
+      keyRanges: [{ key: m[1], start: kStart, end }],
+      locator: null,
+      locatorInsertAt: null,
+    });
   }
   return out.sort((a, b) => a.range.start - b.range.start);
 }
@@ -113,7 +134,12 @@ export function findCitations(text: string, format: CiteFormat, options: FindOpt
   for (const s of new TextModel(text, format).sentences()) {
     const found = format === 'latex' ? latexSites(s.text, s.start, commands) : markdownSites(s.text, s.start);
     for (const site of found) {
-      out.push({ ...site, ...lineOf(starts, site.range.start), sentence: { text: s.clean, range: { start: s.start, end: s.end } }, file: options.file ?? null });
+      out.push({
+        ...site,
+        ...lineOf(starts, site.range.start),
+        sentence: { text: s.clean, range: { start: s.start, end: s.end } },
+        file: options.file ?? null,
+      });
     }
   }
   return out;

@@ -18,7 +18,13 @@ const verdict = z
   .string()
   .transform((v) => v.trim().toLowerCase())
   .transform((v) =>
-    /^(?:contradict|refut|opposite)/.test(v) ? 'contradicted' : /^(?:not|no\b|nei|insufficient|unsupported|unknown)/.test(v) ? 'not-enough-info' : /^(?:support|yes|entail)/.test(v) ? 'supported' : null,
+    /^(?:contradict|refut|opposite)/.test(v)
+      ? 'contradicted'
+      : /^(?:not|no\b|nei|insufficient|unsupported|unknown)/.test(v)
+        ? 'not-enough-info'
+        : /^(?:support|yes|entail)/.test(v)
+          ? 'supported'
+          : null,
   )
   .refine((v) => v !== null, 'verdict must be "supported", "contradicted" or "not enough information"')
   .transform((v) => v as LlmVerdict);
@@ -28,7 +34,13 @@ export const CiteVerdictSchema = z.object({
   quote: z
     .union([z.string(), z.number(), z.null()])
     .optional()
-    .transform((v) => (v === null || v === undefined ? null : String(v).replace(/[[\]\s]/g, '').toUpperCase())),
+    .transform((v) =>
+      v === null || v === undefined
+        ? null
+        : String(v)
+            .replace(/[[\]\s]/g, '')
+            .toUpperCase(),
+    ),
   reason: z.string().optional().default(''),
 });
 
@@ -74,7 +86,12 @@ export async function judgeWithLlm(
   const sent = evidence.filter((e) => !addressesModel(e.text));
   if (!sent.length) return { error: 'no sentence of the paper could be sent to the model' };
   try {
-    const { value } = await completeJson(chat, { step: 'citecheck', messages: citeVerdictPrompt(sentence, paperTitle, sent), schema: CiteVerdictSchema, signal });
+    const { value } = await completeJson(chat, {
+      step: 'citecheck',
+      messages: citeVerdictPrompt(sentence, paperTitle, sent),
+      schema: CiteVerdictSchema,
+      signal,
+    });
     const m = /^E(\d+)$/.exec(value.quote ?? '');
     const quote = m ? (sent[Number(m[1]) - 1] ?? null) : null;
     return { verdict: value.verdict, quote, reason: value.reason.trim() };

@@ -6,15 +6,7 @@ export class EmbeddingError extends Error {
   override readonly name = 'EmbeddingError';
   constructor(
     message: string,
-    readonly kind:
-      | 'auth'
-      | 'not-found'
-      | 'unreachable'
-      | 'timeout'
-      | 'rate-limit'
-      | 'server'
-      | 'bad-request'
-      | 'bad-response',
+    readonly kind: 'auth' | 'not-found' | 'unreachable' | 'timeout' | 'rate-limit' | 'server' | 'bad-request' | 'bad-response',
     readonly status?: number,
     options?: { cause?: unknown },
   ) {

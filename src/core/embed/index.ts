@@ -50,7 +50,9 @@ export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder |
     }
   } else if (options.provider === 'neural') {
     if (options.model !== undefined && options.model !== NEURAL_MODEL) {
-      throw new Error(`Unknown neural embedding model "${options.model}": this version provides "${NEURAL_MODEL}". A corpus built with another model must be re-embedded.`);
+      throw new Error(
+        `Unknown neural embedding model "${options.model}": this version provides "${NEURAL_MODEL}". A corpus built with another model must be re-embedded.`,
+      );
     }
     inner = new NeuralEmbedder({ signal: options.signal, batchSize: options.batchSize });
   } else if (options.provider === 'openai') {

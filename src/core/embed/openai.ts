@@ -71,7 +71,8 @@ const STATUS_RULES: ReadonlyArray<{
   {
     when: (s) => s === 401 || s === 403,
     kind: 'auth',
-    message: (where, s, said) => `The embedding endpoint ${where} rejected the API key (${s}): check the key configured for it. Server said: ${said}`,
+    message: (where, s, said) =>
+      `The embedding endpoint ${where} rejected the API key (${s}): check the key configured for it. Server said: ${said}`,
   },
   {
     when: (s) => s === 404,
@@ -82,7 +83,8 @@ const STATUS_RULES: ReadonlyArray<{
   {
     when: (s) => s === 429,
     kind: 'rate-limit',
-    message: (where, _s, said, n) => `The embedding endpoint ${where} is rate limiting (429) and still was after ${n} attempt(s). Server said: ${said}`,
+    message: (where, _s, said, n) =>
+      `The embedding endpoint ${where} is rate limiting (429) and still was after ${n} attempt(s). Server said: ${said}`,
   },
   {
     when: isRetryableStatus,
@@ -208,8 +210,7 @@ export class OpenAIEmbedder implements Embedder {
     }
     this.dims = options.dimensions ?? KNOWN_DIMENSIONS[options.model] ?? 0;
     this.encoding = options.encodingFormat ?? 'float';
-    this.model =
-      options.modelId ?? `openai:${options.model}${options.dimensions !== undefined ? `@${options.dimensions}` : ''}`;
+    this.model = options.modelId ?? `openai:${options.model}${options.dimensions !== undefined ? `@${options.dimensions}` : ''}`;
     this.semaphore = new Semaphore(this.opts.concurrency);
     this.client = new OpenAI({
       baseURL,
@@ -330,15 +331,36 @@ export class OpenAIEmbedder implements Embedder {
     if (e instanceof EmbeddingError) return fail(e);
     if (e instanceof OpenAI.APIUserAbortError) return fail(abortError());
     if (e instanceof OpenAI.APIConnectionTimeoutError) {
-      return retry(new EmbeddingError(`Embedding endpoint ${where} did not answer within ${this.opts.timeoutMs} ms (after ${attempts} attempt(s))`, 'timeout', undefined, { cause: e }));
+      return retry(
+        new EmbeddingError(
+          `Embedding endpoint ${where} did not answer within ${this.opts.timeoutMs} ms (after ${attempts} attempt(s))`,
+          'timeout',
+          undefined,
+          { cause: e },
+        ),
+      );
     }
     if (e instanceof OpenAI.APIConnectionError) {
       const code = errorCode(e);
       const unreachable = code !== undefined ? UNREACHABLE[code] : undefined;
       if (unreachable) {
-        return fail(new EmbeddingError(`Cannot reach the embedding endpoint ${where}: ${unreachable}. Is the server running and the base URL right?`, 'unreachable', undefined, { cause: e }));
+        return fail(
+          new EmbeddingError(
+            `Cannot reach the embedding endpoint ${where}: ${unreachable}. Is the server running and the base URL right?`,
+            'unreachable',
+            undefined,
+            { cause: e },
+          ),
+        );
       }
-      return retry(new EmbeddingError(`Connection to the embedding endpoint ${where} failed${code ? ` (${code})` : ''}: ${e.message}`, 'unreachable', undefined, { cause: e }));
+      return retry(
+        new EmbeddingError(
+          `Connection to the embedding endpoint ${where} failed${code ? ` (${code})` : ''}: ${e.message}`,
+          'unreachable',
+          undefined,
+          { cause: e },
+        ),
+      );
     }
     if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
       const status = e.status;
@@ -348,7 +370,14 @@ export class OpenAIEmbedder implements Embedder {
       return isRetryableStatus(status) ? retry(error, e.headers) : fail(error);
     }
     if (e instanceof SyntaxError) {
-      return fail(new EmbeddingError(`The embedding endpoint ${where} sent a response that is not valid JSON: ${e.message}`, 'bad-response', undefined, { cause: e }));
+      return fail(
+        new EmbeddingError(
+          `The embedding endpoint ${where} sent a response that is not valid JSON: ${e.message}`,
+          'bad-response',
+          undefined,
+          { cause: e },
+        ),
+      );
     }
     const message = e instanceof Error ? e.message : String(e);
     return fail(new EmbeddingError(`Embedding request to ${where} failed: ${message}`, 'bad-response', undefined, { cause: e }));
@@ -367,7 +396,8 @@ export class OpenAIEmbedder implements Embedder {
     try {
       res = await this.client.embeddings.create(body, { signal: AbortSignal.any([signal, attempt]) });
     } catch (e) {
-      if (attempt.aborted && !signal.aborted) throw new OpenAI.APIConnectionTimeoutError({ message: `no complete answer within ${this.opts.timeoutMs} ms` });
+      if (attempt.aborted && !signal.aborted)
+        throw new OpenAI.APIConnectionTimeoutError({ message: `no complete answer within ${this.opts.timeoutMs} ms` });
       throw e;
     }
     return this.validate(res, texts.length);
@@ -401,9 +431,7 @@ export class OpenAIEmbedder implements Embedder {
       if (!Array.isArray(emb)) throw this.bad(`data[${k}].embedding is not an array of numbers`);
       if (dim === 0) dim = emb.length;
       if (emb.length !== dim || dim === 0) {
-        throw this.bad(
-          `vector of length ${emb.length} where ${dim} was expected${expected ? '' : ' (the first vector’s length)'}`,
-        );
+        throw this.bad(`vector of length ${emb.length} where ${dim} was expected${expected ? '' : ' (the first vector’s length)'}`);
       }
       const v = new Float32Array(dim);
       for (let i = 0; i < dim; i++) {

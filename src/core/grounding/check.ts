@@ -31,7 +31,10 @@ export function filterShortIds(
     const lead = /^\s/.test(m) ? ' ' : '';
     return lead + kept.map((id) => `[${id}]`).join('');
   });
-  t = t.replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').replace(/ +(\n|$)/g, '$1');
+  t = t
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/ +(\n|$)/g, '$1');
   return { text: t.trim(), cited: [...cited], removed };
 }
 
@@ -43,7 +46,12 @@ export function citedKeys(body: string, format: OutputFormat): string[] {
   const keys: string[] = [];
   if (format === 'latex') {
     for (const m of text.matchAll(/\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{([^}]*)\}/g)) {
-      keys.push(...m[1].split(',').map((k) => k.trim()).filter(Boolean));
+      keys.push(
+        ...m[1]
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      );
     }
   } else {
     for (const m of text.matchAll(/\[([^\]]*@[^\]]*)\]/g)) {
@@ -69,7 +77,10 @@ export function stripQuotations(text: string): string {
 
 function plainForCopyCheck(body: string, format: OutputFormat): string {
   let t = stripQuotations(stripComments(body, format));
-  t = format === 'latex' ? t.replace(/\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}/g, ' ').replace(/\\[a-zA-Z]+\*?/g, ' ') : t.replace(/\[[^\]]*@[^\]]*\]/g, ' ');
+  t =
+    format === 'latex'
+      ? t.replace(/\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}/g, ' ').replace(/\\[a-zA-Z]+\*?/g, ' ')
+      : t.replace(/\[[^\]]*@[^\]]*\]/g, ' ');
   return t.replace(/[{}~\\]/g, ' ');
 }
 

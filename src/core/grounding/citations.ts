@@ -24,17 +24,25 @@ const YEAR = String.raw`(?:1[89]|20|21)\d{2}[a-z]?`;
 /** `Smith et al. (2020)`, `Smith and Lee [2020]`, `Smith (2020a)`. */
 const NARRATIVE = new RegExp(String.raw`(${AUTHORS})\s*[(\[]\s*(${YEAR})\s*[)\]]`, 'gu');
 /** `(Smith et al., 2020; Lee 2021)`, `[see Smith 2020]`. */
-const PARENTHETICAL = new RegExp(String.raw`\s*[(\[]\s*(?:see\s+|e\.g\.,?\s+|cf\.\s+)?((?:${AUTHORS}),?\s+${YEAR}(?:\s*[;,]\s*(?:${AUTHORS}),?\s+${YEAR})*)\s*[)\]]`, 'gu');
+const PARENTHETICAL = new RegExp(
+  String.raw`\s*[(\[]\s*(?:see\s+|e\.g\.,?\s+|cf\.\s+)?((?:${AUTHORS}),?\s+${YEAR}(?:\s*[;,]\s*(?:${AUTHORS}),?\s+${YEAR})*)\s*[)\]]`,
+  'gu',
+);
 const LATEX_CITE = /\s*~?\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{([^}]*)\}/g;
 const PANDOC = /\s*\[([^\]]*@[^\]]*)\]/g;
 const NUMERIC = /\s*\[\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*\]/g;
 /** `[smith2099]`, `(smith2099quantum; lee2020)`: a lower-case word with a year, i.e. a citation key. */
-const PLAIN_KEY = /\s*[[(]\s*([a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*(?:\s*[,;]\s*[a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*)*)\s*[\])]/gu;
+const PLAIN_KEY =
+  /\s*[[(]\s*([a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*(?:\s*[,;]\s*[a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*)*)\s*[\])]/gu;
 /** An author named in the prose without a year: "Smith et al. showed". */
 const ET_AL = new RegExp(String.raw`(${SURNAME})\s+et\s+al\.?`, 'gu');
 
 function fold(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[’']/g, "'");
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[’']/g, "'");
 }
 
 /** Whether the paper has an author with this surname (multi-word surnames: the name ends with it or contains it). */
@@ -95,7 +103,15 @@ export function resolveForeignCitations(sentence: string, papers: readonly Citab
   };
   let t = sentence;
   t = t.replace(LATEX_CITE, (m, keys: string) => settle(m, resolveKeys(keys.split(','), papers)));
-  t = t.replace(PANDOC, (m, inner: string) => settle(m, resolveKeys([...inner.matchAll(/@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)].map((x) => x[1].replace(/[.:]+$/, '')), papers)));
+  t = t.replace(PANDOC, (m, inner: string) =>
+    settle(
+      m,
+      resolveKeys(
+        [...inner.matchAll(/@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)].map((x) => x[1].replace(/[.:]+$/, '')),
+        papers,
+      ),
+    ),
+  );
   t = t.replace(NARRATIVE, (m, authors: string, year: string) => {
     const surname = new RegExp(SURNAME, 'u').exec(authors)![0];
     const p = resolveAuthorYear(papers, surname, year);
@@ -118,6 +134,10 @@ export function resolveForeignCitations(sentence: string, papers: readonly Citab
       t = t.replace(m[0], `${m[0]} [${p.shortId}]`);
     }
   }
-  t = t.replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').replace(/\(\s*\)|\[\s*\]/g, '').trim();
+  t = t
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/\(\s*\)|\[\s*\]/g, '')
+    .trim();
   return { text: t, resolved, unresolved };
 }

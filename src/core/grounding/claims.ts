@@ -44,11 +44,15 @@ export interface SectionCheckInput {
 const BOUNDARY = /(?<!\b(?:al|e\.g|i\.e|cf|vs|Fig|Eq|approx|resp)\.)(?<=[.!?]["”’)]?)\s+(?=[\p{Lu}\d"“([\\])/u;
 
 export function splitSentences(text: string): string[] {
-  const parts = text.split(BOUNDARY).map((s) => s.trim()).filter(Boolean);
+  const parts = text
+    .split(BOUNDARY)
+    .map((s) => s.trim())
+    .filter(Boolean);
   // A citation the model put after the full stop ("… results. [P1]") belongs to the sentence before.
   const out: string[] = [];
   for (const p of parts) {
-    if (out.length && /^(?:\[P\d+\]\s*)+[.!?]?$/.test(p)) out[out.length - 1] = out[out.length - 1].replace(/([.!?])$/, ` ${p.replace(/[.!?]$/, '')}$1`);
+    if (out.length && /^(?:\[P\d+\]\s*)+[.!?]?$/.test(p))
+      out[out.length - 1] = out[out.length - 1].replace(/([.!?])$/, ` ${p.replace(/[.!?]$/, '')}$1`);
     else out.push(p);
   }
   return out;
@@ -72,7 +76,8 @@ export function splitUnits(text: string, format: SectionFormat): { kind: 'paragr
         flush();
         out.push({ kind: 'item', text: item[1] });
         inItem = true;
-      } else if (inItem && !item) out[out.length - 1].text += ` ${line}`; // an item's continuation line
+      } else if (inItem && !item)
+        out[out.length - 1].text += ` ${line}`; // an item's continuation line
       else para.push(item ? item[1] : line);
     }
     flush();
@@ -81,7 +86,8 @@ export function splitUnits(text: string, format: SectionFormat): { kind: 'paragr
 }
 
 /** Words that mark a statement about what prior work does or finds (vs. a connective sentence). */
-const FINDING = /\b(?:show|shows|showed|shown|find|finds|found|report\w*|demonstrat\w*|propos\w*|introduc\w*|achiev\w*|outperform\w*|improv\w*|reduc\w*|increas\w*|extend\w*|develop\w*|present\w*|evaluat\w*|observ\w*|prove[sdn]?|reveal\w*|suggest\w*|stud(?:y|ies|ied)|works?|authors?|papers?|researchers|et al|recent|prior|previous|earlier|later)\b/i;
+const FINDING =
+  /\b(?:show|shows|showed|shown|find|finds|found|report\w*|demonstrat\w*|propos\w*|introduc\w*|achiev\w*|outperform\w*|improv\w*|reduc\w*|increas\w*|extend\w*|develop\w*|present\w*|evaluat\w*|observ\w*|prove[sdn]?|reveal\w*|suggest\w*|stud(?:y|ies|ied)|works?|authors?|papers?|researchers|et al|recent|prior|previous|earlier|later)\b/i;
 
 /** A sentence that states a finding (a number, a named method, a finding verb, or several terms beyond the topic). */
 export function isClaim(sentence: string, topic: string): boolean {
@@ -161,8 +167,14 @@ function checkSentence(
   const copies = quoteCopies(ids.text, input, cited);
   const text = copies.text;
   for (const f of foreign.unresolved) reasons.push(`cites ${f}, which is not a paper among the section's quotes`);
-  for (const r of ids.removed) reasons.push(r.reason === 'unknown-paper' ? `cites ${r.id}, which was not retrieved` : `cites ${r.id}, whose quotes are not in this part`);
-  for (const c of copies.unquoted) reasons.push(`copies ${c.words} words of a corpus sentence that is not a verified quote ("${c.text.split(' ').slice(0, 6).join(' ')} …")`);
+  for (const r of ids.removed)
+    reasons.push(
+      r.reason === 'unknown-paper' ? `cites ${r.id}, which was not retrieved` : `cites ${r.id}, whose quotes are not in this part`,
+    );
+  for (const c of copies.unquoted)
+    reasons.push(
+      `copies ${c.words} words of a corpus sentence that is not a verified quote ("${c.text.split(' ').slice(0, 6).join(' ')} …")`,
+    );
 
   let verdict: SentenceVerdict;
   let support = 0;
@@ -178,15 +190,34 @@ function checkSentence(
     const papers = [...cited].map((s) => byShort.get(s)).filter((p): p is PaperCandidate => !!p);
     // The cited papers' titles and author names are theirs to mention ("Hopper [P2] showed …").
     const titles = papers.map((p) => `${p.paper.title ?? ''} . ${p.paper.authors.join(' ')}`).join(' . ');
-    const result = assessSupport(text, evidenceIndex(evidence.map((q) => q.text), `${input.topic} . ${titles}`), {
-      threshold: input.threshold,
-      allowedNumbers: papers.map((p) => p.paper.year).filter((y): y is number => typeof y === 'number'),
-    });
+    const result = assessSupport(
+      text,
+      evidenceIndex(
+        evidence.map((q) => q.text),
+        `${input.topic} . ${titles}`,
+      ),
+      {
+        threshold: input.threshold,
+        allowedNumbers: papers.map((p) => p.paper.year).filter((y): y is number => typeof y === 'number'),
+      },
+    );
     support = result.score;
     reasons.push(...result.reasons);
     verdict = reasons.length ? 'unsupported' : 'supported';
   }
-  return { id, text, original, cited: [...cited], quoteIds, support, verdict, reasons, removedCitations, quotations: copies.quotations, resolvedCitations: foreign.resolved.map((r) => ({ form: r.form, shortId: r.shortId })) };
+  return {
+    id,
+    text,
+    original,
+    cited: [...cited],
+    quoteIds,
+    support,
+    verdict,
+    reasons,
+    removedCitations,
+    quotations: copies.quotations,
+    resolvedCitations: foreign.resolved.map((r) => ({ form: r.form, shortId: r.shortId })),
+  };
 }
 
 /** The section's text from its kept sentences (paragraphs blank-line separated, items as "- " lines). */

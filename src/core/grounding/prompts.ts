@@ -29,7 +29,9 @@ export function evidenceRows(papers: readonly PaperCandidate[], quotes: readonly
 }
 
 /** The verification step: each generated sentence with the quotes of the papers it cites → a verdict. */
-export function verifyPrompt(items: readonly { id: string; sentence: string; quotes: readonly { paper: string; text: string }[] }[]): ChatMessage[] {
+export function verifyPrompt(
+  items: readonly { id: string; sentence: string; quotes: readonly { paper: string; text: string }[] }[],
+): ChatMessage[] {
   const rows: string[] = [];
   for (const it of items) {
     rows.push(`[${it.id}] ${line(it.sentence)}`);

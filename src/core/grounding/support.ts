@@ -48,14 +48,62 @@ const FRAMING = new Set(
 );
 
 const NUMBER_WORDS: Record<string, number> = {
-  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20,
-  thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000,
-  twice: 2, double: 2, triple: 3, half: 0.5, halve: 0.5, halves: 0.5, halved: 0.5, halving: 0.5,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+  twice: 2,
+  double: 2,
+  triple: 3,
+  half: 0.5,
+  halve: 0.5,
+  halves: 0.5,
+  halved: 0.5,
+  halving: 0.5,
 };
 
 /** Negation cues (as stems): a sentence's negation must have one in a quote about the same terms. */
-const NEGATION = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'nobodi', 'noth', 'cannot', 'without', 'fail', 'lack', 'unabl', 'reject', 'nt']);
+const NEGATION = new Set([
+  'not',
+  'no',
+  'never',
+  'none',
+  'nor',
+  'neither',
+  'nobodi',
+  'noth',
+  'cannot',
+  'without',
+  'fail',
+  'lack',
+  'unabl',
+  'reject',
+  'nt',
+]);
 
 /**
  * Paraphrase vocabulary: common words a writer swaps for one another in scientific prose, mapped to one stem
@@ -90,11 +138,31 @@ const canon = (stem: string) => CANON.get(stem) ?? stem;
 /** Opposites: a sentence using one side where its quotes use only the other has reversed the finding. */
 const ANTONYMS: [string, string][] = [
   ['increas', 'reduc'],
-  ['more', 'less'], ['more', 'fewer'], ['most', 'least'], ['best', 'worst'], 
-  ['faster', 'slower'], ['long', 'short'], ['longer', 'shorter'], ['agre', 'disagre'], ['accept', 'reject'],
-  ['improv', 'degrad'], ['improv', 'hurt'], ['improv', 'wors'], ['outperform', 'underperform'], ['larger', 'smaller'],
-  ['gain', 'loss'], ['gain', 'lose'], ['help', 'hurt'], ['success', 'failur'], ['above', 'below'], ['well', 'poor'],
-  ['wide', 'rare'], ['common', 'rare'], ['strong', 'weak'], ['easi', 'hard'], ['preced', 'follow'],
+  ['more', 'less'],
+  ['more', 'fewer'],
+  ['most', 'least'],
+  ['best', 'worst'],
+  ['faster', 'slower'],
+  ['long', 'short'],
+  ['longer', 'shorter'],
+  ['agre', 'disagre'],
+  ['accept', 'reject'],
+  ['improv', 'degrad'],
+  ['improv', 'hurt'],
+  ['improv', 'wors'],
+  ['outperform', 'underperform'],
+  ['larger', 'smaller'],
+  ['gain', 'loss'],
+  ['gain', 'lose'],
+  ['help', 'hurt'],
+  ['success', 'failur'],
+  ['above', 'below'],
+  ['well', 'poor'],
+  ['wide', 'rare'],
+  ['common', 'rare'],
+  ['strong', 'weak'],
+  ['easi', 'hard'],
+  ['preced', 'follow'],
 ];
 const OPPOSITE = new Map<string, Set<string>>();
 for (const [x, y] of ANTONYMS) {
@@ -105,7 +173,9 @@ for (const [x, y] of ANTONYMS) {
 }
 
 /** Words that split a statement into two ordered sides ("A outperforms B", "A rather than B", "A whereas B"). */
-const DIRECTIONAL = new Set(['outperform', 'than', 'whereas', 'against', 'versus', 'beat', 'surpass', 'exceed', 'over'].map((w) => canon(stemmer(w))));
+const DIRECTIONAL = new Set(
+  ['outperform', 'than', 'whereas', 'against', 'versus', 'beat', 'surpass', 'exceed', 'over'].map((w) => canon(stemmer(w))),
+);
 
 const WORD = /[\p{L}\p{N}]+(?:[.@'][\p{L}\p{N}]+)*/gu;
 
@@ -116,7 +186,10 @@ interface Token {
 
 /** Citation markers ([P3], \cite{…}, [@k]) are not words of the claim. */
 function stripCitations(s: string): string {
-  return s.replace(/\[(?:P\d+(?:[,;\s]*P?\d+)*)\]/gi, ' ').replace(/\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}/g, ' ').replace(/\[[^\]]*@[^\]]*\]/g, ' ');
+  return s
+    .replace(/\[(?:P\d+(?:[,;\s]*P?\d+)*)\]/gi, ' ')
+    .replace(/\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*@[^\]]*\]/g, ' ');
 }
 
 function tokens(text: string): Token[] {
@@ -238,7 +311,12 @@ export function evidenceIndex(quotes: readonly string[], topic = ''): EvidenceIn
       words.add(t.raw.toLowerCase());
       if (/^\p{Lu}{2,}s?$/u.test(t.raw)) acronyms.add(t.raw.replace(/s$/, '').toLowerCase());
     }
-    initials.push(ts.filter(isContent).map((t) => t.raw[0].toLowerCase()).join(''));
+    initials.push(
+      ts
+        .filter(isContent)
+        .map((t) => t.raw[0].toLowerCase())
+        .join(''),
+    );
   };
   for (const q of quotes) {
     const ts = tokens(q);
@@ -257,7 +335,15 @@ function negationScopes(ts: readonly Token[]): Set<string>[] {
   const out: Set<string>[] = [];
   ts.forEach((t, i) => {
     if (!NEGATION.has(t.stem)) return;
-    out.push(new Set(ts.slice(i + 1).filter((x) => isContent(x) && !NEGATION.has(x.stem)).slice(0, 3).map((x) => x.stem)));
+    out.push(
+      new Set(
+        ts
+          .slice(i + 1)
+          .filter((x) => isContent(x) && !NEGATION.has(x.stem))
+          .slice(0, 3)
+          .map((x) => x.stem),
+      ),
+    );
   });
   return out;
 }
@@ -293,7 +379,16 @@ function overlap(a: readonly string[], b: ReadonlySet<string>): number {
 /** The two sides of a directional statement around `cue`, as content stems (at most 6 each). */
 function sides(stems: readonly string[], at: number): [string[], string[]] {
   const keep = (s: string) => s.length > 2 && !isStopWord(s) && !DIRECTIONAL.has(s) && !/^\d/.test(s);
-  return [stems.slice(Math.max(0, at - 8), at).filter(keep).slice(-6), stems.slice(at + 1, at + 9).filter(keep).slice(0, 6)];
+  return [
+    stems
+      .slice(Math.max(0, at - 8), at)
+      .filter(keep)
+      .slice(-6),
+    stems
+      .slice(at + 1, at + 9)
+      .filter(keep)
+      .slice(0, 6),
+  ];
 }
 
 /** "A outperforms B" where a quote says "B outperforms A": the sides swapped. */
@@ -315,8 +410,14 @@ function swappedSides(sentence: readonly string[], ev: EvidenceIndex): boolean {
 
 /** "A is faster than B" where the quotes say "A is as fast as B". */
 function equalityMadeDifference(sentence: string, ev: EvidenceIndex): boolean {
-  const comparatives = [...normalizeKeepCase(sentence).toLowerCase().matchAll(/\b([a-z]+?)(?:er|r)\s+than\b/g)].map((m) => m[1]);
-  return comparatives.some((base) => ev.quotes.some((q) => q.join(' ').includes(`as ${stemmer(base)} as`) || q.join(' ').includes(`as ${stemmer(base + 'e')} as`)));
+  const comparatives = [
+    ...normalizeKeepCase(sentence)
+      .toLowerCase()
+      .matchAll(/\b([a-z]+?)(?:er|r)\s+than\b/g),
+  ].map((m) => m[1]);
+  return comparatives.some((base) =>
+    ev.quotes.some((q) => q.join(' ').includes(`as ${stemmer(base)} as`) || q.join(' ').includes(`as ${stemmer(base + 'e')} as`)),
+  );
 }
 
 /** A word whose opposite the quotes use instead: near the same terms when the quotes use both. */
@@ -332,7 +433,8 @@ function reversedTerm(sentence: readonly string[], ev: EvidenceIndex): string | 
       return w;
     }
     // Both in the quotes ("agreed on the extremes but disagreed on the middle ground"): compare neighbours.
-    const near = (arr: readonly string[], k: number) => new Set(arr.slice(Math.max(0, k - 4), k + 5).filter((s) => s.length > 2 && !isStopWord(s) && s !== w && !opposites.has(s)));
+    const near = (arr: readonly string[], k: number) =>
+      new Set(arr.slice(Math.max(0, k - 4), k + 5).filter((s) => s.length > 2 && !isStopWord(s) && s !== w && !opposites.has(s)));
     const mine = [...near(sentence, i)];
     let withSame = 0;
     let withOpposite = 0;
@@ -366,7 +468,9 @@ function coverage(content: readonly Token[], found: (t: Token, i: number) => boo
 
 /** Clauses joined by ", and" / ", while" / ";", and the means a claim names ("… with labels produced by X"). */
 function clauses(sentence: string): string[] {
-  return stripCitations(sentence).split(/;|,\s*(?=(?:and|but|while|whereas|which|although|though|yet|so)\b)|\s(?=(?:with|using|via|through)\s)/i);
+  return stripCitations(sentence).split(
+    /;|,\s*(?=(?:and|but|while|whereas|which|although|though|yet|so)\b)|\s(?=(?:with|using|via|through)\s)/i,
+  );
 }
 
 /**
@@ -387,13 +491,21 @@ export function assessSupport(
   const found = (t: Token, i: number) => ev.stems.has(t.stem) || spelled.has(i);
   const missing = [...new Set(content.filter((t, i) => !found(t, i)).map((t) => t.raw.toLowerCase()))];
   const score = coverage(content, found);
-  if (score < threshold) reasons.push(`only ${Math.round(score * 100)}% of its terms are in the cited quotes (missing: ${missing.slice(0, 6).join(', ')})`);
+  if (score < threshold)
+    reasons.push(`only ${Math.round(score * 100)}% of its terms are in the cited quotes (missing: ${missing.slice(0, 6).join(', ')})`);
   else {
     // An added claim hides in its own clause (", and they were also much shorter"): each clause must be covered.
     const weak = clauses(sentence).find((c) => {
       const terms = tokens(c).filter(isContent);
       if (new Set(terms.map((t) => t.stem)).size < 2) return false;
-      return coverage(terms, (t) => found(t, content.findIndex((x) => x.stem === t.stem))) < threshold;
+      return (
+        coverage(terms, (t) =>
+          found(
+            t,
+            content.findIndex((x) => x.stem === t.stem),
+          ),
+        ) < threshold
+      );
     });
     if (weak) reasons.push(`the clause "${weak.trim().slice(0, 60)}" is not in the cited quotes`);
   }
@@ -406,7 +518,8 @@ export function assessSupport(
     if (rebound) reasons.push(rebound);
   }
 
-  const unnamed = (t: Token, i: number) => isName(t.raw, i === 0) && !ev.words.has(t.raw.toLowerCase()) && !ev.stems.has(t.stem) && !spelled.has(content.indexOf(t));
+  const unnamed = (t: Token, i: number) =>
+    isName(t.raw, i === 0) && !ev.words.has(t.raw.toLowerCase()) && !ev.stems.has(t.stem) && !spelled.has(content.indexOf(t));
   const names = [...new Set(ts.filter(unnamed).map((t) => t.raw))];
   if (names.length) reasons.push(`names ${names.join(', ')}, which no cited quote names`);
 
@@ -421,7 +534,12 @@ export function assessSupport(
 
 /** The baseline the bench compares with: a sentence is "supported" when it shares any content word with its quotes. */
 export function anySharedWord(sentence: string, quotes: readonly string[]): boolean {
-  const words = (s: string) => (normalizeKeepCase(s).toLowerCase().match(/\p{L}+/gu) ?? []).filter((w) => w.length > 2 && !isStopWord(w));
+  const words = (s: string) =>
+    (
+      normalizeKeepCase(s)
+        .toLowerCase()
+        .match(/\p{L}+/gu) ?? []
+    ).filter((w) => w.length > 2 && !isStopWord(w));
   const q = new Set(quotes.flatMap(words));
   return words(sentence).some((w) => q.has(w));
 }

@@ -12,11 +12,20 @@ import type { SentenceReport, VerifiedQuote } from './types.js';
 const verdict = z
   .string()
   .transform((v) => v.trim().toLowerCase())
-  .transform((v) => (/^(?:un|not|no\b)/.test(v) ? 'unsupported' : /^partial/.test(v) ? 'partial' : /^(?:supported|yes|fully)/.test(v) ? 'supported' : null))
+  .transform((v) =>
+    /^(?:un|not|no\b)/.test(v) ? 'unsupported' : /^partial/.test(v) ? 'partial' : /^(?:supported|yes|fully)/.test(v) ? 'supported' : null,
+  )
   .refine((v) => v !== null, 'verdict must be "supported", "partial" or "unsupported"')
   .transform((v) => v as 'supported' | 'partial' | 'unsupported');
 
-const item = z.object({ id: z.union([z.string(), z.number()]).transform((v) => String(v).replace(/[[\]\s]/g, '').toUpperCase()), verdict });
+const item = z.object({
+  id: z.union([z.string(), z.number()]).transform((v) =>
+    String(v)
+      .replace(/[[\]\s]/g, '')
+      .toUpperCase(),
+  ),
+  verdict,
+});
 
 export const VerifySchema = z.union([z.object({ verdicts: z.array(item) }).transform((o) => o.verdicts), z.array(item)]);
 
@@ -32,7 +41,10 @@ export async function verifySection(
   const items = asked.map((s) => ({
     id: s.id,
     sentence: s.text,
-    quotes: s.quoteIds.map((id) => quotes.get(id)).filter((q): q is VerifiedQuote => !!q).map((q) => ({ paper: q.paperShortId, text: q.text })),
+    quotes: s.quoteIds
+      .map((id) => quotes.get(id))
+      .filter((q): q is VerifiedQuote => !!q)
+      .map((q) => ({ paper: q.paperShortId, text: q.text })),
   }));
   const { value, repaired } = await completeJson(chat, {
     step: 'verify',

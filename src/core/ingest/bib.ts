@@ -26,7 +26,18 @@ export async function readBibtexText(
     if (!assembled.sentences.length) continue;
     papers.push(
       buildPaper(
-        { title: r.title, authors: r.authors, year: r.year, venue: r.venue, doi: r.doi, arxivId: r.arxivId, url: r.url, abstract: r.abstract, bibtex: r.bibtex, citationKey: r.key || null },
+        {
+          title: r.title,
+          authors: r.authors,
+          year: r.year,
+          venue: r.venue,
+          doi: r.doi,
+          arxivId: r.arxivId,
+          url: r.url,
+          abstract: r.abstract,
+          bibtex: r.bibtex,
+          citationKey: r.key || null,
+        },
         assembled,
         { path: file, contentHash },
       ),

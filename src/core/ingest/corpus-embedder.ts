@@ -18,7 +18,7 @@ export class EmbedderMismatchError extends CorpusMismatchError {
         : `this model (${query.model}) is another model: its vectors do not compare with the corpus's`;
     this.message =
       `the corpus holds ${corpus.dimensions}-d vectors from ${corpus.model}; ${gives}. ` +
-      'Use the corpus\'s model (and the same dimensions), or another corpus for this model';
+      "Use the corpus's model (and the same dimensions), or another corpus for this model";
   }
 }
 

@@ -51,8 +51,14 @@ no quotes of instructions.
 ${DATA_RULE}`;
 
 /** The store's elements, their papers' sentences, the model and the embedder: describes, re-embeds and stores. */
-export async function enrichElements(store: CorpusStore, embedder: Embedder, chat: ChatModel, o: EnrichOptions = {}): Promise<EnrichSummary> {
-  if (!store.listElements || !store.describeElements) throw new Error('this corpus keeps no figures, tables or equations that can be described (a Corpus Lens SQL corpus does)');
+export async function enrichElements(
+  store: CorpusStore,
+  embedder: Embedder,
+  chat: ChatModel,
+  o: EnrichOptions = {},
+): Promise<EnrichSummary> {
+  if (!store.listElements || !store.describeElements)
+    throw new Error('this corpus keeps no figures, tables or equations that can be described (a Corpus Lens SQL corpus does)');
   const all: ElementHit[] = [];
   for (;;) {
     const page = await store.listElements({ count: PAGE, after: all.at(-1)?.element.id });
@@ -75,7 +81,15 @@ export async function enrichElements(store: CorpusStore, embedder: Embedder, cha
     const context = paper.slice(Math.max(0, e.afterSentence - CONTEXT_BEFORE + 1), e.afterSentence + 1 + CONTEXT_AFTER).map((s) => s.text);
     let description: string;
     try {
-      const r = await chat.complete({ step: 'describe-element', messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: prompt(h, context) }], maxTokens: 200, signal: o.signal });
+      const r = await chat.complete({
+        step: 'describe-element',
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: prompt(h, context) },
+        ],
+        maxTokens: 200,
+        signal: o.signal,
+      });
       description = plainDescription(r.text);
     } catch (err) {
       if (isAbortError(err)) throw err;

@@ -22,7 +22,13 @@ export async function listPaperFiles(dir: string, extensions: readonly string[],
     } catch (err) {
       // An unreadable folder is reported (its papers are missing from the corpus), the rest of the walk goes on.
       const code = (err as NodeJS.ErrnoException).code;
-      problems.push({ file: d, reason: code === 'EACCES' || code === 'EPERM' ? 'folder not readable (permission denied): its files were not indexed' : `folder not readable: ${(err as Error).message}` });
+      problems.push({
+        file: d,
+        reason:
+          code === 'EACCES' || code === 'EPERM'
+            ? 'folder not readable (permission denied): its files were not indexed'
+            : `folder not readable: ${(err as Error).message}`,
+      });
       return;
     }
     for (const e of entries) {
@@ -75,7 +81,9 @@ export function elementEmbeddingText(
 export function toPaperInput(paper: ParsedPaper, embeddings: Float32Array[]): PaperInput {
   const elements = paper.elements ?? [];
   if (embeddings.length !== paper.sentences.length + elements.length) {
-    throw new Error(`paper ${paper.id}: ${paper.sentences.length} sentences and ${elements.length} elements but ${embeddings.length} embeddings`);
+    throw new Error(
+      `paper ${paper.id}: ${paper.sentences.length} sentences and ${elements.length} elements but ${embeddings.length} embeddings`,
+    );
   }
   // PostgreSQL text cannot hold NUL: one in any field used to fail the whole write batch (decode.ts removes them from
   // files; this covers every other way in, e.g. a PDF's text layer).

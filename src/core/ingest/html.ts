@@ -30,7 +30,9 @@ export const MAX_HTML_DEPTH = 256;
 
 /** Elements that never hold children, or whose end tag is optional (they do not deepen the tree reliably). */
 const FLAT_TAGS = new Set(
-  'area base br col embed hr img input link meta source track wbr p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rtc rp'.split(' '),
+  'area base br col embed hr img input link meta source track wbr p li dt dd tr td th option optgroup thead tbody tfoot colgroup rb rt rtc rp'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -61,7 +63,18 @@ export function limitNesting(html: string, maxDepth = MAX_HTML_DEPTH): { html: s
   return { html: parts.join(''), flattened };
 }
 
-const SKIP_CLASSES = ['ltx_cite', 'ltx_tag', 'ltx_note_mark', 'ltx_bibliography', 'ltx_equation', 'ltx_equationgroup', 'ltx_rdf', 'ltx_page_footer', 'ltx_page_header', 'ltx_ERROR'];
+const SKIP_CLASSES = [
+  'ltx_cite',
+  'ltx_tag',
+  'ltx_note_mark',
+  'ltx_bibliography',
+  'ltx_equation',
+  'ltx_equationgroup',
+  'ltx_rdf',
+  'ltx_page_footer',
+  'ltx_page_header',
+  'ltx_ERROR',
+];
 const SKIP_TAGS = new Set(['script', 'style', 'svg', 'img', 'button', 'nav', 'header', 'footer', 'noscript', 'template']);
 
 /**
@@ -112,7 +125,8 @@ function textOf(nodes: ChildNode[]): string {
   let out = '';
   for (const n of nodes) {
     if (n.type === 'text') out += n.data;
-    else if (isEl(n) && !SKIP_TAGS.has(n.name)) out += n.name === 'math' && n.attribs.alttext != null ? n.attribs.alttext : textOf(n.children);
+    else if (isEl(n) && !SKIP_TAGS.has(n.name))
+      out += n.name === 'math' && n.attribs.alttext != null ? n.attribs.alttext : textOf(n.children);
   }
   return out;
 }
@@ -136,7 +150,9 @@ function tagText(el: Element, cls: string): string | null {
 /** Table cells as text rows: cells joined by ' | ', one row a line. */
 function tableRows(table: Element): string | null {
   const rows = find(table.children, (e) => e.name === 'tr').map((tr) =>
-    find(tr.children, (e) => e.name === 'td' || e.name === 'th', [], false).map((td) => clean(textOf(td.children))).join(' | '),
+    find(tr.children, (e) => e.name === 'td' || e.name === 'th', [], false)
+      .map((td) => clean(textOf(td.children)))
+      .join(' | '),
   );
   const kept = rows.filter((r) => r.replace(/[|\s]/g, ''));
   return kept.length ? kept.join('\n') : null;
@@ -149,18 +165,28 @@ function tableRows(table: Element): string | null {
 function htmlElement(el: Element): Parameters<PaperAssembler['element']>[0] | null {
   if (hasClass(el, 'ltx_equation') || hasClass(el, 'ltx_equationgroup')) {
     const maths = find(el.children, (e) => e.name === 'math');
-    const content = maths.map((m) => m.attribs.alttext ?? clean(textOf(m.children))).filter(Boolean).join('\n') || null;
+    const content =
+      maths
+        .map((m) => m.attribs.alttext ?? clean(textOf(m.children)))
+        .filter(Boolean)
+        .join('\n') || null;
     if (!content) return null;
-    const tags = find(el.children, (e) => hasClass(e, 'ltx_tag_equation')).map((t) => clean(textOf(t.children)).replace(/^\(|\)$/g, '')).filter(Boolean);
+    const tags = find(el.children, (e) => hasClass(e, 'ltx_tag_equation'))
+      .map((t) => clean(textOf(t.children)).replace(/^\(|\)$/g, ''))
+      .filter(Boolean);
     const unique = [...new Set(tags)];
-    const label = !unique.length ? null : unique.length === 1 ? `Equation (${unique[0]})` : `Equations (${unique[0]})–(${unique[unique.length - 1]})`;
+    const label = !unique.length
+      ? null
+      : unique.length === 1
+        ? `Equation (${unique[0]})`
+        : `Equations (${unique[0]})–(${unique[unique.length - 1]})`;
     return { type: 'equation', label, caption: null, content, page: null, bbox: null };
   }
   const table = hasClass(el, 'ltx_table');
   if (!table && el.name !== 'figure' && !hasClass(el, 'ltx_figure')) return null;
   const cap = first(el.children, (e) => e.name === 'figcaption' || hasClass(e, 'ltx_caption'));
   const caption = cap ? clean(proseText(cap.children, [])) || null : null;
-  const label = cap ? tagText(cap, table ? 'ltx_tag_table' : 'ltx_tag_figure') ?? tagText(cap, 'ltx_tag') : null;
+  const label = cap ? (tagText(cap, table ? 'ltx_tag_table' : 'ltx_tag_figure') ?? tagText(cap, 'ltx_tag')) : null;
   const tabular = table ? first(el.children, (e) => e.name === 'table' || hasClass(e, 'ltx_tabular')) : undefined;
   return { type: table ? 'table' : 'figure', label, caption, content: tabular ? tableRows(tabular) : null, page: null, bbox: null };
 }
@@ -178,14 +204,36 @@ function emitBlock(asm: PaperAssembler, el: Element | ChildNode[]): void {
   for (const n of notes) for (const s of sentences(clean(n), 'text')) asm.sentence(s.clean);
 }
 
-const SECTION_CLASSES = ['ltx_part', 'ltx_chapter', 'ltx_section', 'ltx_subsection', 'ltx_subsubsection', 'ltx_paragraph', 'ltx_subparagraph', 'ltx_appendix'];
-const LEVEL: Record<string, number> = { ltx_part: 0, ltx_chapter: 0, ltx_section: 1, ltx_appendix: 1, ltx_subsection: 2, ltx_subsubsection: 3, ltx_paragraph: 4, ltx_subparagraph: 5 };
+const SECTION_CLASSES = [
+  'ltx_part',
+  'ltx_chapter',
+  'ltx_section',
+  'ltx_subsection',
+  'ltx_subsubsection',
+  'ltx_paragraph',
+  'ltx_subparagraph',
+  'ltx_appendix',
+];
+const LEVEL: Record<string, number> = {
+  ltx_part: 0,
+  ltx_chapter: 0,
+  ltx_section: 1,
+  ltx_appendix: 1,
+  ltx_subsection: 2,
+  ltx_subsubsection: 3,
+  ltx_paragraph: 4,
+  ltx_subparagraph: 5,
+};
 
 function sectionHeading(sec: Element): { title: string; number: string | null } {
   const h = first(sec.children, (e) => /^h[1-6]$/.test(e.name) && hasClass(e, 'ltx_title'));
   if (!h) return { title: '', number: null };
   const tag = first(h.children, (e) => hasClass(e, 'ltx_tag'));
-  let number: string | null = tag ? clean(textOf(tag.children)).replace(/^(?:Appendix|Section)\s+/i, '').replace(/[.:]$/, '') || null : null;
+  let number: string | null = tag
+    ? clean(textOf(tag.children))
+        .replace(/^(?:Appendix|Section)\s+/i, '')
+        .replace(/[.:]$/, '') || null
+    : null;
   const title = clean(proseText(h.children, []));
   if (number && !/^[\dA-Z]+(?:\.[\dA-Z]+)*$/.test(number)) number = null;
   return { title, number };
@@ -220,7 +268,15 @@ function walkSection(asm: PaperAssembler, nodes: ChildNode[]): void {
       emitParagraph(asm, n);
       continue;
     }
-    if (n.name === 'figure' || hasClass(n, 'ltx_figure') || hasClass(n, 'ltx_table') || n.name === 'ul' || n.name === 'ol' || hasClass(n, 'ltx_theorem') || hasClass(n, 'ltx_proof')) {
+    if (
+      n.name === 'figure' ||
+      hasClass(n, 'ltx_figure') ||
+      hasClass(n, 'ltx_table') ||
+      n.name === 'ul' ||
+      n.name === 'ol' ||
+      hasClass(n, 'ltx_theorem') ||
+      hasClass(n, 'ltx_proof')
+    ) {
       emitElement(asm, n);
       emitBlock(asm, n);
       continue;
@@ -236,7 +292,21 @@ function walkSection(asm: PaperAssembler, nodes: ChildNode[]): void {
 /** A paragraph: its ltx_p children one by one (lists, figures inside are blocks of their own). */
 function emitParagraph(asm: PaperAssembler, para: Element): void {
   const ps = para.children.filter(isEl);
-  const structured = ps.length > 0 && ps.every((e) => hasClass(e, 'ltx_p') || e.name === 'p' || hasClass(e, 'ltx_equation') || hasClass(e, 'ltx_equationgroup') || e.name === 'table' || e.name === 'figure' || e.name === 'ul' || e.name === 'ol' || hasClass(e, 'ltx_itemize') || hasClass(e, 'ltx_enumerate'));
+  const structured =
+    ps.length > 0 &&
+    ps.every(
+      (e) =>
+        hasClass(e, 'ltx_p') ||
+        e.name === 'p' ||
+        hasClass(e, 'ltx_equation') ||
+        hasClass(e, 'ltx_equationgroup') ||
+        e.name === 'table' ||
+        e.name === 'figure' ||
+        e.name === 'ul' ||
+        e.name === 'ol' ||
+        hasClass(e, 'ltx_itemize') ||
+        hasClass(e, 'ltx_enumerate'),
+    );
   if (!structured) return emitBlock(asm, para);
   let run: ChildNode[] = [];
   const flush = () => {
@@ -249,7 +319,10 @@ function emitParagraph(asm: PaperAssembler, para: Element): void {
       emitElement(asm, c);
       continue;
     }
-    if (isEl(c) && (c.name === 'figure' || c.name === 'ul' || c.name === 'ol' || hasClass(c, 'ltx_itemize') || hasClass(c, 'ltx_enumerate'))) {
+    if (
+      isEl(c) &&
+      (c.name === 'figure' || c.name === 'ul' || c.name === 'ol' || hasClass(c, 'ltx_itemize') || hasClass(c, 'ltx_enumerate'))
+    ) {
       flush();
       emitElement(asm, c);
       emitBlock(asm, c);
@@ -292,7 +365,10 @@ export function readArxivHtmlText(html: string, path: string | null, options: Re
         .filter((s) => s.length > 1);
     });
   }
-  if (!authors.length) authors = find(doc, (e) => e.name === 'meta' && e.attribs.name === 'citation_author').map((e) => e.attribs.content ?? '').filter(Boolean);
+  if (!authors.length)
+    authors = find(doc, (e) => e.name === 'meta' && e.attribs.name === 'citation_author')
+      .map((e) => e.attribs.content ?? '')
+      .filter(Boolean);
 
   const asm = new PaperAssembler();
   const abstractEl = first(root, (e) => hasClass(e, 'ltx_abstract'));
@@ -304,19 +380,37 @@ export function readArxivHtmlText(html: string, path: string | null, options: Re
       else emitBlock(asm, c);
     }
   }
-  const body = root.filter((n) => !(isEl(n) && (hasClass(n, 'ltx_abstract') || hasClass(n, 'ltx_authors') || hasClass(n, 'ltx_title_document') || hasClass(n, 'ltx_classification') || hasClass(n, 'ltx_keywords') || hasClass(n, 'ltx_dates'))));
+  const body = root.filter(
+    (n) =>
+      !(
+        isEl(n) &&
+        (hasClass(n, 'ltx_abstract') ||
+          hasClass(n, 'ltx_authors') ||
+          hasClass(n, 'ltx_title_document') ||
+          hasClass(n, 'ltx_classification') ||
+          hasClass(n, 'ltx_keywords') ||
+          hasClass(n, 'ltx_dates'))
+      ),
+  );
   walkSection(asm, body);
 
-  const idText = metaContent(doc, 'citation_arxiv_id') ?? first(doc, (e) => e.name === 'link' && e.attribs.rel === 'canonical')?.attribs.href ?? null;
+  const idText =
+    metaContent(doc, 'citation_arxiv_id') ?? first(doc, (e) => e.name === 'link' && e.attribs.rel === 'canonical')?.attribs.href ?? null;
   const meta: PaperMeta = {
     title,
     authors,
-    year: parseYear(metaContent(doc, 'citation_date') ?? metaContent(doc, 'citation_publication_date') ?? (first(root, (e) => hasClass(e, 'ltx_dates')) ? textOf(first(root, (e) => hasClass(e, 'ltx_dates'))!.children) : null)),
+    year: parseYear(
+      metaContent(doc, 'citation_date') ??
+        metaContent(doc, 'citation_publication_date') ??
+        (first(root, (e) => hasClass(e, 'ltx_dates')) ? textOf(first(root, (e) => hasClass(e, 'ltx_dates'))!.children) : null),
+    ),
     doi: metaContent(doc, 'citation_doi'),
     arxivId: normaliseArxivId(idText ?? '') ?? (path ? normaliseArxivId(/(\d{4}\.\d{4,5})(v\d+)?\.html?$/.exec(path)?.[1] ?? '') : null),
     venue: metaContent(doc, 'citation_journal_title') ?? metaContent(doc, 'citation_conference_title'),
   };
   const paper = buildPaper(meta, asm.finish(), { path, contentHash }, options.bib, asm.abstractParts);
-  const warnings = flattened ? [{ file: path ?? '<html>', reason: `markup nested deeper than ${MAX_HTML_DEPTH} levels: read as plain text below that depth` }] : [];
+  const warnings = flattened
+    ? [{ file: path ?? '<html>', reason: `markup nested deeper than ${MAX_HTML_DEPTH} levels: read as plain text below that depth` }]
+    : [];
   return { papers: [paper], errors: [], warnings };
 }

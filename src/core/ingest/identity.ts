@@ -14,7 +14,7 @@ import type { ParsedPaper } from './types.js';
  * metadata from a web service). Decided from where the text came from: the path, or a web source's URL.
  */
 export function textRank(source: { sourcePath?: string | null; source?: string | null }): number {
-  const where = (source.source && !source.sourcePath ? source.source : source.sourcePath ?? '').toLowerCase();
+  const where = (source.source && !source.sourcePath ? source.source : (source.sourcePath ?? '')).toLowerCase();
   if (/^metadata:/.test(where) || /\.bib(tex)?$/.test(where)) return 1;
   if (/zotero-ft-cache/.test(where)) return 2;
   if (/\.(tex|ltx|md|markdown|qmd|rmd)$/.test(where)) return 5;

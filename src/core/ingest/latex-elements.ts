@@ -116,7 +116,8 @@ function splitTop(text: string, sep: RegExp): string[] {
   return out;
 }
 
-const RULES = /\\(?:hline|toprule|midrule|bottomrule|cmidrule(?:\([^)]*\))?\s*\{[^{}]*\}|cline\s*\{[^{}]*\}|addlinespace(?:\[[^\]]*\])?|noalign\s*\{[^{}]*\}|centering|small|footnotesize|scriptsize)/g;
+const RULES =
+  /\\(?:hline|toprule|midrule|bottomrule|cmidrule(?:\([^)]*\))?\s*\{[^{}]*\}|cline\s*\{[^{}]*\}|addlinespace(?:\[[^\]]*\])?|noalign\s*\{[^{}]*\}|centering|small|footnotesize|scriptsize)/g;
 
 /** The cells of every tabular in a table body, as text rows: cells joined by ' | ', one row a line. */
 export function tabularRows(body: string): string | null {
@@ -159,7 +160,11 @@ export function latexElements(text: string): LatexElement[] {
     if (!end) continue;
     const body = text.slice(m.index + m[0].length, end.bodyEnd);
     // An align with several \label lines keeps them all (comma-separated), so that a \ref to any of them finds it.
-    const labelKey = [...body.matchAll(/\\label\s*\{([^{}]*)\}/g)].map((k) => k[1].trim()).filter(Boolean).join(',') || null;
+    const labelKey =
+      [...body.matchAll(/\\label\s*\{([^{}]*)\}/g)]
+        .map((k) => k[1].trim())
+        .filter(Boolean)
+        .join(',') || null;
     if (type === 'equation') {
       const numbered = equationNumbers(env, body);
       const labels: string[] = [];
@@ -167,7 +172,12 @@ export function latexElements(text: string): LatexElement[] {
         if (n === null) labels.push(String(++equations));
         else labels.push(n);
       }
-      const label = labels.length === 0 ? null : labels.length === 1 ? `Equation (${labels[0]})` : `Equations (${labels[0]})–(${labels[labels.length - 1]})`;
+      const label =
+        labels.length === 0
+          ? null
+          : labels.length === 1
+            ? `Equation (${labels[0]})`
+            : `Equations (${labels[0]})–(${labels[labels.length - 1]})`;
       const content = body
         .replace(/\\(?:label|tag\*?)\s*\{[^{}]*\}/g, '')
         .replace(/\\(?:nonumber|notag)\b/g, '')

@@ -99,7 +99,11 @@ export function expandLatexProject(mainPath: string, mainText?: string): Expande
 
   const expand = (path: string, text: string, offset: number, base: string, depth: number): void => {
     files.push(path);
-    hash.update(path.startsWith(root) ? path.slice(root.length) : basename(path)).update('\0').update(text).update('\0');
+    hash
+      .update(path.startsWith(root) ? path.slice(root.length) : basename(path))
+      .update('\0')
+      .update(text)
+      .update('\0');
     stack.push(path);
     const blank = blankComments(text);
     let last = 0;
@@ -129,7 +133,10 @@ export function expandLatexProject(mainPath: string, mainText?: string): Expande
         continue;
       }
       if (stack.includes(target)) {
-        warnings.push({ file: path, reason: `\\${cmd}{${name}}: include cycle (${[...stack, target].map((f) => basename(f)).join(' → ')})` });
+        warnings.push({
+          file: path,
+          reason: `\\${cmd}{${name}}: include cycle (${[...stack, target].map((f) => basename(f)).join(' → ')})`,
+        });
         continue;
       }
       if (depth >= 30) {
@@ -159,7 +166,11 @@ export function expandLatexProject(mainPath: string, mainText?: string): Expande
 }
 
 /** The file and 1-based line that offset `at` of an expanded project comes from (null for text the expansion added). */
-export function sourceLineAt(expanded: Pick<ExpandedLatex, 'pieces'>, at: number, lineStarts: LineIndex): { file: string; line: number } | null {
+export function sourceLineAt(
+  expanded: Pick<ExpandedLatex, 'pieces'>,
+  at: number,
+  lineStarts: LineIndex,
+): { file: string; line: number } | null {
   const { pieces } = expanded;
   let lo = 0;
   let hi = pieces.length - 1;
@@ -213,10 +224,22 @@ export function latexAuthors(text: string): string[] {
   for (const arg of commandArgs(text, 'author')) {
     for (const part of arg.split(/\\and\b|\\AND\b/)) {
       let first = part.split(/\\\\|\\newline\b/)[0];
-      first = first.replace(/\\(thanks|footnote|inst|affil|affiliation|email|orcid|textsuperscript|footnotemark|IEEEauthorrefmark)\s*(\[[^\]]*\])?\s*\{[^{}]*\}/g, '');
+      first = first.replace(
+        /\\(thanks|footnote|inst|affil|affiliation|email|orcid|textsuperscript|footnotemark|IEEEauthorrefmark)\s*(\[[^\]]*\])?\s*\{[^{}]*\}/g,
+        '',
+      );
       first = first.replace(/\$[^$]*\$/g, '').replace(/\^\{[^}]*\}|\^\S/g, '');
-      const name = latexCleanText(first).replace(/[\d*†‡§,;]+\s*$/g, '').replace(/\s+/g, ' ').trim();
-      if (name && name.length < 80) out.push(...name.split(/\s*,\s*(?=\S+\s+\S)/).map((s) => s.trim()).filter(Boolean));
+      const name = latexCleanText(first)
+        .replace(/[\d*†‡§,;]+\s*$/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (name && name.length < 80)
+        out.push(
+          ...name
+            .split(/\s*,\s*(?=\S+\s+\S)/)
+            .map((s) => s.trim())
+            .filter(Boolean),
+        );
     }
   }
   return out;

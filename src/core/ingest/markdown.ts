@@ -17,7 +17,11 @@ function str(v: unknown): string | null {
 
 function names(v: unknown): string[] {
   if (v == null) return [];
-  if (typeof v === 'string') return v.split(/\s+and\s+|;/).map((s) => s.trim()).filter(Boolean);
+  if (typeof v === 'string')
+    return v
+      .split(/\s+and\s+|;/)
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (Array.isArray(v)) return v.flatMap(names);
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;

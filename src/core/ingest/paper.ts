@@ -68,14 +68,25 @@ export class PaperAssembler {
     return this.sections[this.current];
   }
 
-  sentence(text: string, page: number | null = null, lines?: { lineStart: number; lineEnd: number; pageEnd: number } | SentenceSource): void {
+  sentence(
+    text: string,
+    page: number | null = null,
+    lines?: { lineStart: number; lineEnd: number; pageEnd: number } | SentenceSource,
+  ): void {
     if (this.skipping) return;
     const t = text.replace(/\s+/g, ' ').trim();
     if (!t) return;
     if (this.current < 0) this.section('', null, 1);
     const sec = this.sections[this.current];
     if (sec.title === 'Abstract') this.abstractParts.push(t);
-    this.sentences.push({ sectionIndex: this.current, sentenceIndex: this.perSection++, globalIndex: this.sentences.length, page, ...lines, text: t });
+    this.sentences.push({
+      sectionIndex: this.current,
+      sentenceIndex: this.perSection++,
+      globalIndex: this.sentences.length,
+      page,
+      ...lines,
+      text: t,
+    });
   }
 
   /**

@@ -97,7 +97,14 @@ function headingOf(line: PdfLine, body: number, gapAbove: number, colWidth: numb
   if (KNOWN_HEADINGS.test(bare) || (/^[A-Z][A-Z\s]+$/.test(bare) && KNOWN_HEADINGS.test(bare.toLowerCase()))) {
     if (line.parts.length === 1) return { title: bare.charAt(0).toUpperCase() + bare.slice(1).toLowerCase(), number: null, level: 1 };
   }
-  if (inBody && line.size >= body * UNNUMBERED_HEADING_SIZE && short && /^[A-Z]/.test(text) && !/[.!?]$/.test(text) && text.split(/\s+/).length <= UNNUMBERED_HEADING_MAX_WORDS) {
+  if (
+    inBody &&
+    line.size >= body * UNNUMBERED_HEADING_SIZE &&
+    short &&
+    /^[A-Z]/.test(text) &&
+    !/[.!?]$/.test(text) &&
+    text.split(/\s+/).length <= UNNUMBERED_HEADING_MAX_WORDS
+  ) {
     return { title: text, number: null, level: line.size >= body * TOP_HEADING_SIZE ? 1 : 2 };
   }
   return null;
@@ -175,7 +182,11 @@ function authorsFrom(lines: PdfLine[], body: number): string[] {
   let row: number | null = null;
   for (const l of lines) {
     if (row !== null && Math.abs(l.y - row) > AUTHOR_ROW) break;
-    if (l.size < body * AUTHOR_MIN_SIZE || /@|https?:|universit|institut|department|school|laborator|college|center|centre|\d{3,}/i.test(l.text)) continue;
+    if (
+      l.size < body * AUTHOR_MIN_SIZE ||
+      /@|https?:|universit|institut|department|school|laborator|college|center|centre|\d{3,}/i.test(l.text)
+    )
+      continue;
     for (const part of l.parts) {
       for (const n of part.split(/\s*(?:,|;|\band\b|&|·|\u2022)\s*/)) {
         const name = n.replace(/[\d*†‡§¶]+$/g, '').trim();
@@ -193,7 +204,10 @@ function authorsFrom(lines: PdfLine[], body: number): string[] {
 function infoAuthors(info: Record<string, unknown>): string[] | null {
   const raw = infoString(info, 'Author');
   if (!raw) return null;
-  const names = raw.split(/\s*(?:;|\band\b|,(?=\s*\p{Lu}[\p{L}.]*\s+\p{Lu}))\s*/u).map((n) => n.trim()).filter(Boolean);
+  const names = raw
+    .split(/\s*(?:;|\band\b|,(?=\s*\p{Lu}[\p{L}.]*\s+\p{Lu}))\s*/u)
+    .map((n) => n.trim())
+    .filter(Boolean);
   return names.length && names.every((n) => NAME.test(n)) ? names : null;
 }
 
@@ -242,16 +256,30 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
 
   // Title: the largest line(s) in the top half of the first page.
   const first = lines.filter(
-    (l) => l.page === 1 && l.y < (layout.pageHeights[0] || DEFAULT_PAGE_HEIGHT) * TITLE_ZONE && !(/^\d/.test(l.text) && NUMBERED.test(l.text)) && !KNOWN_HEADINGS.test(l.text.replace(/[.:]$/, '')),
+    (l) =>
+      l.page === 1 &&
+      l.y < (layout.pageHeights[0] || DEFAULT_PAGE_HEIGHT) * TITLE_ZONE &&
+      !(/^\d/.test(l.text) && NUMBERED.test(l.text)) &&
+      !KNOWN_HEADINGS.test(l.text.replace(/[.:]$/, '')),
   );
   const maxSize = Math.max(...first.map((l) => l.size), 0);
   let titleLines: PdfLine[] = [];
   if (maxSize > body * TITLE_SIZE) {
     const start = first.findIndex((l) => l.size === maxSize);
     titleLines = [first[start]];
-    for (let i = start + 1; i < first.length && first[i].size === maxSize && first[i].y - titleLines[titleLines.length - 1].y < maxSize * TITLE_LINE_GAP; i++) titleLines.push(first[i]);
+    for (
+      let i = start + 1;
+      i < first.length && first[i].size === maxSize && first[i].y - titleLines[titleLines.length - 1].y < maxSize * TITLE_LINE_GAP;
+      i++
+    )
+      titleLines.push(first[i]);
   }
-  const titleFromPage = titleLines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim() || null;
+  const titleFromPage =
+    titleLines
+      .map((l) => l.text)
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim() || null;
   const titleSet = new Set(titleLines);
 
   const compounds = new Set<string>();
@@ -307,7 +335,12 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     // Captions run on while the lines stay close together.
     if (caption) {
       const c: { buf: PagedBuffer; last: PdfLine } = caption;
-      if (l.page === c.last.page && l.col === c.last.col && l.y - c.last.y < l.size * BLOCK_LINE_GAP && Math.abs(l.size - c.last.size) < SAME_SIZE) {
+      if (
+        l.page === c.last.page &&
+        l.col === c.last.col &&
+        l.y - c.last.y < l.size * BLOCK_LINE_GAP &&
+        Math.abs(l.size - c.last.size) < SAME_SIZE
+      ) {
         note(l, 'caption');
         c.buf.append(l.text, l.page, lineNo.get(l));
         c.last = l;
@@ -322,7 +355,14 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
       let title = h.title;
       while (i + 1 < lines.length) {
         const n = lines[i + 1];
-        if (n.page !== l.page || n.col !== l.col || Math.abs(n.size - l.size) > HEADING_WRAP_SIZE || n.size < body * HEADING_SIZE || n.y - lines[i].y > l.size * BLOCK_LINE_GAP) break;
+        if (
+          n.page !== l.page ||
+          n.col !== l.col ||
+          Math.abs(n.size - l.size) > HEADING_WRAP_SIZE ||
+          n.size < body * HEADING_SIZE ||
+          n.y - lines[i].y > l.size * BLOCK_LINE_GAP
+        )
+          break;
         if (headingOf(n, body, n.y - lines[i].y, box.width)?.number) break;
         title += ' ' + n.text;
         numberLine(n);
@@ -351,7 +391,10 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     }
     // Display equations: an indented line ending in an equation number, or hardly any letters.
     const letters = (l.text.match(/\p{L}/gu) ?? []).length;
-    if ((/\(\s*\d+[a-z]?\s*\)$/.test(l.text) && l.x0 > box.left + l.size * EQUATION_INDENT) || (l.text.length > 2 && letters / l.text.length < MIN_LETTER_SHARE)) {
+    if (
+      (/\(\s*\d+[a-z]?\s*\)$/.test(l.text) && l.x0 > box.left + l.size * EQUATION_INDENT) ||
+      (l.text.length > 2 && letters / l.text.length < MIN_LETTER_SHARE)
+    ) {
       note(l, 'skipped');
       elements.equation(l, buf.text.length);
       continue;
@@ -360,14 +403,24 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     // (table cells: justified prose never leaves one).
     // Indented from the column's own left edge, not the median of its lines' starts: on a page of mostly display math
     // the median is itself indented, and a sum's subscript line read as prose.
-    if ((l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > colExtent(l).x0 + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) || l.parts.length > 1) {
+    if (
+      (l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > colExtent(l).x0 + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) ||
+      l.parts.length > 1
+    ) {
       note(l, 'skipped');
       elements.equation(l, buf.text.length);
       continue;
     }
     // An unnumbered display equation set like a line of text (centred, set off, with a mathematical sign): not prose.
     const next = lines[i + 1];
-    if (displayLike([l], colExtent, gapAbove === Infinity ? undefined : lines[i - 1], next && next.page === l.page && next.col === l.col ? next : undefined)) {
+    if (
+      displayLike(
+        [l],
+        colExtent,
+        gapAbove === Infinity ? undefined : lines[i - 1],
+        next && next.page === l.page && next.col === l.col ? next : undefined,
+      )
+    ) {
       note(l, 'skipped');
       elements.equation(l, buf.text.length);
       continue;
@@ -394,11 +447,19 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   flushSection();
 
   const info = layout.info;
-  const firstPageText = lines.filter((l) => l.page === 1).map((l) => l.text).join('\n') + '\n' + layout.rotated.join(' ');
+  const firstPageText =
+    lines
+      .filter((l) => l.page === 1)
+      .map((l) => l.text)
+      .join('\n') +
+    '\n' +
+    layout.rotated.join(' ');
   const meta: PaperMeta = {
     title: titleFromPage ?? infoString(info, 'Title'),
     authors: infoAuthors(info) ?? authorsFrom(front, body),
-    year: parseYear(front.map((l) => l.text).join(' ')) ?? parseYear(typeof info.CreationDate === 'string' ? info.CreationDate.slice(2, 6) : null),
+    year:
+      parseYear(front.map((l) => l.text).join(' ')) ??
+      parseYear(typeof info.CreationDate === 'string' ? info.CreationDate.slice(2, 6) : null),
     doi: normaliseDoi(/\b(?:doi:?\s*|https?:\/\/(?:dx\.)?doi\.org\/)?(10\.\d{4,9}\/[^\s]+)/i.exec(firstPageText)?.[1] ?? null),
     arxivId: normaliseArxivId(/arXiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?)/i.exec(firstPageText)?.[1] ?? null),
   };
@@ -407,4 +468,3 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   const paper = buildPaper(meta, asm.finish(), { path, contentHash }, options.bib, asm.abstractParts);
   return { papers: [paper], errors: [] };
 }
-

@@ -65,14 +65,16 @@ export type ColumnExtent = (l: PdfLine) => { x0: number; x1: number };
  * after it in the same column (`before`/`after`: those lines, if any).
  */
 export function displayLike(run: readonly PdfLine[], column: ColumnExtent, before?: PdfLine, after?: PdfLine): boolean {
-  if (!run.length || run.length > DISPLAY_MAX_LINES || !run.some((l) => MATH_SIGN.test(l.text)) || run.some((l) => l.parts.length > 1)) return false;
+  if (!run.length || run.length > DISPLAY_MAX_LINES || !run.some((l) => MATH_SIGN.test(l.text)) || run.some((l) => l.parts.length > 1))
+    return false;
   const centred = run.every((l) => {
     const { x0, x1 } = column(l);
     return l.x1 - l.x0 < (x1 - x0) * DISPLAY_MAX_WIDTH && Math.abs((l.x0 + l.x1) / 2 - (x0 + x1) / 2) <= (x1 - x0) * DISPLAY_CENTRE;
   });
   const first = run[0];
   const last = run[run.length - 1];
-  const apart = (near: PdfLine | undefined, gap: number) => !near || near.page !== first.page || near.col !== first.col || gap > first.size * DISPLAY_GAP;
+  const apart = (near: PdfLine | undefined, gap: number) =>
+    !near || near.page !== first.page || near.col !== first.col || gap > first.size * DISPLAY_GAP;
   return centred && apart(before, first.y - (before?.y ?? 0)) && apart(after, (after?.y ?? 0) - last.y);
 }
 
@@ -195,7 +197,10 @@ export class PdfElements {
     const col = this.column(own[0]);
     const top = prev ? prev.y + prev.size * DESCENT : 0;
     const caption = boxOf(own);
-    return { box: [round(Math.min(col.left, caption[0])), round(top), round(Math.max(col.left + col.width, caption[2])), caption[3]], content: null };
+    return {
+      box: [round(Math.min(col.left, caption[0])), round(top), round(Math.max(col.left + col.width, caption[2])), caption[3]],
+      content: null,
+    };
   }
 }
 

@@ -155,7 +155,7 @@ function findGutter(rowList: Item[][], width: number): number | null {
   if (min > Math.max(GUTTER_CROSSING_MIN, chunks.length * GUTTER_CROSSING)) return null;
   // The longest run at the minimum, its centre.
   let best: [number, number] = [0, -1];
-  for (let i = 0; i < cover.length; ) {
+  for (let i = 0; i < cover.length;) {
     if (cover[i] !== min) {
       i++;
       continue;
@@ -182,7 +182,9 @@ function makeLine(items: Item[], page: number, col: number): PdfLine {
   const main = items.filter((it) => Math.abs(it.size - size) < SIZE_TOLERANCE);
   const y = median(main.map((it) => it.y));
   // Raised small digits / marks are footnote marks or superscript citations: drop them.
-  const kept = items.filter((it) => !(it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE && /^[\d*†‡§¶,\s]+$/.test(it.str)));
+  const kept = items.filter(
+    (it) => !(it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE && /^[\d*†‡§¶,\s]+$/.test(it.str)),
+  );
   const { text, parts } = joinItems(kept, size);
   return { page, text, parts, x0: Math.min(...kept.map((i) => i.x0)), x1: Math.max(...kept.map((i) => i.x1)), y, size, col };
 }
@@ -224,7 +226,11 @@ const BARE_PAGE_NUMBER = /^(?:page\s+)?(?:\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:of|\/)
 
 /** Drop running headers/footers (repeating at the same height on several pages) and page numbers. */
 function dropRunningLines(pages: PdfLine[][], heights: number[]): PdfLine[][] {
-  const key = (l: PdfLine) => `${l.text.toLowerCase().replace(/\d+/g, '#').replace(/[^a-z#]+/g, '')}@${Math.round(l.y / RUNNING_LINE_BUCKET)}`;
+  const key = (l: PdfLine) =>
+    `${l.text
+      .toLowerCase()
+      .replace(/\d+/g, '#')
+      .replace(/[^a-z#]+/g, '')}@${Math.round(l.y / RUNNING_LINE_BUCKET)}`;
   // The margin: the page's top-most / bottom-most row when it lies near the edge, and the outer strip.
   const zone = pages.map((lines, i) => {
     const h = heights[i] || DEFAULT_PAGE_HEIGHT;
@@ -238,11 +244,13 @@ function dropRunningLines(pages: PdfLine[][], heights: number[]): PdfLine[][] {
   });
   const inMargin = (l: PdfLine) => l.y <= zone[l.page - 1].top || l.y >= zone[l.page - 1].bottom;
   const counts = new Map<string, Set<number>>();
-  for (const lines of pages) for (const l of lines) if (inMargin(l)) {
-    const k = key(l);
-    if (!counts.has(k)) counts.set(k, new Set());
-    counts.get(k)!.add(l.page);
-  }
+  for (const lines of pages)
+    for (const l of lines)
+      if (inMargin(l)) {
+        const k = key(l);
+        if (!counts.has(k)) counts.set(k, new Set());
+        counts.get(k)!.add(l.page);
+      }
   const repeated = (l: PdfLine) => (counts.get(key(l))?.size ?? 0) >= RUNNING_LINE_PAGES;
   return pages.map((lines) => lines.filter((l) => !(inMargin(l) && (repeated(l) || BARE_PAGE_NUMBER.test(l.text.trim())))));
 }

@@ -9,7 +9,12 @@ export { pdfLayout, type PdfLayout, type PdfLine } from './pdf-layout.js';
 export { paperFromLayout } from './pdf-assemble.js';
 
 /** Read one PDF (bytes) into a paper. */
-export async function readPdfBytes(data: Uint8Array, path: string | null, options: ReadOptions = {}, contentHash = sha256Hex(data)): Promise<ReadResult> {
+export async function readPdfBytes(
+  data: Uint8Array,
+  path: string | null,
+  options: ReadOptions = {},
+  contentHash = sha256Hex(data),
+): Promise<ReadResult> {
   const layout = await pdfLayout(data, options.signal);
   return paperFromLayout(layout, path, contentHash, options);
 }

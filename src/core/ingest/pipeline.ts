@@ -71,8 +71,16 @@ export interface IngestUnit {
 export async function ingest(store: CorpusStore, inputs: readonly string[], options: IngestOptions): Promise<IngestSummary> {
   const unreadable: ReadError[] = [];
   const files = await collectFiles(inputs, options.glob, unreadable);
-  const { index: bib, errors: bibErrors, warnings: bibWarnings } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
-  const summary = await ingestUnits(store, files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings })), options);
+  const {
+    index: bib,
+    errors: bibErrors,
+    warnings: bibWarnings,
+  } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
+  const summary = await ingestUnits(
+    store,
+    files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings })),
+    options,
+  );
   // Folders the walk could not read are failures too: their papers are missing.
   summary.failed.unshift(...unreadable);
   return summary;
@@ -90,7 +98,9 @@ function fileUnit(file: string, bib: BibIndex, bibProblems: { errors: ReadError[
     },
     // A .bib's problems are reported once: by its own read, or from the BibIndex's read when it is skipped as unchanged.
     problemsWhenSkipped: () =>
-      kind === 'bibtex' ? { errors: bibProblems.errors.filter((e) => e.file === file), warnings: bibProblems.warnings.filter((e) => e.file === file) } : { errors: [], warnings: [] },
+      kind === 'bibtex'
+        ? { errors: bibProblems.errors.filter((e) => e.file === file), warnings: bibProblems.warnings.filter((e) => e.file === file) }
+        : { errors: [], warnings: [] },
     read: (signal) => readPaperFile(file, { bib, signal }),
   };
 }
@@ -183,7 +193,9 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
           const records = await oneRecordPerWork(result.papers);
           // A stored paper its source no longer yields (an edited draft's previous version, an entry since removed).
           const yielded = new Set(records.map((p) => p.id));
-          const gone = [...new Set(records.map((p) => p.sourcePath))].flatMap((s) => (s ? storedBySource.get(s) ?? [] : [])).filter((id) => !yielded.has(id) && known.has(id) && !written.has(id));
+          const gone = [...new Set(records.map((p) => p.sourcePath))]
+            .flatMap((s) => (s ? (storedBySource.get(s) ?? []) : []))
+            .filter((id) => !yielded.has(id) && known.has(id) && !written.has(id));
           if (gone.length) {
             await store.deletePapers(gone);
             gone.forEach((id) => known.delete(id));

@@ -119,11 +119,7 @@ export function sourceRow(o: unknown): SourceRow {
 }
 
 /** Parses JSONL text; a bad line becomes an error with its (1-based) line number; blank lines are skipped. */
-export function parseJsonl<T>(
-  text: string,
-  file: string,
-  validate: (o: unknown) => T,
-): { rows: Lined<T>[]; errors: LineError[] } {
+export function parseJsonl<T>(text: string, file: string, validate: (o: unknown) => T): { rows: Lined<T>[]; errors: LineError[] } {
   const rows: Lined<T>[] = [];
   const errors: LineError[] = [];
   const lines = text.split(/\r?\n/);
@@ -307,50 +303,50 @@ export async function importPapers(
   return result;
 
   async function writeAll(): Promise<void> {
-  const batchSize = options.batchSize ?? 256;
-  const total = papers.reduce((a, p) => a + p.sentences.length, 0);
-  let done = 0;
-  let chunk: PendingPaper[] = [];
-  let chunkSentences = 0;
-  const flush = async () => {
-    if (!chunk.length) return;
-    const missing = chunk.flatMap((p) => p.sentences.filter((s) => !s.embedding));
-    for (let i = 0; i < missing.length; i += batchSize) {
-      const part = missing.slice(i, i + batchSize);
-      const vectors = await embedder.embed(
-        part.map((s) => s.text),
-        { signal: options.signal },
-      );
-      part.forEach((s, j) => (s.embedding = vectors[j]));
-      result.embedded += part.length;
+    const batchSize = options.batchSize ?? 256;
+    const total = papers.reduce((a, p) => a + p.sentences.length, 0);
+    let done = 0;
+    let chunk: PendingPaper[] = [];
+    let chunkSentences = 0;
+    const flush = async () => {
+      if (!chunk.length) return;
+      const missing = chunk.flatMap((p) => p.sentences.filter((s) => !s.embedding));
+      for (let i = 0; i < missing.length; i += batchSize) {
+        const part = missing.slice(i, i + batchSize);
+        const vectors = await embedder.embed(
+          part.map((s) => s.text),
+          { signal: options.signal },
+        );
+        part.forEach((s, j) => (s.embedding = vectors[j]));
+        result.embedded += part.length;
+      }
+      for (const p of chunk) contextualizeSections(p.sentences, ctx, dimensions);
+      const ready: PaperInput[] = chunk.map((p) => ({
+        ...p,
+        sentences: p.sentences.filter((s) => {
+          if (s.embedding!.length === dimensions) return true;
+          result.errors.push({
+            file: options.documentsFile ?? 'documents',
+            line: s.line,
+            message: `embedding has ${s.embedding!.length} dimensions; the corpus has ${dimensions}`,
+          });
+          return false;
+        }) as PaperInput['sentences'],
+      }));
+      const w = await store.writePapers(ready, { signal: options.signal });
+      result.papers += w.papers;
+      result.sentences += w.sentences;
+      result.skipped += w.skipped;
+      done += chunkSentences;
+      options.onProgress?.(done, total);
+      chunk = [];
+      chunkSentences = 0;
+    };
+    for (const p of papers) {
+      chunk.push(p);
+      chunkSentences += p.sentences.length;
+      if (chunkSentences >= batchSize * 4) await flush();
     }
-    for (const p of chunk) contextualizeSections(p.sentences, ctx, dimensions);
-    const ready: PaperInput[] = chunk.map((p) => ({
-      ...p,
-      sentences: p.sentences.filter((s) => {
-        if (s.embedding!.length === dimensions) return true;
-        result.errors.push({
-          file: options.documentsFile ?? 'documents',
-          line: s.line,
-          message: `embedding has ${s.embedding!.length} dimensions; the corpus has ${dimensions}`,
-        });
-        return false;
-      }) as PaperInput['sentences'],
-    }));
-    const w = await store.writePapers(ready, { signal: options.signal });
-    result.papers += w.papers;
-    result.sentences += w.sentences;
-    result.skipped += w.skipped;
-    done += chunkSentences;
-    options.onProgress?.(done, total);
-    chunk = [];
-    chunkSentences = 0;
-  };
-  for (const p of papers) {
-    chunk.push(p);
-    chunkSentences += p.sentences.length;
-    if (chunkSentences >= batchSize * 4) await flush();
-  }
-  await flush();
+    await flush();
   }
 }

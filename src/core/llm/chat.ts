@@ -155,7 +155,13 @@ export class OpenAIChat implements ChatModel {
       return await this.attempts(req);
     } catch (err) {
       if (deadline.aborted && !caller?.aborted) {
-        throw new LlmError(req.step, 'timeout', `the LLM gave no complete answer within ${this.o.deadlineMs / 1000} s (the whole call, retries included; ${this.model} at ${this.o.baseURL})`, undefined, { cause: err });
+        throw new LlmError(
+          req.step,
+          'timeout',
+          `the LLM gave no complete answer within ${this.o.deadlineMs / 1000} s (the whole call, retries included; ${this.model} at ${this.o.baseURL})`,
+          undefined,
+          { cause: err },
+        );
       }
       throw err;
     }
@@ -170,7 +176,11 @@ export class OpenAIChat implements ChatModel {
       } catch (err) {
         if (req.signal?.aborted) throw abortError(req.signal);
         if (err === TIMEOUT) {
-          throw new LlmError(req.step, 'timeout', `the LLM did not answer within ${this.o.timeoutMs} ms (${this.model} at ${this.o.baseURL})`);
+          throw new LlmError(
+            req.step,
+            'timeout',
+            `the LLM did not answer within ${this.o.timeoutMs} ms (${this.model} at ${this.o.baseURL})`,
+          );
         }
         const status = err instanceof OpenAI.APIError ? err.status : undefined;
         if (status === 400 && req.onToken && this.streamUsage && /stream_options|include_usage/i.test(String((err as Error).message))) {
@@ -191,9 +201,17 @@ export class OpenAIChat implements ChatModel {
           throw new LlmError(req.step, 'http', `the LLM endpoint answered HTTP ${status}${tries}: ${msg}`, status, { cause: err });
         }
         if (connection) {
-          throw new LlmError(req.step, 'connection', `cannot reach the LLM endpoint ${this.o.baseURL} (after ${attempt} attempts)`, undefined, { cause: err });
+          throw new LlmError(
+            req.step,
+            'connection',
+            `cannot reach the LLM endpoint ${this.o.baseURL} (after ${attempt} attempts)`,
+            undefined,
+            { cause: err },
+          );
         }
-        throw new LlmError(req.step, 'connection', err instanceof Error ? err.message.split('\n')[0] : String(err), undefined, { cause: err });
+        throw new LlmError(req.step, 'connection', err instanceof Error ? err.message.split('\n')[0] : String(err), undefined, {
+          cause: err,
+        });
       }
     }
   }
@@ -253,7 +271,13 @@ export class OpenAIChat implements ChatModel {
       if (emitted && !req.signal?.aborted) {
         // Tokens already went to the caller: a retry would repeat them. Fail, naming the step.
         const why = timedOut ? `no data for ${this.o.timeoutMs} ms` : err instanceof Error ? err.message.split('\n')[0] : String(err);
-        throw new LlmError(req.step, timedOut ? 'timeout' : 'connection', `the LLM stream broke off after ${emitted} characters (${why})`, undefined, { cause: err });
+        throw new LlmError(
+          req.step,
+          timedOut ? 'timeout' : 'connection',
+          `the LLM stream broke off after ${emitted} characters (${why})`,
+          undefined,
+          { cause: err },
+        );
       }
       throw err;
     } finally {
@@ -265,7 +289,11 @@ export class OpenAIChat implements ChatModel {
 
 function usageOf(u: OpenAI.CompletionUsage | undefined | null, messages: readonly ChatMessage[], text: string): TokenUsage {
   if (u && Number.isFinite(u.prompt_tokens) && Number.isFinite(u.completion_tokens)) {
-    return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens ?? u.prompt_tokens + u.completion_tokens };
+    return {
+      promptTokens: u.prompt_tokens,
+      completionTokens: u.completion_tokens,
+      totalTokens: u.total_tokens ?? u.prompt_tokens + u.completion_tokens,
+    };
   }
   const promptTokens = messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
   const completionTokens = estimateTokens(text);

@@ -6,14 +6,13 @@
 export const CORPUS_TAG = 'corpus_data';
 export const TOPIC_TAG = 'user_topic';
 
-const TAG_LOOKALIKE = /(?:<|&lt;|&#0*60;|\uff1c|\ufe64)\s*\/?\s*(?:corpus[\s_-]*data|user[\s_-]*topic)\b[^>\n]*(?:>|&gt;|&#0*62;|\uff1e|\ufe65)?/gi;
+const TAG_LOOKALIKE =
+  /(?:<|&lt;|&#0*60;|\uff1c|\ufe64)\s*\/?\s*(?:corpus[\s_-]*data|user[\s_-]*topic)\b[^>\n]*(?:>|&gt;|&#0*62;|\uff1e|\ufe65)?/gi;
 
 /** Makes fenced data unable to open or close our tags. */
 export function neutralize(text: string): string {
   return text.replace(TAG_LOOKALIKE, (m) =>
-    m
-      .replace(/^(?:<|&lt;|&#0*60;|\uff1c|\ufe64)/i, '\u2039')
-      .replace(/(?:>|&gt;|&#0*62;|\uff1e|\ufe65)$/i, '\u203a'),
+    m.replace(/^(?:<|&lt;|&#0*60;|\uff1c|\ufe64)/i, '\u2039').replace(/(?:>|&gt;|&#0*62;|\uff1e|\ufe65)$/i, '\u203a'),
   );
 }
 

@@ -81,9 +81,5 @@ export async function completeJson<T>(chat: ChatModel, req: JsonRequest<T>): Pro
   onUsage?.(second.usage);
   const p2 = parseJsonReply(second.text, schema);
   if (p2.ok) return { value: p2.value, calls: 2, repaired: true };
-  throw new LlmError(
-    req.step,
-    'invalid-output',
-    `the model's reply was not usable JSON after one repair attempt: it ${p2.error}`,
-  );
+  throw new LlmError(req.step, 'invalid-output', `the model's reply was not usable JSON after one repair attempt: it ${p2.error}`);
 }

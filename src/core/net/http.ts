@@ -90,7 +90,11 @@ export class HttpError extends Error {
 
 /** A body over its byte budget: not retried (the same server would send the same body). */
 export class BodyTooLargeError extends HttpError {
-  constructor(url: string, status: number, readonly maxBytes: number) {
+  constructor(
+    url: string,
+    status: number,
+    readonly maxBytes: number,
+  ) {
     super(`${url}: the body is larger than the ${megabytes(maxBytes)} limit`, url, status, false);
     this.name = 'BodyTooLargeError';
   }
@@ -171,7 +175,8 @@ export class HttpClient {
       url,
       options,
       (signal) => this.send(url, { headers: this.headers(options.headers), signal }),
-      (res, signal, onIdle) => readBody(res, signal, this.opts.requestTimeoutMs, onIdle, undefined, options.maxBytes ?? this.opts.maxBodyBytes),
+      (res, signal, onIdle) =>
+        readBody(res, signal, this.opts.requestTimeoutMs, onIdle, undefined, options.maxBytes ?? this.opts.maxBodyBytes),
     );
     return { status: r.status, headers: r.headers, url: r.url, body: r.value, attempts: r.attempts };
   }
@@ -229,7 +234,9 @@ export class HttpClient {
           const res = await send(ac.signal, attempt);
           arm(deadline - Date.now(), `the ${Math.round(deadlineMs / 1000)} s deadline passed`);
           if (res.ok || (options.accept ?? []).includes(res.status)) {
-            const value = await consume(res, ac.signal, () => expire(`the body stopped arriving (${this.opts.requestTimeoutMs} ms without data)`));
+            const value = await consume(res, ac.signal, () =>
+              expire(`the body stopped arriving (${this.opts.requestTimeoutMs} ms without data)`),
+            );
             return { value, res };
           }
           await res.body?.cancel().catch(() => undefined);
@@ -241,9 +248,17 @@ export class HttpClient {
         if (caller?.aborted) throw abortError(caller);
         const err = classify(e, url, timeout);
         if (!err.retryable || attempt >= this.opts.maxRetries) throw annotate(err, attempt);
-        const wait = Math.min(this.opts.retryMaxMs, err.retryAfterMs ?? backoffMs(attempt, { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs }));
+        const wait = Math.min(
+          this.opts.retryMaxMs,
+          err.retryAfterMs ?? backoffMs(attempt, { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs }),
+        );
         if (Date.now() + wait >= deadline) {
-          throw new HttpError(`${err.message}; gave up: the next try (in ${Math.ceil(wait / 1000)} s) would pass the ${Math.round(deadlineMs / 1000)} s deadline`, url, err.status, true);
+          throw new HttpError(
+            `${err.message}; gave up: the next try (in ${Math.ceil(wait / 1000)} s) would pass the ${Math.round(deadlineMs / 1000)} s deadline`,
+            url,
+            err.status,
+            true,
+          );
         }
         await sleep(wait, caller);
       } finally {
@@ -275,7 +290,8 @@ export class HttpClient {
       } catch {
         throw new HttpError(`${url}: redirected to an invalid URL`, url, res.status);
       }
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new HttpError(`${url}: refused a redirect to a ${next.protocol} URL`, url, res.status);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:')
+        throw new HttpError(`${url}: refused a redirect to a ${next.protocol} URL`, url, res.status);
       trustedInternal ??= await isInternalHost(first.hostname, this.lookup);
       if (!trustedInternal && (await isInternalHost(next.hostname, this.lookup))) {
         throw new HttpError(`${url}: refused a redirect to ${next.host}, a local or private address`, url, res.status);

@@ -23,9 +23,15 @@ export function hasElements(store: CorpusStore): boolean {
 }
 
 /** Elements best first for a query (vector of caption + context fused with keyword over label, caption, cells). */
-export async function searchElements(store: CorpusStore, embedder: Embedder, text: string, o: ElementSearchOptions = {}): Promise<ElementHit[]> {
+export async function searchElements(
+  store: CorpusStore,
+  embedder: Embedder,
+  text: string,
+  o: ElementSearchOptions = {},
+): Promise<ElementHit[]> {
   checkQueryText(text);
-  if (!store.matchElements) throw new StoreError('this corpus keeps no figures, tables or equations (a Corpus Lens corpus of schema v7 does)');
+  if (!store.matchElements)
+    throw new StoreError('this corpus keeps no figures, tables or equations (a Corpus Lens corpus of schema v7 does)');
   const [vector] = await embedder.embed([text], { signal: o.signal, role: 'query' });
   await checkQuery(store, { model: embedder.model, vector });
   return store.matchElements(vector, text, { count: o.k ?? 3, type: o.type ?? null, paperIds: o.paperIds });
@@ -47,7 +53,9 @@ export async function elementsForHits(
   const direct = await searchElements(store, embedder, text, o);
   const byId = new Map(direct.map((d) => [d.element.id, d]));
   const ids = [...new Set(hits.map((h) => h.sentence.id))];
-  const all = ids.length ? await store.linkedElements!(ids, { count: (o.linked ?? 3) + byId.size, type: o.type ?? null, paperIds: o.paperIds }) : [];
+  const all = ids.length
+    ? await store.linkedElements!(ids, { count: (o.linked ?? 3) + byId.size, type: o.type ?? null, paperIds: o.paperIds })
+    : [];
   const linked: ElementHit[] = [];
   for (const l of all) {
     const d = byId.get(l.element.id);

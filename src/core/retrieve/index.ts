@@ -130,7 +130,11 @@ const MAX_EXCLUDING_COUNT = 2_000;
  * the count again, and asked again for four times as many while the excluded papers took so many of the rows that
  * fewer than the count remain (a draft's own paper can hold every one of the nearest sentences to its sentence).
  */
-export async function withoutPapers(lo: LookupOptions, exclude: readonly string[] | undefined, lookup: (lo: LookupOptions) => Promise<Hit[]>): Promise<Hit[]> {
+export async function withoutPapers(
+  lo: LookupOptions,
+  exclude: readonly string[] | undefined,
+  lookup: (lo: LookupOptions) => Promise<Hit[]>,
+): Promise<Hit[]> {
   if (!exclude?.length) return lookup(lo);
   const out = new Set(exclude);
   if (lo.paperIds) {
@@ -151,7 +155,9 @@ export async function withoutPapers(lo: LookupOptions, exclude: readonly string[
  * sentences holding one of the query's selective words; quotes/OR/-word select with web-search syntax.
  */
 export async function keywordSearch(store: CorpusStore, text: string, options: MatchOptions = {}): Promise<Hit[]> {
-  const hits = await withoutPapers({ ...lookupOptions(options), threshold: undefined }, options.excludePaperIds, (lo) => store.matchKeyword(text, lo));
+  const hits = await withoutPapers({ ...lookupOptions(options), threshold: undefined }, options.excludePaperIds, (lo) =>
+    store.matchKeyword(text, lo),
+  );
   return finish(hits, options);
 }
 
@@ -195,10 +201,14 @@ export class QueryTextError extends StoreError {
  */
 export function checkQueryText(text: string): void {
   if (!/[\p{L}\p{N}]/u.test(text)) {
-    throw new QueryTextError(`the query text has no words (${text.trim() ? `only ${JSON.stringify(text.trim().slice(0, 20))}` : 'it is empty'}): give a sentence to search for`);
+    throw new QueryTextError(
+      `the query text has no words (${text.trim() ? `only ${JSON.stringify(text.trim().slice(0, 20))}` : 'it is empty'}): give a sentence to search for`,
+    );
   }
   if (text.length > MAX_QUERY_CHARS) {
-    throw new QueryTextError(`the query text is ${text.length.toLocaleString('en')} characters: give one sentence or paragraph (at most ${MAX_QUERY_CHARS.toLocaleString('en')})`);
+    throw new QueryTextError(
+      `the query text is ${text.length.toLocaleString('en')} characters: give one sentence or paragraph (at most ${MAX_QUERY_CHARS.toLocaleString('en')})`,
+    );
   }
 }
 

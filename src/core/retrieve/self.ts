@@ -23,7 +23,10 @@ export const SELF_CHECK_SIMILARITY = 0.8;
 export function papersFromDraftSource(sources: readonly PaperSource[], draft: Pick<Draft, 'paths' | 'contentHash'>): string[] {
   const paths = new Set(draft.paths.map(normalisePath));
   return sources
-    .filter((s) => (s.sourcePath != null && paths.has(normalisePath(s.sourcePath))) || (!!draft.contentHash && s.contentHash === draft.contentHash))
+    .filter(
+      (s) =>
+        (s.sourcePath != null && paths.has(normalisePath(s.sourcePath))) || (!!draft.contentHash && s.contentHash === draft.contentHash),
+    )
     .map((s) => s.id);
 }
 
@@ -63,7 +66,11 @@ export class SelfPapers {
   async learnFrom(hits: readonly Hit[], signal?: AbortSignal): Promise<boolean> {
     if (!this.store.paperSentences) return false;
     const known = new Set(await this.known());
-    const suspects = new Set(hits.filter((h) => h.similarity >= SELF_CHECK_SIMILARITY && !known.has(h.paper.id) && !this.decided.has(h.paper.id)).map((h) => h.paper.id));
+    const suspects = new Set(
+      hits
+        .filter((h) => h.similarity >= SELF_CHECK_SIMILARITY && !known.has(h.paper.id) && !this.decided.has(h.paper.id))
+        .map((h) => h.paper.id),
+    );
     let found = false;
     for (const id of suspects) {
       const self = sameWork(fingerprint(await this.store.paperSentences(id, signal)), this.print);
@@ -78,7 +85,11 @@ export class SelfPapers {
  * A lookup without the draft's own papers: run with those known, then, when a near-identical hit's paper turns out to
  * be the draft by its content, once more without it.
  */
-export async function lookupExcludingSelf(self: SelfPapers | null, lookup: (exclude: string[]) => Promise<Hit[]>, signal?: AbortSignal): Promise<Hit[]> {
+export async function lookupExcludingSelf(
+  self: SelfPapers | null,
+  lookup: (exclude: string[]) => Promise<Hit[]>,
+  signal?: AbortSignal,
+): Promise<Hit[]> {
   if (!self) return lookup([]);
   const hits = await lookup(await self.known());
   return (await self.learnFrom(hits, signal)) ? lookup(await self.known()) : hits;

@@ -21,7 +21,11 @@ export const DecomposeSchema = z.object({
   keyword_query: z.string().optional().default(''),
   year_min: year,
   year_max: year,
-  venues: z.array(z.string()).nullable().optional().transform((v) => (v ?? []).map((s) => s.trim()).filter(Boolean)),
+  venues: z
+    .array(z.string())
+    .nullable()
+    .optional()
+    .transform((v) => (v ?? []).map((s) => s.trim()).filter(Boolean)),
 });
 
 /** The decomposition used when there is no LLM: the topic itself for both searches, no filters. */

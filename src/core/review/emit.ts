@@ -91,7 +91,9 @@ function provenanceLine(s: SentenceReport, ctx: ProvenanceContext, format: Outpu
     .filter((q): q is VerifiedQuote => !!q)
     .map((q) => {
       const key = ctx.keyOfPaper.get(q.paperId) ?? q.paperId;
-      return format === 'latex' ? `${q.id} (${key}): "${oneLine(q.text)}"` : `${q.id} [@${key}]: \u201c${escapeMarkdownProse(oneLine(q.text))}\u201d`;
+      return format === 'latex'
+        ? `${q.id} (${key}): "${oneLine(q.text)}"`
+        : `${q.id} [@${key}]: \u201c${escapeMarkdownProse(oneLine(q.text))}\u201d`;
     });
   const reasons = format === 'latex' ? s.reasons.join('; ') : escapeMarkdownProse(s.reasons.join('; '));
   const why = s.verdict === 'unsupported' ? `UNSUPPORTED (kept by the setting corpusLens.review.unsupported = flag): ${reasons}` : '';
@@ -115,7 +117,13 @@ function flagLines(spans: readonly CopiedSpan[], keyOfPaper: ReadonlyMap<string,
  * its sentences' backing quotes when `provenance` is on (LaTeX % comments; Markdown footnotes), optional table.
  */
 export function renderUnits(
-  section: { title: string; format: SectionFormat; units: readonly SectionUnit[]; keep: (s: SentenceReport) => boolean; copiedSpans: readonly CopiedSpan[] },
+  section: {
+    title: string;
+    format: SectionFormat;
+    units: readonly SectionUnit[];
+    keep: (s: SentenceReport) => boolean;
+    copiedSpans: readonly CopiedSpan[];
+  },
   keyOf: ReadonlyMap<string, string>,
   cited: readonly CitedPaper[],
   o: EmitOptions,
@@ -195,7 +203,15 @@ export function comparisonTable(
       const c = cited.find((x) => x.key === key);
       if (!key || !c || rows.some((r) => r.key === key)) continue;
       const own = s.quoteIds.map((id) => quotes.get(id)).filter((q): q is VerifiedQuote => q?.paperId === c.paper.id);
-      if (!own.length || assessSupport(point, own.map((q) => q.text), { allowedNumbers: c.paper.year ? [c.paper.year] : [] }).verdict !== 'supported') continue;
+      if (
+        !own.length ||
+        assessSupport(
+          point,
+          own.map((q) => q.text),
+          { allowedNumbers: c.paper.year ? [c.paper.year] : [] },
+        ).verdict !== 'supported'
+      )
+        continue;
       rows.push({ key, paper: c.paper, point });
     }
   }
@@ -208,7 +224,9 @@ export function comparisonTable(
       '    \\hline',
       '    Work & Year & Venue & Approach \\\\',
       '    \\hline',
-      ...rows.map((r) => `    \\${o.cite}{${r.key}} & ${r.paper.year ?? ''} & ${escapeLatex(r.paper.venue ?? '')} & ${escapeLatex(r.point)} \\\\`),
+      ...rows.map(
+        (r) => `    \\${o.cite}{${r.key}} & ${r.paper.year ?? ''} & ${escapeLatex(r.paper.venue ?? '')} & ${escapeLatex(r.point)} \\\\`,
+      ),
       '    \\hline',
       '  \\end{tabular}',
       `  \\caption{${escapeLatex(title)}: comparison.}`,
@@ -218,6 +236,8 @@ export function comparisonTable(
   return [
     '| Work | Year | Venue | Approach |',
     '| --- | --- | --- | --- |',
-    ...rows.map((r) => `| [@${r.key}] | ${r.paper.year ?? ''} | ${escapeMarkdownCell(r.paper.venue ?? '')} | ${escapeMarkdownCell(r.point)} |`),
+    ...rows.map(
+      (r) => `| [@${r.key}] | ${r.paper.year ?? ''} | ${escapeMarkdownCell(r.paper.venue ?? '')} | ${escapeMarkdownCell(r.point)} |`,
+    ),
   ].join('\n');
 }

@@ -14,7 +14,13 @@ export function isUnusableOutput(err: unknown, step: string): boolean {
 }
 
 /** Runs `primary`; on unusable output, reports the fallback and runs it instead. */
-export async function withFallback<T>(ctx: StepContext, step: string, what: string, primary: () => Promise<T>, fallback: () => Promise<T> | T): Promise<T> {
+export async function withFallback<T>(
+  ctx: StepContext,
+  step: string,
+  what: string,
+  primary: () => Promise<T>,
+  fallback: () => Promise<T> | T,
+): Promise<T> {
   try {
     return await primary();
   } catch (err) {
@@ -28,7 +34,11 @@ export async function withFallback<T>(ctx: StepContext, step: string, what: stri
 }
 
 /** The plan's stand-in: the verified quotes clustered (k-means over embeddings or word vectors), one section each. */
-export async function clusterPlan(quotes: readonly VerifiedQuote[], embedder: Embedder | null, signal?: AbortSignal): Promise<PlannedSection[]> {
+export async function clusterPlan(
+  quotes: readonly VerifiedQuote[],
+  embedder: Embedder | null,
+  signal?: AbortSignal,
+): Promise<PlannedSection[]> {
   const texts = quotes.map((q) => q.text);
   const vectors = embedder ? await embedder.embed(texts, { signal }) : wordVectors(texts);
   const k = Math.max(1, Math.min(4, Math.round(Math.sqrt(quotes.length / 2))));
@@ -36,7 +46,10 @@ export async function clusterPlan(quotes: readonly VerifiedQuote[], embedder: Em
   const groups = new Map<number, VerifiedQuote[]>();
   assign.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), quotes[i]]));
   return [...groups.values()].map((members) => {
-    const label = clusterLabel(members.map((q) => q.text), quotes.filter((q) => !members.includes(q)).map((q) => q.text));
+    const label = clusterLabel(
+      members.map((q) => q.text),
+      quotes.filter((q) => !members.includes(q)).map((q) => q.text),
+    );
     const name = label.length ? label.join(', ').replace(/^./, (c) => c.toUpperCase()) : 'Related work';
     return { name, format: 'paragraph' as const, quoteIds: members.map((q) => q.id) };
   });

@@ -14,12 +14,14 @@ export interface OutlineCluster {
 }
 
 const STOP = new Set(
-  ('the a an and or of to in on for with by from as at is are was were be been being this that these those it its ' +
+  (
+    'the a an and or of to in on for with by from as at is are was were be been being this that these those it its ' +
     'we our us they their them he she his her not no but if then than so such can could may might will would should ' +
     'has have had do does did also which who whom whose what when where while how into over under between both each ' +
     'more most other some any all only very same about after before during through via per using used use based ' +
     'however thus therefore here there one two three first second new show shows shown paper papers work approach ' +
-    'method methods result results propose proposed present study studies et al e g i').split(/\s+/),
+    'method methods result results propose proposed present study studies et al e g i'
+  ).split(/\s+/),
 );
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -42,7 +44,11 @@ export function wordVectors(texts: readonly string[], dimensions = 256): Float32
   });
 }
 
-function assignAndScore(v: readonly Float32Array[], centres: readonly Float32Array[], assign: number[]): { changed: boolean; score: number } {
+function assignAndScore(
+  v: readonly Float32Array[],
+  centres: readonly Float32Array[],
+  assign: number[],
+): { changed: boolean; score: number } {
   let changed = false;
   let score = 0;
   for (let i = 0; i < v.length; i++) {
@@ -126,7 +132,8 @@ export function kMeans(vectors: readonly Float32Array[], k: number, iterations =
 export function clusterLabel(members: readonly string[], others: readonly string[], count = 3): string[] {
   const df = (texts: readonly string[]) => {
     const m = new Map<string, number>();
-    for (const t of texts) for (const w of new Set(words(t))) if (w.length >= 3 && !STOP.has(w) && !/^\d+$/.test(w)) m.set(w, (m.get(w) ?? 0) + 1);
+    for (const t of texts)
+      for (const w of new Set(words(t))) if (w.length >= 3 && !STOP.has(w) && !/^\d+$/.test(w)) m.set(w, (m.get(w) ?? 0) + 1);
     return m;
   };
   const inside = df(members);
@@ -134,7 +141,7 @@ export function clusterLabel(members: readonly string[], others: readonly string
   const scored = [...inside.entries()].map(([w, c]) => ({
     w,
     c,
-    s: c / members.length - (outside.get(w) ?? 0) / Math.max(1, others.length) * 0.5,
+    s: c / members.length - ((outside.get(w) ?? 0) / Math.max(1, others.length)) * 0.5,
   }));
   const recurring = scored.filter((x) => x.c >= 2);
   const pool = recurring.length >= Math.min(count, 1) && recurring.length ? recurring : scored;
@@ -169,7 +176,13 @@ export async function clusterEvidence(
   return clusters
     .map((members) => {
       const others = chosen.filter((h) => !members.includes(h)).map((h) => h.sentence.text);
-      return { label: clusterLabel(members.map((h) => h.sentence.text), others), members };
+      return {
+        label: clusterLabel(
+          members.map((h) => h.sentence.text),
+          others,
+        ),
+        members,
+      };
     })
     .sort((a, b) => b.members.length - a.members.length || chosen.indexOf(a.members[0]) - chosen.indexOf(b.members[0]));
 }
@@ -192,7 +205,9 @@ export function renderOutline(
   clusters.forEach((c, i) => {
     const keys = [...new Set(c.members.map((h) => keyOfPaper.get(h.paper.id)!))];
     lines.push('');
-    lines.push(`Theme ${i + 1}: ${c.label.join(', ') || '(mixed)'} — ${c.members.length} sentence${c.members.length > 1 ? 's' : ''}, cite: ${keys.join(', ')}`);
+    lines.push(
+      `Theme ${i + 1}: ${c.label.join(', ') || '(mixed)'} — ${c.members.length} sentence${c.members.length > 1 ? 's' : ''}, cite: ${keys.join(', ')}`,
+    );
     for (const h of c.members) {
       const where = [h.paper.year, h.sentence.sectionTitle].filter((x) => x !== null && x !== undefined && x !== '').join(', ');
       lines.push(`  [${keyOfPaper.get(h.paper.id)}] "${oneLine(h.sentence.text)}"${where ? ` (${oneLine(String(where))})` : ''}`);
@@ -204,11 +219,17 @@ export function renderOutline(
 
 /** Corpus text made safe inside an HTML comment: nothing in it can close the comment (`-->`) or open another. */
 export function htmlCommentSafe(text: string): string {
-  return text.replace(/--+/g, (m) => m.split('').join(' ')).replace(/<!/g, '< !').replace(/-+>/g, (m) => m.replace(/>$/, ' >'));
+  return text
+    .replace(/--+/g, (m) => m.split('').join(' '))
+    .replace(/<!/g, '< !')
+    .replace(/-+>/g, (m) => m.replace(/>$/, ' >'));
 }
 
 /** Lines of the output that are not comments (an outline must have none). */
 export function uncommentedLines(text: string, format: OutputFormat): number {
   if (format === 'latex') return text.split('\n').filter((l) => l.trim() && !l.trimStart().startsWith('%')).length;
-  return text.replace(/<!--[\s\S]*?-->/g, '').split('\n').filter((l) => l.trim()).length;
+  return text
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .split('\n')
+    .filter((l) => l.trim()).length;
 }

@@ -1,7 +1,18 @@
 // The related-work pipeline (after Ai2 ScholarQA): topic → decompose → retrieve → rerank → quotes → plan →
 // write → check → emit, each step a function of its own, traced (duration, counts, LLM calls, tokens) and
 // reported through onProgress; the AbortSignal reaches every call. Without a chat model: the evidence outline.
-import { type CheckedSection, checkReview, checkSentences, joinUnits, keptSentence, paperTextSource, type StepContext, stripQuotations, stripShortIds, verifySection } from '../grounding/index.js';
+import {
+  type CheckedSection,
+  checkReview,
+  checkSentences,
+  joinUnits,
+  keptSentence,
+  paperTextSource,
+  type StepContext,
+  stripQuotations,
+  stripShortIds,
+  verifySection,
+} from '../grounding/index.js';
 import { bibKeys } from '../bib/bib-index.js';
 import { clusterPlan, withFallback } from './fallback.js';
 import { isAbortError } from '../llm/chat.js';
@@ -16,7 +27,15 @@ import { writeSections } from './write.js';
 import { ShingleIndex, type SpanSource } from '../text/match.js';
 import { resolveTopic } from './topic.js';
 import { ReviewError, Tracer } from './trace.js';
-import { OUTLINE_STEPS, REVIEW_STEPS, type CitedPaper, type GeneratedSection, type Passage, type ReviewOptions, type ReviewResult } from './types.js';
+import {
+  OUTLINE_STEPS,
+  REVIEW_STEPS,
+  type CitedPaper,
+  type GeneratedSection,
+  type Passage,
+  type ReviewOptions,
+  type ReviewResult,
+} from './types.js';
 import type { Hit } from '../store/types.js';
 
 export const DEFAULTS = {
@@ -66,7 +85,13 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
 
   const topic = await tracer.step('topic', topicStep(o));
   const decomposition = await tracer.step('decompose', (ctx) =>
-    withFallback(ctx, 'decompose', 'searching with the topic itself', () => decompose(topic, chat, ctx), () => identityDecomposition(topic)),
+    withFallback(
+      ctx,
+      'decompose',
+      'searching with the topic itself',
+      () => decompose(topic, chat, ctx),
+      () => identityDecomposition(topic),
+    ),
   );
   const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
     retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),
@@ -89,7 +114,10 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
     }
     const grouped = groupByPaper(passages, o.papers ?? DEFAULTS.papers, o.passagesPerPaper ?? DEFAULTS.passagesPerPaper);
     ctx.set('papers', grouped.length);
-    ctx.set('passages', grouped.reduce((n, p) => n + p.passages.length, 0));
+    ctx.set(
+      'passages',
+      grouped.reduce((n, p) => n + p.passages.length, 0),
+    );
     return grouped;
   });
 
@@ -102,11 +130,17 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
     }),
   );
   const plan = await tracer.step('plan', (ctx) =>
-    withFallback(ctx, 'plan', 'one section per cluster of the verified quotes', () => planSections(topic, papers, quotes, chat, ctx), async () => {
-      const sections = await clusterPlan(quotes, o.embedder, ctx.signal);
-      ctx.set('sections', sections.length);
-      return sections;
-    }),
+    withFallback(
+      ctx,
+      'plan',
+      'one section per cluster of the verified quotes',
+      () => planSections(topic, papers, quotes, chat, ctx),
+      async () => {
+        const sections = await clusterPlan(quotes, o.embedder, ctx.signal);
+        ctx.set('sections', sections.length);
+        return sections;
+      },
+    ),
   );
   const texts = await tracer.step('write', (ctx) => writeSections(topic, plan, papers, quotes, chat, ctx, o.onToken));
 
@@ -140,7 +174,14 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
           ctx.note(`verification of "${section.name}" failed (${(err as Error).message.split('\n')[0]}): offline check only`);
         }
       }
-      for (const r of c.removed) ctx.count(r.reason === 'raw-citation' ? 'rawCitationsRemoved' : r.reason === 'unknown-paper' ? 'unknownPaperCitationsRemoved' : 'outOfSectionCitationsRemoved');
+      for (const r of c.removed)
+        ctx.count(
+          r.reason === 'raw-citation'
+            ? 'rawCitationsRemoved'
+            : r.reason === 'unknown-paper'
+              ? 'unknownPaperCitationsRemoved'
+              : 'outOfSectionCitationsRemoved',
+        );
       ctx.count('removedCitations', c.removed.length);
       for (const s of c.sentences) {
         s.kept = keep(s);
@@ -151,7 +192,9 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
         if (s.verdict === 'unsupported') {
           ctx.count(mode === 'flag' ? 'unsupportedFlagged' : 'unsupportedRemoved');
           if (!s.cited.length) ctx.count('uncitedClaims');
-          ctx.note(`${s.id} ${mode === 'flag' ? 'flagged' : 'removed'}: "${s.original.replace(/\s+/g, ' ').slice(0, 100)}" — ${s.reasons.join('; ')}`);
+          ctx.note(
+            `${s.id} ${mode === 'flag' ? 'flagged' : 'removed'}: "${s.original.replace(/\s+/g, ' ').slice(0, 100)}" — ${s.reasons.join('; ')}`,
+          );
         }
       }
       const cited = new Set(c.sentences.filter((s) => s.kept).flatMap((s) => s.cited));
@@ -162,82 +205,87 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
       }
       out.push({ ...c, index: i });
     }
-    for (const k of ['removedCitations', 'unsupportedRemoved', 'unsupportedFlagged', 'citationsConverted', 'quotationsMade']) ctx.count(k, 0);
+    for (const k of ['removedCitations', 'unsupportedRemoved', 'unsupportedFlagged', 'citationsConverted', 'quotationsMade'])
+      ctx.count(k, 0);
     if (!out.length) throw new ReviewError('check', 'no written section kept a sentence supported by its verified quotes');
     return out;
   });
 
-  return tracer.step('emit', (ctx) => {
-    const order: string[] = [];
-    for (const c of checked) for (const s of c.sentences) if (s.kept) for (const id of s.cited) if (!order.includes(id)) order.push(id);
-    const cited = assignKeys(order, papers, o.existingBib);
-    const keyOf = new Map(cited.map((c) => [c.shortId, c.key]));
-    const keyOfPaper = new Map<string, string>(papers.map((p) => [p.paper.id, `"${(p.paper.title ?? p.paper.id).replace(/\s+/g, ' ').slice(0, 60)}"`]));
-    for (const c of cited) keyOfPaper.set(c.paper.id, c.key);
-    const copyIndex = new ShingleIndex(corpusSentences, minWords);
-    const sections: GeneratedSection[] = checked.map((c) => {
-      const s = plan[c.index];
-      const text = joinUnits(c.units, keep);
-      // Copies left in kept sentences (only when unsupported ones are kept by the flag setting).
-      const copiedSpans = copyIndex.find(stripShortIds(stripQuotations(text))).map((x) => ({ ...x, section: c.index }));
-      const { body, table } = renderUnits(
-        { title: s.name, format: s.format, units: c.units, keep, copiedSpans },
-        keyOf,
-        cited,
-        { ...emitOptions, provenance: o.provenance ?? true },
-        { quotes: quoteById, keyOfPaper },
+  return tracer
+    .step('emit', (ctx) => {
+      const order: string[] = [];
+      for (const c of checked) for (const s of c.sentences) if (s.kept) for (const id of s.cited) if (!order.includes(id)) order.push(id);
+      const cited = assignKeys(order, papers, o.existingBib);
+      const keyOf = new Map(cited.map((c) => [c.shortId, c.key]));
+      const keyOfPaper = new Map<string, string>(
+        papers.map((p) => [p.paper.id, `"${(p.paper.title ?? p.paper.id).replace(/\s+/g, ' ').slice(0, 60)}"`]),
       );
+      for (const c of cited) keyOfPaper.set(c.paper.id, c.key);
+      const copyIndex = new ShingleIndex(corpusSentences, minWords);
+      const sections: GeneratedSection[] = checked.map((c) => {
+        const s = plan[c.index];
+        const text = joinUnits(c.units, keep);
+        // Copies left in kept sentences (only when unsupported ones are kept by the flag setting).
+        const copiedSpans = copyIndex.find(stripShortIds(stripQuotations(text))).map((x) => ({ ...x, section: c.index }));
+        const { body, table } = renderUnits(
+          { title: s.name, format: s.format, units: c.units, keep, copiedSpans },
+          keyOf,
+          cited,
+          { ...emitOptions, provenance: o.provenance ?? true },
+          { quotes: quoteById, keyOfPaper },
+        );
+        return {
+          title: s.name,
+          format: s.format,
+          text,
+          body,
+          cited: [...new Set(c.sentences.filter((x) => x.kept).flatMap((x) => x.cited))],
+          quoteIds: s.quoteIds,
+          removedCitations: c.removed,
+          copiedSpans,
+          uncitedSentences: c.sentences.filter((x) => x.kept && !x.cited.length).length,
+          sentences: c.sentences,
+          ...(table ? { table } : {}),
+        };
+      });
+      const text = sections.map((s) => s.body).join('\n\n') + '\n';
+      const bibtex = cited.map((c) => c.bibtex).join('\n\n') + (cited.length ? '\n' : '');
+      const fresh = cited.filter((c) => !c.reused);
+      const newBibtex = fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : '');
+      ctx.set('sections', sections.length);
+      ctx.set('citedPapers', cited.length);
+      ctx.set('reusedKeys', cited.length - fresh.length);
+      if (sections.some((s) => s.table)) ctx.set('tables', sections.filter((s) => s.table).length);
+      const check = checkReview({
+        format,
+        sections,
+        bibtex,
+        keys: new Map(cited.map((c) => [c.key, c.paper.id])),
+        corpusPaperIds: new Set(hits.map((h) => h.paper.id)),
+        quotes,
+        corpusSentences,
+        copySpanWords: minWords,
+        bibKeysOf: bibKeys,
+      });
+      const flagged = sections.reduce((n, s) => n + s.sentences.filter((x) => x.kept && x.verdict === 'unsupported').length, 0);
+      check.flaggedSentences = flagged;
+      check.ok &&= flagged === 0;
       return {
-        title: s.name,
-        format: s.format,
+        mode: 'review' as const,
+        topic,
+        format,
         text,
-        body,
-        cited: [...new Set(c.sentences.filter((x) => x.kept).flatMap((x) => x.cited))],
-        quoteIds: s.quoteIds,
-        removedCitations: c.removed,
-        copiedSpans,
-        uncitedSentences: c.sentences.filter((x) => x.kept && !x.cited.length).length,
-        sentences: c.sentences,
-        ...(table ? { table } : {}),
+        bibtex,
+        newBibtex,
+        cited,
+        sections,
+        quotes,
+        decomposition,
+        trace: tracer.result(),
+        check,
       };
-    });
-    const text = sections.map((s) => s.body).join('\n\n') + '\n';
-    const bibtex = cited.map((c) => c.bibtex).join('\n\n') + (cited.length ? '\n' : '');
-    const fresh = cited.filter((c) => !c.reused);
-    const newBibtex = fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : '');
-    ctx.set('sections', sections.length);
-    ctx.set('citedPapers', cited.length);
-    ctx.set('reusedKeys', cited.length - fresh.length);
-    if (sections.some((s) => s.table)) ctx.set('tables', sections.filter((s) => s.table).length);
-    const check = checkReview({
-      format,
-      sections,
-      bibtex,
-      keys: new Map(cited.map((c) => [c.key, c.paper.id])),
-      corpusPaperIds: new Set(hits.map((h) => h.paper.id)),
-      quotes,
-      corpusSentences,
-      copySpanWords: minWords,
-      bibKeysOf: bibKeys,
-    });
-    const flagged = sections.reduce((n, s) => n + s.sentences.filter((x) => x.kept && x.verdict === 'unsupported').length, 0);
-    check.flaggedSentences = flagged;
-    check.ok &&= flagged === 0;
-    return {
-      mode: 'review' as const,
-      topic,
-      format,
-      text,
-      bibtex,
-      newBibtex,
-      cited,
-      sections,
-      quotes,
-      decomposition,
-      trace: tracer.result(),
-      check,
-    };
-  }).then((r) => ({ ...r, trace: tracer.result() }));
+    })
+    .then((r) => ({ ...r, trace: tracer.result() }));
 }
 
 /** No LLM: clusters of retrieved sentences with their citation keys, as comments (never prose). */
@@ -260,49 +308,54 @@ export async function runOutline(o: ReviewOptions): Promise<ReviewResult> {
   const clusters = await tracer.step('cluster', async (ctx) => {
     const c = await clusterEvidence(ranked, o.embedder, { sentences: o.outlineSentences, clusters: o.outlineClusters, signal: ctx.signal });
     ctx.set('clusters', c.length);
-    ctx.set('sentences', c.reduce((n, x) => n + x.members.length, 0));
+    ctx.set(
+      'sentences',
+      c.reduce((n, x) => n + x.members.length, 0),
+    );
     return c;
   });
-  return tracer.step('emit', (ctx) => {
-    const taken = new Set(o.existingBib?.keys ?? []);
-    const cited: CitedPaper[] = [];
-    const keyOfPaper = new Map<string, string>();
-    for (const c of clusters) {
-      for (const h of c.members) {
-        if (keyOfPaper.has(h.paper.id)) continue;
-        const cp = citedPaper(h.paper, `P${cited.length + 1}`, o.existingBib, taken);
-        cited.push(cp);
-        keyOfPaper.set(h.paper.id, cp.key);
+  return tracer
+    .step('emit', (ctx) => {
+      const taken = new Set(o.existingBib?.keys ?? []);
+      const cited: CitedPaper[] = [];
+      const keyOfPaper = new Map<string, string>();
+      for (const c of clusters) {
+        for (const h of c.members) {
+          if (keyOfPaper.has(h.paper.id)) continue;
+          const cp = citedPaper(h.paper, `P${cited.length + 1}`, o.existingBib, taken);
+          cited.push(cp);
+          keyOfPaper.set(h.paper.id, cp.key);
+        }
       }
-    }
-    const text = renderOutline(topic, clusters, keyOfPaper, format) + '\n';
-    const bibtex = cited.map((c) => c.bibtex).join('\n\n') + (cited.length ? '\n' : '');
-    const fresh = cited.filter((c) => !c.reused);
-    ctx.set('citedPapers', cited.length);
-    const bib = new Set(bibKeys(bibtex));
-    const missing = [...keyOfPaper.values()].filter((k) => !bib.has(k));
-    const uncommented = uncommentedLines(text, format);
-    return {
-      mode: 'outline' as const,
-      topic,
-      format,
-      text,
-      bibtex,
-      newBibtex: fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : ''),
-      cited,
-      sections: [],
-      themes: clusters.length,
-      quotes: [],
-      decomposition,
-      trace: tracer.result(),
-      check: {
-        ok: !missing.length && uncommented === 0,
-        citedKeysMissingFromBib: missing,
-        bibEntriesNotInCorpus: [...bib].filter((k) => !cited.some((c) => c.key === k)),
-        citationsWithoutVerifiedQuote: [],
-        copiedSpans: [],
-        uncommentedLines: uncommented,
-      },
-    };
-  }).then((r) => ({ ...r, trace: tracer.result() }));
+      const text = renderOutline(topic, clusters, keyOfPaper, format) + '\n';
+      const bibtex = cited.map((c) => c.bibtex).join('\n\n') + (cited.length ? '\n' : '');
+      const fresh = cited.filter((c) => !c.reused);
+      ctx.set('citedPapers', cited.length);
+      const bib = new Set(bibKeys(bibtex));
+      const missing = [...keyOfPaper.values()].filter((k) => !bib.has(k));
+      const uncommented = uncommentedLines(text, format);
+      return {
+        mode: 'outline' as const,
+        topic,
+        format,
+        text,
+        bibtex,
+        newBibtex: fresh.map((c) => c.bibtex).join('\n\n') + (fresh.length ? '\n' : ''),
+        cited,
+        sections: [],
+        themes: clusters.length,
+        quotes: [],
+        decomposition,
+        trace: tracer.result(),
+        check: {
+          ok: !missing.length && uncommented === 0,
+          citedKeysMissingFromBib: missing,
+          bibEntriesNotInCorpus: [...bib].filter((k) => !cited.some((c) => c.key === k)),
+          citationsWithoutVerifiedQuote: [],
+          copiedSpans: [],
+          uncommentedLines: uncommented,
+        },
+      };
+    })
+    .then((r) => ({ ...r, trace: tracer.result() }));
 }

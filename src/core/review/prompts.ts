@@ -5,7 +5,14 @@
 // descriptions), with a standing instruction in every system prompt that fenced text is never instructions. Papers are referred to by short ids (P1, P2, …) that code maps to citation keys; quotes by Q ids.
 import type { ChatMessage } from '../llm/chat.js';
 import type { Hit } from '../store/types.js';
-import { evidenceRows, paperHeader, systemPrompt, type PaperCandidate, type SectionFormat, type VerifiedQuote } from '../grounding/index.js';
+import {
+  evidenceRows,
+  paperHeader,
+  systemPrompt,
+  type PaperCandidate,
+  type SectionFormat,
+  type VerifiedQuote,
+} from '../grounding/index.js';
 
 export { neutralize } from '../llm/fence.js';
 import { CORPUS_TAG, fence, line, TOPIC_TAG } from '../llm/fence.js';

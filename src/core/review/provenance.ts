@@ -100,7 +100,12 @@ function markdownSentenceNotes(text: string, from: number): ProvenanceQuote[] {
   if (!mark) return [];
   const definition = new RegExp(`^\\[\\^${mark[1]}\\]:\\s*(S\\d+\\.\\d+)\\s+\\(support ([0-9.]+)[^)]*\\):(.*)$`, 'm').exec(text);
   // The emitted quote is escaped Markdown (emit.ts); the hover shows the quote as stored.
-  return definition ? quotesOf(definition[3], MARKDOWN_QUOTE, definition[1], Number(definition[2])).map((q) => ({ ...q, text: unescapeMarkdownProse(q.text) })) : [];
+  return definition
+    ? quotesOf(definition[3], MARKDOWN_QUOTE, definition[1], Number(definition[2])).map((q) => ({
+        ...q,
+        text: unescapeMarkdownProse(q.text),
+      }))
+    : [];
 }
 
 function quotesOf(body: string, pattern: RegExp, sentenceId: string, support: number): ProvenanceQuote[] {

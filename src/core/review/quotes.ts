@@ -16,10 +16,7 @@ const quoteItem = z.union([
   z.object({ text: z.string() }).transform((o) => o.text),
 ]);
 
-export const QuotesSchema = z.union([
-  z.object({ quotes: z.array(quoteItem) }).transform((o) => o.quotes),
-  z.array(quoteItem),
-]);
+export const QuotesSchema = z.union([z.object({ quotes: z.array(quoteItem) }).transform((o) => o.quotes), z.array(quoteItem)]);
 
 /** Splits a quote at ellipses ("a … b" are two separate quotes to verify). */
 export function splitQuote(q: string): string[] {
@@ -77,7 +74,8 @@ export async function extractQuotes(
           if (addressesModel(m.text)) {
             // Stored text, but an order to a model: never evidence (instructions.ts).
             ctx.count('instructions');
-            if (ctx.trace.notes.length < 10) ctx.note(`not evidence (text addressing a model, in ${paper.shortId}): "${m.text.slice(0, 80)}"`);
+            if (ctx.trace.notes.length < 10)
+              ctx.note(`not evidence (text addressing a model, in ${paper.shortId}): "${m.text.slice(0, 80)}"`);
             continue;
           }
           const key = m.text.toLowerCase();
@@ -105,4 +103,3 @@ export async function extractQuotes(
   if (!quotes.length) throw new ReviewError('quotes', 'no quote could be verified against the stored text of the retrieved papers');
   return quotes;
 }
-

@@ -15,7 +15,11 @@ import type { PaperCandidate, Passage, RerankConfig } from './types.js';
 export const RerankSchema = z.object({
   scores: z.array(
     z.object({
-      id: z.union([z.string(), z.number()]).transform((v) => String(v).replace(/[[\]\s]/g, '').toUpperCase()),
+      id: z.union([z.string(), z.number()]).transform((v) =>
+        String(v)
+          .replace(/[[\]\s]/g, '')
+          .toUpperCase(),
+      ),
       score: z.coerce.number().refine((n) => Number.isFinite(n), 'score must be a number'),
     }),
   ),
@@ -110,8 +114,7 @@ export async function rerankWithHttp(
     throw new ReviewError('rerank', 'the rerank endpoint did not answer JSON');
   }
   const rows = ((json as { results?: unknown; data?: unknown }).results ?? (json as { data?: unknown }).data) as
-    | { index?: unknown; relevance_score?: unknown; score?: unknown }[]
-    | undefined;
+    { index?: unknown; relevance_score?: unknown; score?: unknown }[] | undefined;
   if (!Array.isArray(rows)) throw new ReviewError('rerank', 'the rerank endpoint answered without results[] or data[]');
   const scores = new Map<number, number>();
   for (const r of rows) {
@@ -120,9 +123,7 @@ export async function rerankWithHttp(
       scores.set(r.index as number, score);
     }
   }
-  return hits
-    .map((hit, i) => ({ hit, score: (scores.get(i) ?? -1e9) + retrievalPrior(i, hits.length) }))
-    .sort((a, b) => b.score - a.score);
+  return hits.map((hit, i) => ({ hit, score: (scores.get(i) ?? -1e9) + retrievalPrior(i, hits.length) })).sort((a, b) => b.score - a.score);
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -178,7 +179,10 @@ export async function rerankWithMmr(
     ctx.note('no embedder: retrieval order kept');
     return hits.map((hit, i) => ({ hit, score: 1 - i / hits.length }));
   }
-  const vectors = await embedder.embed(hits.map((h) => h.sentence.text), { signal: ctx.signal });
+  const vectors = await embedder.embed(
+    hits.map((h) => h.sentence.text),
+    { signal: ctx.signal },
+  );
   ctx.checkAborted();
   const order = mmrOrder(queryVector, vectors, lambda);
   return order.map((i, rank) => ({ hit: hits[i], score: 1 - rank / hits.length }));

@@ -17,7 +17,18 @@ import type {
   VerifiedQuote,
 } from '../grounding/index.js';
 // The shared shapes a review's options and result are made of (grounding/types.ts), for the review's users.
-export type { CheckReport, CopiedSpan, OutputFormat, PaperTextSource, RemovedCitation, SectionFormat, SentenceReport, StepProgress, StepTrace, VerifiedQuote };
+export type {
+  CheckReport,
+  CopiedSpan,
+  OutputFormat,
+  PaperTextSource,
+  RemovedCitation,
+  SectionFormat,
+  SentenceReport,
+  StepProgress,
+  StepTrace,
+  VerifiedQuote,
+};
 export type { PaperCandidate } from '../grounding/index.js';
 
 /** The pipeline's named steps, in order (outline mode uses topic, decompose, retrieve, rerank, cluster, emit). */

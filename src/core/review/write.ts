@@ -10,7 +10,11 @@ export function tidySectionText(text: string, title: string): string {
   let lines = text.replace(/\r\n?/g, '\n').split('\n');
   while (lines.length && !lines[0].trim()) lines.shift();
   if (lines.length > 1) {
-    const first = lines[0].replace(/^#+\s*|\*\*/g, '').replace(/[:.]$/, '').trim().toLowerCase();
+    const first = lines[0]
+      .replace(/^#+\s*|\*\*/g, '')
+      .replace(/[:.]$/, '')
+      .trim()
+      .toLowerCase();
     if (/^#+\s/.test(lines[0]) || first === title.trim().toLowerCase()) lines = lines.slice(1);
   }
   return lines

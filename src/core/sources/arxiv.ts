@@ -46,7 +46,13 @@ const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.i
 
 /** Parses an arXiv Atom feed; an error feed (arXiv answers bad queries with one entry titled "Error") throws. */
 export function parseArxivAtom(xml: string): AtomFeed {
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, trimValues: true, processEntities: true });
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    parseTagValue: false,
+    trimValues: true,
+    processEntities: true,
+  });
   const doc = parser.parse(xml) as Record<string, unknown>;
   const rootKey = Object.keys(doc).find((k) => /(^|:)feed$/.test(k));
   if (!rootKey) throw new Error('not an Atom feed');
@@ -61,7 +67,9 @@ export function parseArxivAtom(xml: string): AtomFeed {
     c.arxivId = normaliseArxivId(id);
     c.title = text(e[`${ns.atom}title`]);
     c.abstract = text(e[`${ns.atom}summary`]);
-    c.authors = list(e[`${ns.atom}author`] as Record<string, unknown>[]).map((a) => text(a[`${ns.atom}name`])).filter((n): n is string => !!n);
+    c.authors = list(e[`${ns.atom}author`] as Record<string, unknown>[])
+      .map((a) => text(a[`${ns.atom}name`]))
+      .filter((n): n is string => !!n);
     c.year = parseYear(text(e[`${ns.atom}published`]));
     c.doi = normaliseDoi(text(e[`${ns.arxiv}doi`]));
     c.venue = text(e[`${ns.arxiv}journal_ref`]);
@@ -96,7 +104,7 @@ export function arxivQuery(query: string, options: SearchOptions = {}): string {
 export async function searchArxiv(ctx: SourceContext, query: string, options: SearchOptions = {}): Promise<Candidate[]> {
   const max = options.max ?? 20;
   const out: Candidate[] = [];
-  for (let start = 0; out.length < max; ) {
+  for (let start = 0; out.length < max;) {
     const size = Math.min(100, max - out.length);
     const url = `${ctx.config.arxivApiUrl}?${new URLSearchParams({ search_query: arxivQuery(query, options), start: String(start), max_results: String(size), sortBy: 'relevance' })}`;
     const feed = parseArxivAtom(await ctx.http.text(url, { signal: ctx.signal }));
@@ -250,7 +258,11 @@ async function findMainTex(dir: string): Promise<string | null> {
 
 /** arXiv's HTML rendering of `id`, or null when arXiv has none (404). */
 export async function fetchArxivHtml(ctx: SourceContext, id: string): Promise<string | null> {
-  const res = await ctx.http.get(`${ctx.config.arxivUrl}/html/${id}`, { signal: ctx.signal, accept: [404], maxBytes: ctx.config.maxEprintBytes });
+  const res = await ctx.http.get(`${ctx.config.arxivUrl}/html/${id}`, {
+    signal: ctx.signal,
+    accept: [404],
+    maxBytes: ctx.config.maxEprintBytes,
+  });
   if (res.status === 404) return null;
   const html = Buffer.from(res.body).toString('utf8');
   if (!/<html|<article/i.test(html)) throw new HttpError(`${res.url}: not an HTML page`, res.url, res.status);

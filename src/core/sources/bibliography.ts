@@ -15,11 +15,24 @@ function arxivFromDoi(doi: string | null): string | null {
 }
 
 /** One candidate per entry of a .bib text (malformed entries in `errors`). */
-export async function candidatesFromBib(text: string, file: string | null = null): Promise<{ candidates: Candidate[]; errors: { file: string; reason: string }[] }> {
+export async function candidatesFromBib(
+  text: string,
+  file: string | null = null,
+): Promise<{ candidates: Candidate[]; errors: { file: string; reason: string }[] }> {
   const { records, errors } = await parseBibtex(text, file);
   const candidates = records.map((r) => {
     const c = emptyCandidate('bib');
-    Object.assign(c, { title: r.title, authors: r.authors, year: r.year, venue: r.venue, doi: r.doi, url: r.url, abstract: r.abstract, citationKey: r.key, bibtex: r.bibtex });
+    Object.assign(c, {
+      title: r.title,
+      authors: r.authors,
+      year: r.year,
+      venue: r.venue,
+      doi: r.doi,
+      url: r.url,
+      abstract: r.abstract,
+      citationKey: r.key,
+      bibtex: r.bibtex,
+    });
     c.arxivId = r.arxivId ?? arxivFromDoi(r.doi);
     return c;
   });
@@ -86,7 +99,10 @@ export async function resolveIdentifiers(ctx: SourceContext, candidates: Candida
   const arxiv = candidates.filter((c) => c.arxivId && c.origin !== 'arxiv');
   if (!arxiv.length) return;
   try {
-    const byId = await arxivByIds(ctx, arxiv.map((c) => c.arxivId!));
+    const byId = await arxivByIds(
+      ctx,
+      arxiv.map((c) => c.arxivId!),
+    );
     for (const c of arxiv) fillFrom(c, byId.get(c.arxivId!));
   } catch (e) {
     if (ctx.signal?.aborted) throw e;

@@ -56,9 +56,23 @@ export function progressLine(p: FetchProgress): string {
   return p.phase === 'resolving' ? `looking up ${p.done}/${p.total} entries` : `${p.done}/${p.total} papers · ${p.failed} failed`;
 }
 
-export async function fetchToCorpus(store: CorpusStore, ctx: SourceContext, candidates: Candidate[], options: FetchOptions): Promise<FetchSummary> {
+export async function fetchToCorpus(
+  store: CorpusStore,
+  ctx: SourceContext,
+  candidates: Candidate[],
+  options: FetchOptions,
+): Promise<FetchSummary> {
   const { embedder, signal } = options;
-  const summary: FetchSummary = { papers: 0, sentences: 0, elements: 0, skipped: 0, failed: [], warnings: [], entries: [], outcomes: { latex: 0, html: 0, pdf: 0, metadata: 0, 'not-found': 0, 'in-corpus': 0 } };
+  const summary: FetchSummary = {
+    papers: 0,
+    sentences: 0,
+    elements: 0,
+    skipped: 0,
+    failed: [],
+    warnings: [],
+    entries: [],
+    outcomes: { latex: 0, html: 0, pdf: 0, metadata: 0, 'not-found': 0, 'in-corpus': 0 },
+  };
   await initCorpus(store, embedder, { signal });
   const known = new Set((await store.sources()).map((s) => s.id));
   const lookupErrors = new Map<Candidate, string[]>();
@@ -85,7 +99,10 @@ export async function fetchToCorpus(store: CorpusStore, ctx: SourceContext, cand
     const entry = await fetchOne(ctx, c, known, lookupErrors.get(c) ?? []);
     if (entry.report.failed) {
       failed++;
-      summary.failed.push({ file: entry.report.key ?? entry.report.doi ?? entry.report.arxivId ?? entry.report.title ?? '?', reason: entry.report.notes.join('; ') || entry.report.outcome });
+      summary.failed.push({
+        file: entry.report.key ?? entry.report.doi ?? entry.report.arxivId ?? entry.report.title ?? '?',
+        reason: entry.report.notes.join('; ') || entry.report.outcome,
+      });
     }
     if (entry.paper) {
       known.add(entry.paper.id);
@@ -112,7 +129,12 @@ function inCorpus(c: Candidate, known: Set<string>): boolean {
   return ids.length > 0 && known.has(ids[0]);
 }
 
-async function fetchOne(ctx: SourceContext, c: Candidate, known: Set<string>, lookupErrors: string[]): Promise<{ paper: ParsedPaper | null; report: EntryReport }> {
+async function fetchOne(
+  ctx: SourceContext,
+  c: Candidate,
+  known: Set<string>,
+  lookupErrors: string[],
+): Promise<{ paper: ParsedPaper | null; report: EntryReport }> {
   const base = { key: c.citationKey, title: c.title, doi: c.doi, arxivId: c.arxivId, license: c.license };
   if (inCorpus(c, known)) {
     return { paper: null, report: { ...base, outcome: 'in-corpus', from: null, paperId: candidateIds(c)[0], failed: false, notes: [] } };
@@ -123,11 +145,23 @@ async function fetchOne(ctx: SourceContext, c: Candidate, known: Set<string>, lo
     const failed = (r.errored || lookupErrors.length > 0) && (r.outcome === 'metadata' || r.outcome === 'not-found');
     return {
       paper: r.paper,
-      report: { ...base, key: c.citationKey ?? r.paper?.citationKey ?? null, title: c.title ?? r.paper?.title ?? null, outcome: r.outcome, from: r.from, paperId: r.paper?.id ?? null, failed, notes },
+      report: {
+        ...base,
+        key: c.citationKey ?? r.paper?.citationKey ?? null,
+        title: c.title ?? r.paper?.title ?? null,
+        outcome: r.outcome,
+        from: r.from,
+        paperId: r.paper?.id ?? null,
+        failed,
+        notes,
+      },
     };
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
     const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    return { paper: null, report: { ...base, outcome: 'not-found', from: null, paperId: null, failed: true, notes: [...lookupErrors, reason] } };
+    return {
+      paper: null,
+      report: { ...base, outcome: 'not-found', from: null, paperId: null, failed: true, notes: [...lookupErrors, reason] },
+    };
   }
 }

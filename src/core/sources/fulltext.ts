@@ -29,7 +29,10 @@ export interface FullText {
 export async function readFullText(ctx: SourceContext, c: Candidate): Promise<FullText> {
   const tried: string[] = [];
   let errored = false;
-  const attempt = async (what: string, run: () => Promise<{ paper: ParsedPaper | null; from: string } | string>): Promise<{ paper: ParsedPaper; from: string } | null> => {
+  const attempt = async (
+    what: string,
+    run: () => Promise<{ paper: ParsedPaper | null; from: string } | string>,
+  ): Promise<{ paper: ParsedPaper; from: string } | null> => {
     try {
       const r = await run();
       if (typeof r === 'string') tried.push(`${what}: ${r}`);
@@ -90,7 +93,8 @@ export async function readFullText(ctx: SourceContext, c: Candidate): Promise<Fu
   }
   if (!c.arxivId && !c.pdfUrl) tried.push('no arXiv copy and no open-access PDF known');
   const meta = abstractPaper(c);
-  if (meta) return { paper: { ...meta, source: `metadata:${c.origin}`, license: c.license }, outcome: 'metadata', from: null, tried, errored };
+  if (meta)
+    return { paper: { ...meta, source: `metadata:${c.origin}`, license: c.license }, outcome: 'metadata', from: null, tried, errored };
   return { paper: null, outcome: 'not-found', from: null, tried, errored };
 }
 

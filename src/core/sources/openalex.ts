@@ -28,8 +28,12 @@ interface Work {
 export function invertedAbstract(index: Record<string, number[]> | null | undefined): string | null {
   if (!index) return null;
   const words: string[] = [];
-  for (const [w, positions] of Object.entries(index)) for (const p of positions) if (Number.isInteger(p) && p >= 0 && p < 100_000) words[p] = w;
-  const text = words.filter((w) => w !== undefined).join(' ').trim();
+  for (const [w, positions] of Object.entries(index))
+    for (const p of positions) if (Number.isInteger(p) && p >= 0 && p < 100_000) words[p] = w;
+  const text = words
+    .filter((w) => w !== undefined)
+    .join(' ')
+    .trim();
   return text || null;
 }
 
@@ -42,8 +46,10 @@ export function workToCandidate(w: Work): Candidate {
   c.doi = normaliseDoi(w.doi);
   const locations = [w.best_oa_location, w.primary_location, ...(w.locations ?? [])].filter((l): l is Location => !!l);
   const onArxiv = locations.find((l) => /arxiv\.org\/(abs|pdf)\//i.test(l.landing_page_url ?? l.pdf_url ?? ''));
-  c.arxivId = normaliseArxivId(onArxiv?.landing_page_url ?? onArxiv?.pdf_url) ?? (c.doi?.startsWith('10.48550/arxiv.') ? normaliseArxivId(c.doi.slice(15)) : null);
-  c.url = w.primary_location?.landing_page_url ?? (c.doi ? `https://doi.org/${c.doi}` : w.id ?? null);
+  c.arxivId =
+    normaliseArxivId(onArxiv?.landing_page_url ?? onArxiv?.pdf_url) ??
+    (c.doi?.startsWith('10.48550/arxiv.') ? normaliseArxivId(c.doi.slice(15)) : null);
+  c.url = w.primary_location?.landing_page_url ?? (c.doi ? `https://doi.org/${c.doi}` : (w.id ?? null));
   c.abstract = invertedAbstract(w.abstract_inverted_index);
   c.pdfUrl = w.best_oa_location?.pdf_url ?? null;
   c.license = w.best_oa_location?.license ?? null;
@@ -78,14 +84,20 @@ export async function searchOpenAlex(ctx: SourceContext, query: string, options:
 
 /** One work by DOI, or null when OpenAlex does not know it. */
 export async function openAlexByDoi(ctx: SourceContext, doi: string): Promise<Candidate | null> {
-  const res = await ctx.http.get(`${ctx.config.openalexUrl}/works/doi:${encodeURIComponent(doi)}?${params(ctx, {})}`, { signal: ctx.signal, accept: [404] });
+  const res = await ctx.http.get(`${ctx.config.openalexUrl}/works/doi:${encodeURIComponent(doi)}?${params(ctx, {})}`, {
+    signal: ctx.signal,
+    accept: [404],
+  });
   if (res.status === 404) return null;
   return workToCandidate(JSON.parse(Buffer.from(res.body).toString('utf8')) as Work);
 }
 
 /** The work whose normalised title equals `title` (among the first few search hits), or null. */
 export async function openAlexByTitle(ctx: SourceContext, title: string, year?: number | null): Promise<Candidate | null> {
-  const body = await ctx.http.json<{ results?: Work[] }>(`${ctx.config.openalexUrl}/works?${params(ctx, { search: title, 'per-page': '5' })}`, { signal: ctx.signal });
+  const body = await ctx.http.json<{ results?: Work[] }>(
+    `${ctx.config.openalexUrl}/works?${params(ctx, { search: title, 'per-page': '5' })}`,
+    { signal: ctx.signal },
+  );
   const want = normaliseTitle(title);
   const hits = (body.results ?? []).map(workToCandidate).filter((c) => c.title && normaliseTitle(c.title) === want);
   return hits.find((c) => !year || !c.year || Math.abs(c.year - year) <= 1) ?? null;

@@ -41,7 +41,7 @@ export function s2ToCandidate(p: S2Paper): Candidate {
 export async function searchS2(ctx: SourceContext, query: string, options: SearchOptions = {}): Promise<Candidate[]> {
   const max = options.max ?? 20;
   const out: Candidate[] = [];
-  for (let offset = 0; out.length < max; ) {
+  for (let offset = 0; out.length < max;) {
     const limit = Math.min(100, max - out.length);
     const params = new URLSearchParams({ query, offset: String(offset), limit: String(limit), fields: FIELDS });
     if (options.since || options.until) params.set('year', `${options.since ?? ''}-${options.until ?? ''}`);

@@ -76,7 +76,21 @@ export interface SearchOptions {
 
 /** An empty candidate of `origin`, to fill in. */
 export function emptyCandidate(origin: Candidate['origin']): Candidate {
-  return { origin, title: null, authors: [], year: null, venue: null, doi: null, arxivId: null, url: null, abstract: null, pdfUrl: null, license: null, citationKey: null, bibtex: null };
+  return {
+    origin,
+    title: null,
+    authors: [],
+    year: null,
+    venue: null,
+    doi: null,
+    arxivId: null,
+    url: null,
+    abstract: null,
+    pdfUrl: null,
+    license: null,
+    citationKey: null,
+    bibtex: null,
+  };
 }
 
 /** True for licences that let a shared corpus keep the full text: Creative Commons without NoDerivatives, CC0, public domain. */

@@ -383,9 +383,7 @@ export class CorpusMismatchError extends Error {
     readonly corpus: { model: string; dimensions: number },
     readonly query: { model: string; dimensions: number },
   ) {
-    super(
-      `corpus was built with ${corpus.model} (${corpus.dimensions}-d); query embedding is ${query.model} (${query.dimensions}-d)`,
-    );
+    super(`corpus was built with ${corpus.model} (${corpus.dimensions}-d); query embedding is ${query.model} (${query.dimensions}-d)`);
     this.name = 'CorpusMismatchError';
   }
 }
@@ -404,12 +402,16 @@ export function checkPaperDimensions(papers: readonly PaperInput[], dimensions: 
   for (const paper of papers) {
     for (const s of paper.sentences) {
       if (s.embedding.length !== dimensions) {
-        throw new StoreError(`paper ${paper.id}: sentence ${s.globalIndex} has a ${s.embedding.length}-d embedding; the corpus has ${dimensions}`);
+        throw new StoreError(
+          `paper ${paper.id}: sentence ${s.globalIndex} has a ${s.embedding.length}-d embedding; the corpus has ${dimensions}`,
+        );
       }
     }
     for (const e of paper.elements ?? []) {
       if (e.embedding.length !== dimensions) {
-        throw new StoreError(`paper ${paper.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${dimensions}`);
+        throw new StoreError(
+          `paper ${paper.id}: element ${e.elementIndex} has a ${e.embedding.length}-d embedding; the corpus has ${dimensions}`,
+        );
       }
     }
   }
@@ -423,10 +425,7 @@ export async function requireMeta(store: Pick<CorpusStore, 'meta'>): Promise<Cor
   return m;
 }
 
-export function checkCompatible(
-  corpus: { model: string; dimensions: number },
-  query: { model: string; dimensions: number },
-): void {
+export function checkCompatible(corpus: { model: string; dimensions: number }, query: { model: string; dimensions: number }): void {
   const modelOk = !corpus.model || corpus.model === '*' || corpus.model === query.model;
   if (!modelOk || (corpus.dimensions > 0 && corpus.dimensions !== query.dimensions)) {
     throw new CorpusMismatchError(corpus, query);

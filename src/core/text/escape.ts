@@ -13,7 +13,10 @@
 
 /** `text` as literal Markdown: special characters backslash-escaped, white space collapsed to single spaces. */
 export function escapeMarkdownText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_{}[\]()#+\-.!<>|~&:$^"']/g, '\\$&');
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_{}[\]()#+\-.!<>|~&:$^"']/g, '\\$&');
 }
 
 /**
@@ -32,7 +35,11 @@ export function escapeMarkdownProse(text: string): string {
 
 /** The text escapeMarkdownProse was given back (typographic quotes stay plain), for reading emitted notes. */
 export function unescapeMarkdownProse(text: string): string {
-  return text.replace(/\\([[\]])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;(?=#?\w+;)/g, '&');
+  return text
+    .replace(/\\([[\]])/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;(?=#?\w+;)/g, '&');
 }
 
 /** escapeMarkdownProse for a cell of a Markdown table: `|` is escaped too, so the cell cannot end early. */

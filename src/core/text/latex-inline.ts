@@ -1,7 +1,14 @@
 // Reads the LaTeX source of one prose unit into clean text with a source map (see plain.ts).
 import { PlainBuilder, type Plain } from './unit-text.js';
 import {
-  ACCENTS, DROP_WITH_ARGS, HEADING_LEVELS, KEEP_LAST_ARG, MASKED_ARG, MATH_SYMBOLS, SYMBOLS, TEXT_LETTERS,
+  ACCENTS,
+  DROP_WITH_ARGS,
+  HEADING_LEVELS,
+  KEEP_LAST_ARG,
+  MASKED_ARG,
+  MATH_SYMBOLS,
+  SYMBOLS,
+  TEXT_LETTERS,
 } from './latex-symbols.js';
 
 /**
@@ -11,10 +18,30 @@ import {
 const NOT_SILENT = new Set(['footnote', 'footnotetext', 'marginpar', 'todo', 'caption', 'captionof', 'label', 'index']);
 /** Number of required arguments where it is not one. */
 const ARITY: Record<string, number> = {
-  setcounter: 2, addtocounter: 2, setlength: 2, definecolor: 3, newcommand: 2, renewcommand: 2,
-  providecommand: 2, newenvironment: 3, captionof: 2, crefrange: 2, Crefrange: 2, hypertarget: 2,
-  resizebox: 2, scalebox: 1, raisebox: 1, rule: 2, ifthenelse: 3, acrodef: 2, newacronym: 3,
-  footnotemark: 0, printbibliography: 0, linewidth: 0, textwidth: 0, bibitem: 1,
+  setcounter: 2,
+  addtocounter: 2,
+  setlength: 2,
+  definecolor: 3,
+  newcommand: 2,
+  renewcommand: 2,
+  providecommand: 2,
+  newenvironment: 3,
+  captionof: 2,
+  crefrange: 2,
+  Crefrange: 2,
+  hypertarget: 2,
+  resizebox: 2,
+  scalebox: 1,
+  raisebox: 1,
+  rule: 2,
+  ifthenelse: 3,
+  acrodef: 2,
+  newacronym: 3,
+  footnotemark: 0,
+  printbibliography: 0,
+  linewidth: 0,
+  textwidth: 0,
+  bibitem: 1,
 };
 /** A terminal closing inline math, before optional spacing commands (`p.\\,`). */
 const FINAL_TERMINAL = /([.?!])(?:\s|\\[,;:! ]|\\q?quad\b)*$/;
@@ -237,7 +264,11 @@ class LatexReader {
     let base: string;
     if (src[q] === '{') {
       const after = this.skipGroup(q, end);
-      base = src.slice(q + 1, after - 1).replace(/\\([ij])\b/, '$1').trim().slice(0, 1);
+      base = src
+        .slice(q + 1, after - 1)
+        .replace(/\\([ij])\b/, '$1')
+        .trim()
+        .slice(0, 1);
       q = after;
     } else if (src[q] === '\\' && /[ij]/.test(src[q + 1] ?? '')) {
       base = src[q + 1];

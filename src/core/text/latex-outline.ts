@@ -32,7 +32,16 @@ const TOKEN =
  * Commands that print no prose of their own and stand between paragraphs: blocks, so that a sentence written
  * right above `\bibliography{refs}` ends before it (a citation placed at its end must not land after it).
  */
-const STRUCTURAL = new Set(['bibliography', 'bibliographystyle', 'printbibliography', 'appendix', 'maketitle', 'tableofcontents', 'input', 'include']);
+const STRUCTURAL = new Set([
+  'bibliography',
+  'bibliographystyle',
+  'printbibliography',
+  'appendix',
+  'maketitle',
+  'tableofcontents',
+  'input',
+  'include',
+]);
 const ENV_NAME = /\s*\{([^{}\n]{1,40})\}/y;
 
 export function latexOutline(text: string): LatexOutline {

@@ -3,7 +3,13 @@ import { latexPlain } from './latex-inline.js';
 import { latexOutline, type Island, type LatexOutline } from './latex-outline.js';
 import { unitSentences } from './unit-text.js';
 import {
-  MAX_UNIT_REACH, innermostHolding, lastStartingAtOrBefore, paragraphAround, prevNewline, rangeHolding, type Range,
+  MAX_UNIT_REACH,
+  innermostHolding,
+  lastStartingAtOrBefore,
+  paragraphAround,
+  prevNewline,
+  rangeHolding,
+  type Range,
 } from './ranges.js';
 import type { Sentence } from './types.js';
 
@@ -13,9 +19,7 @@ export function latexSentenceAt(text: string, outline: LatexOutline, offset: num
   if (inComment(text, offset)) return null;
   const unit = unitAt(text, outline, offset);
   if (!unit) return null;
-  const found = unitSentences(latexPlain(text, unit.start, unit.end), text).find(
-    (s) => s.start <= offset && offset <= s.end,
-  );
+  const found = unitSentences(latexPlain(text, unit.start, unit.end), text).find((s) => s.start <= offset && offset <= s.end);
   return found ? toSentence(text, outline, found, unit) : null;
 }
 

@@ -7,7 +7,17 @@ import { pushInlineMath } from './latex-inline.js';
 const ORDINARY = /[^\\`$[\]!<*_~&@\n\r]+/y;
 const LINE_MARKERS = /[ \t]*(?:>[ \t]?)*[ \t]*(?:([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|(\[\^[^\]\s]+\]:)[ \t]*)?/y;
 const CITATION = /^\s*(?:[^\]@]*?[\s;(-])?-?@[\p{L}\p{N}_]/u;
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  ndash: '–',
+  mdash: '—',
+  hellip: '…',
+};
 const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 export function markdownPlain(src: string, start: number, end: number): Plain {
@@ -205,7 +215,9 @@ class MarkdownReader {
       const close = src.indexOf('-->', i + 4);
       return close < 0 || close + 3 > end ? end : close + 3;
     }
-    const m = /^<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s@<>]+@[^\s@<>]+)>|^<\/?[a-zA-Z][^<>\n]*>/.exec(src.slice(i, Math.min(end, i + 500)));
+    const m = /^<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*|[^\s@<>]+@[^\s@<>]+)>|^<\/?[a-zA-Z][^<>\n]*>/.exec(
+      src.slice(i, Math.min(end, i + 500)),
+    );
     if (!m) return this.literal('<', i);
     if (m[1]) this.out.push(m[1], i, i + m[0].length, true);
     return i + m[0].length;

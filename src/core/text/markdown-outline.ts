@@ -122,7 +122,14 @@ function lineIsBlock(line: Line, next: Line | undefined, prevBlank: boolean, inL
 
 /** A text line underlined by `===` or `---` is a heading. */
 function isSetext(line: Line, next: Line | undefined): boolean {
-  return !!next && SETEXT.test(next.text) && !LIST_ITEM.test(line.text) && !NON_PROSE_LINE.test(line.text) && !ATX.test(line.text) && !RULE.test(line.text);
+  return (
+    !!next &&
+    SETEXT.test(next.text) &&
+    !LIST_ITEM.test(line.text) &&
+    !NON_PROSE_LINE.test(line.text) &&
+    !ATX.test(line.text) &&
+    !RULE.test(line.text)
+  );
 }
 
 function addHeading(outline: MarkdownOutline, line: Line, level: number, raw: string): void {

@@ -14,9 +14,7 @@ export function markdownSentenceAt(text: string, outline: MarkdownOutline, offse
   const next = outline.blocks[i + 1];
   const hi = Math.min(next ? next.start : text.length, offset + MAX_UNIT_REACH);
   const unit = paragraphAround(text, offset, lo, hi);
-  const found = unitSentences(markdownPlain(text, unit.start, unit.end), text).find(
-    (s) => s.start <= offset && offset <= s.end,
-  );
+  const found = unitSentences(markdownPlain(text, unit.start, unit.end), text).find((s) => s.start <= offset && offset <= s.end);
   return found ? toSentence(text, outline, found) : null;
 }
 

@@ -480,17 +480,7 @@ function wordAt(p: Para, k: number): Next {
   return { kind: masked ? 'mask' : 'lower', word, end: e };
 }
 
-type Category =
-  | 'never'
-  | 'abbrev'
-  | 'ampm'
-  | 'initialism'
-  | 'upperInitial'
-  | 'lowerLetter'
-  | 'number'
-  | 'degree'
-  | 'citation'
-  | 'regular';
+type Category = 'never' | 'abbrev' | 'ampm' | 'initialism' | 'upperInitial' | 'lowerLetter' | 'number' | 'degree' | 'citation' | 'regular';
 
 interface Prev {
   start: number;
@@ -621,7 +611,10 @@ function isLabel(p: Para, s: number): boolean {
 function opensWithTimePhrase(p: Para, tokenStart: number): boolean {
   const s = sentenceContent(p);
   if (tokenStart < s || tokenStart - s > 40) return false;
-  const words = p.text.slice(s, tokenStart).split(/\s+/).filter((w) => w.length > 0);
+  const words = p.text
+    .slice(s, tokenStart)
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
   return words.length >= 1 && words.length <= 2 && TIME_PREPOSITIONS.has(words[0].toLowerCase());
 }
 

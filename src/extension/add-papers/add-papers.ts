@@ -46,29 +46,49 @@ const SEARCHES: { source: SearchSource; name: string }[] = [
 ];
 
 export const ADD_PAPERS_ENTRIES: AddPapersEntry[] = [
-  { id: 'zotero', label: '$(library) From Zotero (library or collection)', detail: 'Each item\'s PDF, else Zotero\'s extracted text, else its abstract, under its citation key', run: (deps, input) => addFromZotero(deps, input?.zotero) },
-  { id: 'folder', label: '$(folder) From a folder', detail: 'PDF, LaTeX, Markdown, arXiv HTML and .bib files (Index Folder…)', run: async () => void (await vscode.commands.executeCommand('corpusLens.indexFolder')) },
+  {
+    id: 'zotero',
+    label: '$(library) From Zotero (library or collection)',
+    detail: "Each item's PDF, else Zotero's extracted text, else its abstract, under its citation key",
+    run: (deps, input) => addFromZotero(deps, input?.zotero),
+  },
+  {
+    id: 'folder',
+    label: '$(folder) From a folder',
+    detail: 'PDF, LaTeX, Markdown, arXiv HTML and .bib files (Index Folder…)',
+    run: async () => void (await vscode.commands.executeCommand('corpusLens.indexFolder')),
+  },
   {
     id: 'bibliography',
     label: "$(book) From this paper's bibliography",
     detail: 'Each .bib entry: arXiv source, HTML or open-access PDF where there is one, else its abstract; kept under its own key',
     run: (deps, input) => fromBibliography(deps, input?.bibFile),
   },
-  ...SEARCHES.map(
-    ({ source, name }): AddPapersEntry => ({
-      id: `search-${source}`,
-      label: `$(search) Search ${name}`,
-      detail: `A query, years and a count; review the candidates, then fetch their open full text`,
-      run: (deps) => fromSearch(deps, source, name),
-    }),
-  ),
-  { id: 'ids', label: '$(link) From DOIs or arXiv ids', detail: 'Paste identifiers separated by spaces, commas or new lines', run: (deps, input) => fromIds(deps, input?.ids) },
-  { id: 'keys', label: '$(key) Set a Semantic Scholar or OpenAlex API key…', detail: 'Optional; kept in VS Code\'s secret storage', run: setSourceKey },
+  ...SEARCHES.map(({ source, name }): AddPapersEntry => ({
+    id: `search-${source}`,
+    label: `$(search) Search ${name}`,
+    detail: `A query, years and a count; review the candidates, then fetch their open full text`,
+    run: (deps) => fromSearch(deps, source, name),
+  })),
+  {
+    id: 'ids',
+    label: '$(link) From DOIs or arXiv ids',
+    detail: 'Paste identifiers separated by spaces, commas or new lines',
+    run: (deps, input) => fromIds(deps, input?.ids),
+  },
+  {
+    id: 'keys',
+    label: '$(key) Set a Semantic Scholar or OpenAlex API key…',
+    detail: "Optional; kept in VS Code's secret storage",
+    run: setSourceKey,
+  },
 ];
 
 /** "Corpus Lens: Add Papers…": entry `entryId` (a script's or a test's, with its `input`), else the one the user picks. */
 export async function addPapers(deps: AddPapersDeps, entryId?: string, input?: AddPapersInput): Promise<FetchSummary | void> {
-  const entry = entryId ? ADD_PAPERS_ENTRIES.find((e) => e.id === entryId) : await vscode.window.showQuickPick(ADD_PAPERS_ENTRIES, { title: 'Corpus Lens: Add Papers', matchOnDetail: true });
+  const entry = entryId
+    ? ADD_PAPERS_ENTRIES.find((e) => e.id === entryId)
+    : await vscode.window.showQuickPick(ADD_PAPERS_ENTRIES, { title: 'Corpus Lens: Add Papers', matchOnDetail: true });
   if (!entry) return;
   return entry.run(deps, input);
 }
@@ -122,15 +142,27 @@ async function chooseBibFile(deps: AddPapersDeps): Promise<vscode.Uri | undefine
   if (!named.length && setting) named.push(vscode.Uri.file(path.resolve(editor ? path.dirname(editor.document.uri.fsPath) : '', setting)));
   if (named.length === 1) return named[0];
   if (named.length > 1) {
-    const pick = await vscode.window.showQuickPick(named.map((u) => ({ label: path.basename(u.fsPath), description: u.fsPath, uri: u })), { title: 'Corpus Lens: which bibliography?' });
+    const pick = await vscode.window.showQuickPick(
+      named.map((u) => ({ label: path.basename(u.fsPath), description: u.fsPath, uri: u })),
+      { title: 'Corpus Lens: which bibliography?' },
+    );
     return pick?.uri;
   }
-  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { BibTeX: ['bib'] }, openLabel: 'Use this bibliography' });
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { BibTeX: ['bib'] },
+    openLabel: 'Use this bibliography',
+  });
   return chosen?.[0];
 }
 
 async function fromSearch(deps: AddPapersDeps, source: SearchSource, name: string): Promise<void> {
-  const query = await vscode.window.showInputBox({ title: `Corpus Lens: search ${name}`, prompt: 'Words to search for', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? null : 'Type a query') });
+  const query = await vscode.window.showInputBox({
+    title: `Corpus Lens: search ${name}`,
+    prompt: 'Words to search for',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? null : 'Type a query'),
+  });
   if (!query) return;
   const years = await vscode.window.showInputBox({
     title: `Corpus Lens: search ${name}`,
@@ -149,23 +181,48 @@ async function fromSearch(deps: AddPapersDeps, source: SearchSource, name: strin
   if (!count) return;
   const range = parseYears(years)!;
   const config = await sourcesConfigFor(deps);
-  const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Corpus Lens: searching ${name}…`, cancellable: true }, (_p, token) => {
-    const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort());
-    const ctx = heavy().sourceContext(config, { signal: controller.signal });
-    return heavy().searchSource(ctx, source, query, { max: Number(count), ...range });
-  });
+  const found = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Corpus Lens: searching ${name}…`, cancellable: true },
+    (_p, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      const ctx = heavy().sourceContext(config, { signal: controller.signal });
+      return heavy().searchSource(ctx, source, query, { max: Number(count), ...range });
+    },
+  );
   if (!found.length) return void vscode.window.showInformationMessage(`Corpus Lens: ${name} found nothing for "${query}".`);
   const picks = await vscode.window.showQuickPick(
-    found.map((c) => ({ label: c.title ?? '(no title)', description: [firstAuthor(c), c.year].filter(Boolean).join(' · '), detail: [c.arxivId ? `arXiv:${c.arxivId}` : null, c.doi, c.pdfUrl ? 'open PDF' : null, c.license].filter(Boolean).join(' · '), picked: true, candidate: c })),
-    { title: `Corpus Lens: ${found.length} candidates from ${name}: pick the papers to add`, canPickMany: true, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
+    found.map((c) => ({
+      label: c.title ?? '(no title)',
+      description: [firstAuthor(c), c.year].filter(Boolean).join(' · '),
+      detail: [c.arxivId ? `arXiv:${c.arxivId}` : null, c.doi, c.pdfUrl ? 'open PDF' : null, c.license].filter(Boolean).join(' · '),
+      picked: true,
+      candidate: c,
+    })),
+    {
+      title: `Corpus Lens: ${found.length} candidates from ${name}: pick the papers to add`,
+      canPickMany: true,
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
   );
   if (!picks?.length) return;
-  await fetchInto(deps, picks.map((p) => p.candidate), `${picks.length} papers from ${name}`);
+  await fetchInto(
+    deps,
+    picks.map((p) => p.candidate),
+    `${picks.length} papers from ${name}`,
+  );
 }
 
 async function fromIds(deps: AddPapersDeps, given?: string): Promise<FetchSummary | void> {
-  const text = given ?? (await vscode.window.showInputBox({ title: 'Corpus Lens: add papers by DOI or arXiv id', prompt: 'e.g. 10.1038/s41592-019-0686-2 2106.01345', ignoreFocusOut: true }));
+  const text =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Corpus Lens: add papers by DOI or arXiv id',
+      prompt: 'e.g. 10.1038/s41592-019-0686-2 2106.01345',
+      ignoreFocusOut: true,
+    }));
   if (!text?.trim()) return;
   const { candidates, errors } = heavy().candidatesFromIds([text]);
   for (const e of errors) deps.log.warn(`${e.file}: ${e.reason}`);
@@ -177,13 +234,28 @@ async function setSourceKey(deps: AddPapersDeps): Promise<void> {
   const s = readSettings().sources;
   const pick = await vscode.window.showQuickPick(
     [
-      { label: 'Semantic Scholar', description: s.s2Url || 'api.semanticscholar.org', service: 's2' as const, url: s.s2Url || 'https://api.semanticscholar.org/graph/v1' },
-      { label: 'OpenAlex', description: s.openalexUrl || 'api.openalex.org', service: 'openalex' as const, url: s.openalexUrl || 'https://api.openalex.org' },
+      {
+        label: 'Semantic Scholar',
+        description: s.s2Url || 'api.semanticscholar.org',
+        service: 's2' as const,
+        url: s.s2Url || 'https://api.semanticscholar.org/graph/v1',
+      },
+      {
+        label: 'OpenAlex',
+        description: s.openalexUrl || 'api.openalex.org',
+        service: 'openalex' as const,
+        url: s.openalexUrl || 'https://api.openalex.org',
+      },
     ],
     { title: 'Corpus Lens: API key for which service?' },
   );
   if (!pick) return;
-  const key = await vscode.window.showInputBox({ title: `Corpus Lens: ${pick.label} API key (sent only to ${new URL(pick.url).host})`, password: true, ignoreFocusOut: true, prompt: 'Empty: remove the stored key' });
+  const key = await vscode.window.showInputBox({
+    title: `Corpus Lens: ${pick.label} API key (sent only to ${new URL(pick.url).host})`,
+    password: true,
+    ignoreFocusOut: true,
+    prompt: 'Empty: remove the stored key',
+  });
   if (key === undefined) return;
   if (key.trim()) await deps.secrets.set(pick.service, pick.url, key.trim());
   else await deps.secrets.delete(pick.service, pick.url);
@@ -195,40 +267,45 @@ async function fetchInto(deps: AddPapersDeps, candidates: Candidate[], what: str
   const { corpus, log } = deps;
   const settings = readSettings();
   if (settings.corpus.schema === 'corpusStudio') {
-    return void vscode.window.showWarningMessage('Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to add papers.');
+    return void vscode.window.showWarningMessage(
+      'Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to add papers.',
+    );
   }
   const config = await sourcesConfigFor(deps);
   const release = corpus.writingTo(settings.corpus.backend === 'embedded' ? corpus.embeddedPath(settings) : settings.corpus.url);
   log.info(`adding ${what}`);
   let summary: FetchSummary;
   try {
-    summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Corpus Lens: adding ${what}`, cancellable: true }, async (progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      const h = heavy();
-      await corpus.drop(); // one writer for the embedded corpus
-      const { store, embedder } = await corpus.openForIndexing();
-      try {
-        let reported = 0;
-        return await h.fetchToCorpus(store, h.sourceContext(config, { signal: controller.signal }), candidates, {
-          embedder,
-          signal: controller.signal,
-          onProgress: (p) => {
-            const pct = p.phase === 'fetching' && p.total ? (100 * p.done) / p.total : 0;
-            progress.report({ increment: Math.max(0, pct - reported), message: h.progressLine(p) });
-            reported = Math.max(reported, pct);
-            const e = p.entry;
-            if (e) {
-              const line = `${e.key ?? e.arxivId ?? e.doi ?? e.title ?? '?'}: ${e.outcome}${e.from ? ` (${e.from})` : ''}${e.notes.length ? ` — ${e.notes.join('; ')}` : ''}`;
-              if (e.failed) log.warn(line);
-              else log.info(line);
-            }
-          },
-        });
-      } finally {
-        await store.close();
-      }
-    });
+    summary = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Corpus Lens: adding ${what}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        const h = heavy();
+        await corpus.drop(); // one writer for the embedded corpus
+        const { store, embedder } = await corpus.openForIndexing();
+        try {
+          let reported = 0;
+          return await h.fetchToCorpus(store, h.sourceContext(config, { signal: controller.signal }), candidates, {
+            embedder,
+            signal: controller.signal,
+            onProgress: (p) => {
+              const pct = p.phase === 'fetching' && p.total ? (100 * p.done) / p.total : 0;
+              progress.report({ increment: Math.max(0, pct - reported), message: h.progressLine(p) });
+              reported = Math.max(reported, pct);
+              const e = p.entry;
+              if (e) {
+                const line = `${e.key ?? e.arxivId ?? e.doi ?? e.title ?? '?'}: ${e.outcome}${e.from ? ` (${e.from})` : ''}${e.notes.length ? ` — ${e.notes.join('; ')}` : ''}`;
+                if (e.failed) log.warn(line);
+                else log.info(line);
+              }
+            },
+          });
+        } finally {
+          await store.close();
+        }
+      },
+    );
   } finally {
     release();
   }

@@ -25,12 +25,19 @@ export function register(
   const paperEditor = () => editors.current();
   return {
     commands: {
-      'corpusLens.addPapers': (entryId?: string, input?: AddPapersInput) => addPapers({ context, log, secrets, corpus, paperEditor }, entryId, input),
+      'corpusLens.addPapers': (entryId?: string, input?: AddPapersInput) =>
+        addPapers({ context, log, secrets, corpus, paperEditor }, entryId, input),
       'corpusLens.indexFolder': async (folder?: vscode.Uri) => {
-        const chosen = folder ? [folder] : await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: true, canSelectMany: true, openLabel: 'Index' });
+        const chosen = folder
+          ? [folder]
+          : await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: true, canSelectMany: true, openLabel: 'Index' });
         if (chosen?.length) {
           await sources.rememberRoots(chosen.map((u) => u.fsPath));
-          await indexPaths(chosen.map((u) => u.fsPath), corpus, log);
+          await indexPaths(
+            chosen.map((u) => u.fsPath),
+            corpus,
+            log,
+          );
         }
       },
       'corpusLens.indexThisPaper': async () => {

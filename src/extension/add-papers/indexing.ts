@@ -43,50 +43,64 @@ export interface IndexingRun {
 export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<boolean> {
   const settings = readSettings();
   if (settings.corpus.schema === 'corpusStudio') {
-    void vscode.window.showWarningMessage('Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to index papers.');
+    void vscode.window.showWarningMessage(
+      'Corpus Lens: a CorpusStudio database is read only; connect to a Corpus Lens corpus to index papers.',
+    );
     return false;
   }
   const embedded = target !== undefined || settings.corpus.backend === 'embedded';
   let moveInstead = false;
   // Before the first await: from here on, a lookup does not open the corpus this run writes to.
-  const release = corpus.writingTo(target ?? (settings.corpus.backend === 'embedded' ? corpus.embeddedPath(settings) : settings.corpus.url));
-  const run = Promise.resolve(vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: indexing', cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      await corpus.drop(); // the embedded corpus has one writer: close the lookup connection first
-      // The configured corpus and embedder (an OpenAI-built corpus refuses offline vectors); embedded: in its own process.
-      const { store, embedder } = await corpus.openForIndexing(target);
-      try {
-        // An embedded corpus has a measured size limit (core/store/capacity.ts): before a load that would pass its
-        // safe share, offer the move to PostgreSQL instead.
-        if (embedded && job.sources) {
-          const warning = embeddedCapacityWarning(await store.counts(), await job.sources(), embeddedLimit(process.env));
-          if (warning) {
-            log.warn(`corpus size: ${warning.message}`);
-            const pick = await vscode.window.showWarningMessage(`Corpus Lens: ${warning.message}.`, { modal: true }, MOVE_TO_POSTGRES, 'Index Anyway');
-            if (pick !== 'Index Anyway') {
-              moveInstead = pick === MOVE_TO_POSTGRES;
-              return null;
+  const release = corpus.writingTo(
+    target ?? (settings.corpus.backend === 'embedded' ? corpus.embeddedPath(settings) : settings.corpus.url),
+  );
+  const run = Promise.resolve(
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: indexing', cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        await corpus.drop(); // the embedded corpus has one writer: close the lookup connection first
+        // The configured corpus and embedder (an OpenAI-built corpus refuses offline vectors); embedded: in its own process.
+        const { store, embedder } = await corpus.openForIndexing(target);
+        try {
+          // An embedded corpus has a measured size limit (core/store/capacity.ts): before a load that would pass its
+          // safe share, offer the move to PostgreSQL instead.
+          if (embedded && job.sources) {
+            const warning = embeddedCapacityWarning(await store.counts(), await job.sources(), embeddedLimit(process.env));
+            if (warning) {
+              log.warn(`corpus size: ${warning.message}`);
+              const pick = await vscode.window.showWarningMessage(
+                `Corpus Lens: ${warning.message}.`,
+                { modal: true },
+                MOVE_TO_POSTGRES,
+                'Index Anyway',
+              );
+              if (pick !== 'Index Anyway') {
+                moveInstead = pick === MOVE_TO_POSTGRES;
+                return null;
+              }
             }
           }
+          let reported = 0;
+          return await job.run(store, {
+            embedder,
+            signal: controller.signal,
+            onProgress: (p) => {
+              const pct = p.filesTotal ? (100 * p.filesDone) / p.filesTotal : 0;
+              progress.report({
+                increment: pct - reported,
+                message: `${p.filesDone}/${p.filesTotal} ${job.unit} · ${Math.round(p.sentencesPerSecond)} sentences/s${p.etaSeconds != null ? ` · ${Math.ceil(p.etaSeconds)} s left` : ''}`,
+              });
+              reported = pct;
+            },
+          });
+        } finally {
+          await store.close();
         }
-        let reported = 0;
-        return await job.run(store, {
-          embedder,
-          signal: controller.signal,
-          onProgress: (p) => {
-            const pct = p.filesTotal ? (100 * p.filesDone) / p.filesTotal : 0;
-            progress.report({ increment: pct - reported, message: `${p.filesDone}/${p.filesTotal} ${job.unit} · ${Math.round(p.sentencesPerSecond)} sentences/s${p.etaSeconds != null ? ` · ${Math.ceil(p.etaSeconds)} s left` : ''}` });
-            reported = pct;
-          },
-        });
-      } finally {
-        await store.close();
-      }
-    },
-  )).finally(release);
+      },
+    ),
+  ).finally(release);
   let summary: Awaited<typeof run>;
   try {
     summary = await run;
@@ -115,14 +129,20 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
     return true;
   }
   const text = `${message} Details are in the log.`;
-  const shown = summary.failed.length ? vscode.window.showWarningMessage(text, 'Show Log') : vscode.window.showInformationMessage(text, 'Show Log');
+  const shown = summary.failed.length
+    ? vscode.window.showWarningMessage(text, 'Show Log')
+    : vscode.window.showInformationMessage(text, 'Show Log');
   // Not awaited: the run is over whether or not the user answers the notification.
   void Promise.resolve(shown).then((pick) => pick === 'Show Log' && log.show());
   return true;
 }
 
 /** Builds the sample corpus that ships with the extension (once) and makes it the embedded corpus. */
-export async function openSampleCorpus(context: vscode.ExtensionContext, corpus: CorpusService, log: vscode.LogOutputChannel): Promise<void> {
+export async function openSampleCorpus(
+  context: vscode.ExtensionContext,
+  corpus: CorpusService,
+  log: vscode.LogOutputChannel,
+): Promise<void> {
   const dir = path.join(context.globalStorageUri.fsPath, 'sample-corpus');
   const source = vscode.Uri.joinPath(context.extensionUri, 'samples', 'corpus').fsPath;
   if (!(await indexPaths([source], corpus, log, dir))) return;

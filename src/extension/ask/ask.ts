@@ -89,7 +89,9 @@ export class AskCorpus implements vscode.Disposable {
       });
       await this.state.update(ASK_CONVERSATION_KEY, core.serializeConversation(conversation));
       const c = turn.counts;
-      this.log.info(`ask: ${turn.kind}, answerability ${turn.answerability.toFixed(2)}, ${turn.citations.length} citations, ${c.evidence} evidence sentences from ${c.papers} papers, ${c.llmCalls} LLM calls, ${c.ms} ms (model ${c.modelMs} ms)`);
+      this.log.info(
+        `ask: ${turn.kind}, answerability ${turn.answerability.toFixed(2)}, ${turn.citations.length} citations, ${c.evidence} evidence sentences from ${c.papers} papers, ${c.llmCalls} LLM calls, ${c.ms} ms (model ${c.modelMs} ms)`,
+      );
       this.events.fire({ kind: 'done', turn, conversation });
       return turn;
     } catch (err) {
@@ -169,7 +171,9 @@ export class AskCorpus implements vscode.Disposable {
     const inserted = await editor.edit((b) => b.insert(at, text));
     if (!inserted) throw new Error(`could not insert the answer into ${path.basename(doc.fileName)}`);
     if (entries.length) await appendEntry(bibUri, bibDoc, entries.join('\n\n'));
-    this.log.info(`ask: inserted answer ${index + 1} into ${doc.uri.fsPath} citing ${[...keys.values()].join(', ')}${entries.length ? `; ${entries.length} BibTeX entries added to ${bibUri.fsPath}` : ''}`);
+    this.log.info(
+      `ask: inserted answer ${index + 1} into ${doc.uri.fsPath} citing ${[...keys.values()].join(', ')}${entries.length ? `; ${entries.length} BibTeX entries added to ${bibUri.fsPath}` : ''}`,
+    );
     return [...keys.values()];
   }
 

@@ -15,7 +15,12 @@ export const CONVERSATION_METADATA = 'corpusLensConversation';
  * The conversation after this participant's latest reply in `history`, parsed with `parse` (a reply whose saved
  * conversation is unreadable is skipped for an earlier one); `fresh()` when there is none.
  */
-export function conversationFromHistory(history: readonly HistoryEntry[], participant: string, parse: (json: string) => Conversation, fresh: () => Conversation): Conversation {
+export function conversationFromHistory(
+  history: readonly HistoryEntry[],
+  participant: string,
+  parse: (json: string) => Conversation,
+  fresh: () => Conversation,
+): Conversation {
   for (let i = history.length - 1; i >= 0; i--) {
     const h = history[i];
     const saved = h.participant === participant ? h.result?.metadata?.[CONVERSATION_METADATA] : undefined;

@@ -38,7 +38,9 @@ export function registerCorpusParticipant(deps: ParticipantDeps): vscode.Disposa
   }
   let participant: vscode.ChatParticipant;
   try {
-    participant = api.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => answer(deps, request, context, stream, token));
+    participant = api.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) =>
+      answer(deps, request, context, stream, token),
+    );
   } catch (err) {
     // A host whose chat refuses the participant must not cost the rest of the extension its activation.
     deps.log.warn(`the @corpus chat participant could not be registered: ${errorText(err)}`);
@@ -46,21 +48,38 @@ export function registerCorpusParticipant(deps: ParticipantDeps): vscode.Disposa
   }
   participant.iconPath = new vscode.ThemeIcon('library');
   participant.followupProvider = {
-    provideFollowups: (result) => (result.metadata?.answered ? [{ prompt: 'Where did you find that?', label: 'Where did you find that?' }] : []),
+    provideFollowups: (result) =>
+      result.metadata?.answered ? [{ prompt: 'Where did you find that?', label: 'Where did you find that?' }] : [],
   };
   deps.log.info('the @corpus chat participant is registered');
   return participant;
 }
 
-async function answer(deps: ParticipantDeps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function answer(
+  deps: ParticipantDeps,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
   const core = heavy();
-  const conversation = conversationFromHistory(context.history as readonly HistoryEntry[], PARTICIPANT_ID, core.parseConversation, core.newConversation);
+  const conversation = conversationFromHistory(
+    context.history as readonly HistoryEntry[],
+    PARTICIPANT_ID,
+    core.parseConversation,
+    core.newConversation,
+  );
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
   try {
     const { store, embedder } = await deps.corpus.connection();
     const { llm } = readSettings();
-    const chat = llm.provider === 'openai' && llm.baseUrl ? await configuredChat(deps.secrets) : request.model ? await vscodeChat(llm.model, request.model) : await configuredChat(deps.secrets);
+    const chat =
+      llm.provider === 'openai' && llm.baseUrl
+        ? await configuredChat(deps.secrets)
+        : request.model
+          ? await vscodeChat(llm.model, request.model)
+          : await configuredChat(deps.secrets);
     const turn = await core.ask(conversation, request.prompt, {
       store,
       embedder,
@@ -80,7 +99,12 @@ async function answer(deps: ParticipantDeps, request: vscode.ChatRequest, contex
       if (where) stream.reference(where);
     }
     deps.log.info(`@corpus: ${turn.kind}, ${turn.citations.length} citations, ${turn.counts.ms} ms`);
-    return { metadata: { [CONVERSATION_METADATA]: core.serializeConversation(conversation), answered: turn.kind === 'answer' || turn.kind === 'extract' } };
+    return {
+      metadata: {
+        [CONVERSATION_METADATA]: core.serializeConversation(conversation),
+        answered: turn.kind === 'answer' || turn.kind === 'extract',
+      },
+    };
   } catch (err) {
     if (core.isAbortError(err) || controller.signal.aborted) return {};
     deps.log.error(`@corpus failed: ${errorText(err)}`);

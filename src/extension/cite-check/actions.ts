@@ -25,7 +25,11 @@ export class CitationFixes implements vscode.CodeActionProvider {
     private readonly corpus: CorpusService,
   ) {}
 
-  async provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): Promise<vscode.CodeAction[]> {
+  async provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): Promise<vscode.CodeAction[]> {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && Object.values(CODES).includes(d.code as never));
     if (!ours.length) return [];
     const findings = this.checker.findingsFor(doc);
@@ -45,7 +49,9 @@ export class CitationFixes implements vscode.CodeActionProvider {
       const { key, entry } = await this.keyFor(a, f.bib);
       const edit = new vscode.WorkspaceEdit();
       const text = doc.getText();
-      const placed = heavy().placeCitation(text, f.format, doc.offsetAt(f.range.end), key, { command: readSettings(doc.uri).citation.command });
+      const placed = heavy().placeCitation(text, f.format, doc.offsetAt(f.range.end), key, {
+        command: readSettings(doc.uri).citation.command,
+      });
       if (placed.text) edit.insert(doc.uri, doc.positionAt(placed.offset), placed.text);
       if (entry) await appendTo(edit, f.bib, entry);
       action.edit = edit;
@@ -64,7 +70,11 @@ export class CitationFixes implements vscode.CodeActionProvider {
     if (!check || check.verdict === 'supported') return [];
     const out: vscode.CodeAction[] = [];
     const closest = fix(`Show where ${paperName(check.paper)} comes closest`, d);
-    closest.command = { command: SHOW_CLOSEST_COMMAND, title: 'Show where it comes closest', arguments: [{ sentence: site.sentence.text, paper: check.paper, evidence: check.evidence }] };
+    closest.command = {
+      command: SHOW_CLOSEST_COMMAND,
+      title: 'Show where it comes closest',
+      arguments: [{ sentence: site.sentence.text, paper: check.paper, evidence: check.evidence }],
+    };
     out.push(closest);
     for (const a of cite.alternatives ?? []) {
       const { key, entry } = await this.keyFor(a, f.bib);
@@ -98,7 +108,10 @@ export class CitationFixes implements vscode.CodeActionProvider {
     if (item) {
       const meta = h.zoteroMeta(item);
       const entry = item.citationKey === key && meta.bibtex ? meta.bibtex : h.formatBibtexEntry(meta, key);
-      const action = fix(`Add the entry of ${paperName(meta as PaperRef)} from Zotero to ${vscode.workspace.asRelativePath(bib.target)}`, d);
+      const action = fix(
+        `Add the entry of ${paperName(meta as PaperRef)} from Zotero to ${vscode.workspace.asRelativePath(bib.target)}`,
+        d,
+      );
       action.edit = await appendTo(new vscode.WorkspaceEdit(), bib, entry);
       action.command = saveBib(bib);
       action.isPreferred = !paper;
@@ -140,7 +153,14 @@ function quoteOf(a: Alternative): string {
 }
 
 /** Replacing (or adding to) a cited key, plus the new paper's entry: one WorkspaceEdit, one undo. */
-export async function keyEdit(doc: vscode.TextDocument, site: CitationSite, oldKey: string, newKey: string, mode: 'instead' | 'also', add?: { bib: ProjectBib; entry: string }): Promise<vscode.WorkspaceEdit | undefined> {
+export async function keyEdit(
+  doc: vscode.TextDocument,
+  site: CitationSite,
+  oldKey: string,
+  newKey: string,
+  mode: 'instead' | 'also',
+  add?: { bib: ProjectBib; entry: string },
+): Promise<vscode.WorkspaceEdit | undefined> {
   const e = heavy().replaceKeyEdit(site, oldKey, newKey, mode);
   if (!e) return undefined;
   const edit = new vscode.WorkspaceEdit();

@@ -58,25 +58,38 @@ export class CitationCompletion implements vscode.CompletionItemProvider {
     const ctx = await this.sources.checkContext(bib.index);
     const candidates = offeredPapers(bib.index, ctx?.catalog ?? null, await this.sources.zoteroItems(), slot.others);
 
-    const ranked: RankedCandidate[] = ctx && sentence
-      ? await heavy().rankForCompletion(ctx, sentence, candidates).catch((err: Error) => {
-          this.log.warn(`citation completion: ranking failed (${err.message}); unranked`);
-          return unranked(candidates);
-        })
-      : unranked(candidates);
+    const ranked: RankedCandidate[] =
+      ctx && sentence
+        ? await heavy()
+            .rankForCompletion(ctx, sentence, candidates)
+            .catch((err: Error) => {
+              this.log.warn(`citation completion: ranking failed (${err.message}); unranked`);
+              return unranked(candidates);
+            })
+        : unranked(candidates);
     const byKey = new Map(candidates.map((c) => [c.key, c]));
 
     // Keys and entries for papers the .bib lacks, planned as Cite plans them, for the best-ranked few.
     let bibText = bib.text;
     const plans = new Map<string, NewEntry>();
     const fresh = ranked.filter((r) => r.source !== 'bib').slice(0, MAX_NEW);
-    const sourceBib = ctx ? await sourceEntries(ctx.store, fresh.map((r) => byKey.get(r.key)?.corpusPaper?.id).filter((x): x is string => !!x)) : new Map<string, string>();
+    const sourceBib = ctx
+      ? await sourceEntries(
+          ctx.store,
+          fresh.map((r) => byKey.get(r.key)?.corpusPaper?.id).filter((x): x is string => !!x),
+        )
+      : new Map<string, string>();
     for (const r of fresh) {
       const c = byKey.get(r.key)!;
       const meta = c.zotero && heavy().zoteroMeta(c.zotero);
       const plan = meta
         ? await heavy().planCitation(bibText, meta, { key: c.zotero!.citationKey, entry: meta.bibtex! })
-        : await heavy().planCitation(bibText, { ...c.corpusPaper!, arxivId: null, url: null, bibtex: sourceBib.get(c.corpusPaper!.id) ?? null });
+        : await heavy().planCitation(bibText, {
+            ...c.corpusPaper!,
+            arxivId: null,
+            url: null,
+            bibtex: sourceBib.get(c.corpusPaper!.id) ?? null,
+          });
       if (!plan.entry) continue;
       plans.set(r.key, { bib: bib.target.toString(), key: plan.key, entry: plan.entry });
       bibText += `\n\n${plan.entry}`; // the next plan must not take this key
@@ -88,7 +101,10 @@ export class CitationCompletion implements vscode.CompletionItemProvider {
       const plan = plans.get(r.key);
       if (r.source !== 'bib' && !plan) return;
       const key = plan?.key ?? r.key;
-      const item = new vscode.CompletionItem({ label: key, detail: r.year ? ` ${r.year}` : undefined, description: r.title ?? undefined }, vscode.CompletionItemKind.Reference);
+      const item = new vscode.CompletionItem(
+        { label: key, detail: r.year ? ` ${r.year}` : undefined, description: r.title ?? undefined },
+        vscode.CompletionItemKind.Reference,
+      );
       item.range = range;
       item.insertText = key;
       item.sortText = String(items.length).padStart(5, '0');
@@ -123,7 +139,9 @@ function documentationOf(r: RankedCandidate, adds: boolean, bib: vscode.Uri): vs
   const who = r.authors?.length ? r.authors.slice(0, 4).join(', ') + (r.authors.length > 4 ? ' et al.' : '') : '';
   md.appendText([who, r.year].filter(Boolean).join(', '));
   if (r.best) {
-    const where = [r.best.page ? `p. ${r.best.page}` : null, r.best.lines ? `lines ${r.best.lines.start}–${r.best.lines.end}` : null].filter(Boolean).join(', ');
+    const where = [r.best.page ? `p. ${r.best.page}` : null, r.best.lines ? `lines ${r.best.lines.start}–${r.best.lines.end}` : null]
+      .filter(Boolean)
+      .join(', ');
     md.appendMarkdown('\n\n---\n\n');
     md.appendText(`Closest sentence${where ? ` (${where})` : ''}, ${r.best.score.toFixed(2)}: “${r.best.text}”`);
   }
@@ -139,4 +157,3 @@ export async function addEntry(plan: NewEntry, log: vscode.LogOutputChannel): Pr
   await appendEntry(uri, await openIfExists(uri), plan.entry);
   log.info(`citation completion: added ${plan.key} to ${uri.fsPath}`);
 }
-

@@ -21,7 +21,12 @@ const REACH = 600;
 const LATEX_KEY_CHAR = /[^\s,{}%\\]/;
 const MD_KEY_CHAR = /[\p{L}\p{N}_:.#$%&+?<>~/-]/u;
 
-export function citeSlotAt(text: string, offset: number, format: 'latex' | 'markdown', commands: readonly string[] = DEFAULT_CITE_COMMANDS): CiteSlot | null {
+export function citeSlotAt(
+  text: string,
+  offset: number,
+  format: 'latex' | 'markdown',
+  commands: readonly string[] = DEFAULT_CITE_COMMANDS,
+): CiteSlot | null {
   return format === 'latex' ? latexSlot(text, offset, commands) : markdownSlot(text, offset);
 }
 
@@ -30,7 +35,7 @@ function latexSlot(text: string, offset: number, commands: readonly string[]): C
   let open = -1;
   for (let i = offset - 1; i >= lo; i--) {
     const c = text[i];
-    if (c === '}' || c === '\n' && text[i - 1] === '\n') return null;
+    if (c === '}' || (c === '\n' && text[i - 1] === '\n')) return null;
     if (c === '{') {
       open = i;
       break;
@@ -45,7 +50,11 @@ function latexSlot(text: string, offset: number, commands: readonly string[]): C
   let end = offset;
   while (end < text.length && LATEX_KEY_CHAR.test(text[end])) end++;
   const close = closingBrace(text, open);
-  const keys = text.slice(open + 1, close).split(',').map((k) => k.trim()).filter(Boolean);
+  const keys = text
+    .slice(open + 1, close)
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const typed = text.slice(start, offset);
   const current = text.slice(start, end);
   return { format: 'latex', start, end, typed, others: keys.filter((k) => k !== current), citationStart: open - head[0].length };

@@ -15,7 +15,14 @@ export const DIAGNOSTIC_SOURCE = 'Corpus Lens';
 /** What a diagnostic (or a supported citation, for the hover) was made from. */
 export type Finding =
   | { kind: 'cite'; site: CitationSite; cite: SiteCiteResult; keyRange: vscode.Range; format: 'latex' | 'markdown'; bib: ProjectBib }
-  | { kind: 'citationNeeded'; sentence: string; range: vscode.Range; suggestion: Alternative; format: 'latex' | 'markdown'; bib: ProjectBib };
+  | {
+      kind: 'citationNeeded';
+      sentence: string;
+      range: vscode.Range;
+      suggestion: Alternative;
+      format: 'latex' | 'markdown';
+      bib: ProjectBib;
+    };
 
 interface FileFindings {
   version: number | null;
@@ -54,11 +61,17 @@ export class CitationChecker implements vscode.Disposable {
    * `\documentclass` in the workspace that reaches this one, else this one), or the Markdown paper. Returns the
    * files checked and the number of diagnostics.
    */
-  async checkProject(doc: vscode.TextDocument, progress?: (line: string) => void): Promise<{ files: string[]; problems: number; warnings: string[] }> {
+  async checkProject(
+    doc: vscode.TextDocument,
+    progress?: (line: string) => void,
+  ): Promise<{ files: string[]; problems: number; warnings: string[] }> {
     const format = CiteSources.format(doc);
     if (!format) throw new Error('open a LaTeX or Markdown paper to check its citations');
     const main = format === 'latex' ? await mainFileOf(doc) : doc.uri.fsPath;
-    const project = format === 'latex' ? heavy().findProjectCitations(main, { commands: citeCommands(doc.uri) }) : { files: [main], warnings: [] as string[] };
+    const project =
+      format === 'latex'
+        ? heavy().findProjectCitations(main, { commands: citeCommands(doc.uri) })
+        : { files: [main], warnings: [] as string[] };
     const mainDoc = main === doc.uri.fsPath ? doc : await vscode.workspace.openTextDocument(vscode.Uri.file(main));
     const bib = await this.sources.bib(mainDoc);
     const ctx = await this.sources.checkContext(bib.index);
@@ -86,11 +99,15 @@ export class CitationChecker implements vscode.Disposable {
     notInCorpus: Set<string>,
   ): Promise<number> {
     const started = Date.now();
-    const report = await heavy().checkDocument(ctx, { text, format, file: uri.fsPath, bib: bib.index }, {
-      commands: citeCommands(uri),
-      citationNeeded: citationNeededEnabled(uri),
-      alternatives: 2,
-    });
+    const report = await heavy().checkDocument(
+      ctx,
+      { text, format, file: uri.fsPath, bib: bib.index },
+      {
+        commands: citeCommands(uri),
+        citationNeeded: citationNeededEnabled(uri),
+        alternatives: 2,
+      },
+    );
     const at = positionsOf(text);
     const findings: Finding[] = [];
     const diagnostics: vscode.Diagnostic[] = [];
@@ -104,13 +121,22 @@ export class CitationChecker implements vscode.Disposable {
       }
     }
     for (const n of report.citationNeeded) {
-      const finding: Finding = { kind: 'citationNeeded', sentence: n.sentence.text, range: new vscode.Range(at(n.sentence.range.start), at(n.sentence.range.end)), suggestion: n.suggestion, format, bib };
+      const finding: Finding = {
+        kind: 'citationNeeded',
+        sentence: n.sentence.text,
+        range: new vscode.Range(at(n.sentence.range.start), at(n.sentence.range.end)),
+        suggestion: n.suggestion,
+        format,
+        bib,
+      };
       findings.push(finding);
       diagnostics.push(citationNeededDiagnostic(finding));
     }
     this.found.set(uri.toString(), { version, findings });
     this.collection.set(uri, diagnostics);
-    this.log.info(`check citations: ${path.basename(uri.fsPath)}: ${report.sites.length} citations, ${diagnostics.length} problems (${Date.now() - started} ms)`);
+    this.log.info(
+      `check citations: ${path.basename(uri.fsPath)}: ${report.sites.length} citations, ${diagnostics.length} problems (${Date.now() - started} ms)`,
+    );
     return diagnostics.length;
   }
 
@@ -125,7 +151,13 @@ export class CitationChecker implements vscode.Disposable {
 }
 
 /** Codes the quick fixes dispatch on. */
-export const CODES = { missing: 'missing-from-bib', unsupported: 'unsupported', contradicted: 'contradicted', notInCorpus: 'not-in-corpus', needed: 'citation-needed' } as const;
+export const CODES = {
+  missing: 'missing-from-bib',
+  unsupported: 'unsupported',
+  contradicted: 'contradicted',
+  notInCorpus: 'not-in-corpus',
+  needed: 'citation-needed',
+} as const;
 
 function diagnosticFor(f: Extract<Finding, { kind: 'cite' }>, bib: BibIndex, notInCorpus: Set<string>): vscode.Diagnostic | undefined {
   const { cite, site } = f;
@@ -138,7 +170,12 @@ function diagnosticFor(f: Extract<Finding, { kind: 'cite' }>, bib: BibIndex, not
     if (notInCorpus.has(cite.key)) return undefined;
     notInCorpus.add(cite.key);
     const title = bib.match({ citationKey: cite.key })?.title;
-    return diag(f.keyRange, `"${cite.key}"${title ? ` (${clip(title, 80)})` : ''} is not in the corpus — add it to check its citations.`, vscode.DiagnosticSeverity.Information, CODES.notInCorpus);
+    return diag(
+      f.keyRange,
+      `"${cite.key}"${title ? ` (${clip(title, 80)})` : ''} is not in the corpus — add it to check its citations.`,
+      vscode.DiagnosticSeverity.Information,
+      CODES.notInCorpus,
+    );
   }
   const check = cite.check;
   if (!check || check.verdict === 'supported' || check.verdict === 'not-in-corpus') return undefined;
@@ -146,13 +183,23 @@ function diagnosticFor(f: Extract<Finding, { kind: 'cite' }>, bib: BibIndex, not
   const closest = best ? ` Closest${where(best)}: “${clip(best.text, 160)}”.` : '';
   const verb = check.verdict === 'contradicted' ? 'contradicts' : 'does not support';
   const judged = check.judgedBy === 'llm' ? ` (${check.reason})` : ` (support ${check.score.toFixed(2)} < ${check.threshold.toFixed(2)})`;
-  return diag(f.keyRange, `${paperName(check.paper)} [${cite.key}] ${verb} the sentence ${said}${judged}.${closest}`, vscode.DiagnosticSeverity.Warning, check.verdict === 'contradicted' ? CODES.contradicted : CODES.unsupported);
+  return diag(
+    f.keyRange,
+    `${paperName(check.paper)} [${cite.key}] ${verb} the sentence ${said}${judged}.${closest}`,
+    vscode.DiagnosticSeverity.Warning,
+    check.verdict === 'contradicted' ? CODES.contradicted : CODES.unsupported,
+  );
 }
 
 function citationNeededDiagnostic(f: Extract<Finding, { kind: 'citationNeeded' }>): vscode.Diagnostic {
   const best = f.suggestion.evidence[0];
   const quote = best ? `: “${clip(best.text, 160)}”${where(best)}` : '';
-  return diag(f.range, `Citation needed? ${paperName(f.suggestion.paper)} supports “${clip(f.sentence, 140)}”${quote}.`, vscode.DiagnosticSeverity.Information, CODES.needed);
+  return diag(
+    f.range,
+    `Citation needed? ${paperName(f.suggestion.paper)} supports “${clip(f.sentence, 140)}”${quote}.`,
+    vscode.DiagnosticSeverity.Information,
+    CODES.needed,
+  );
 }
 
 function diag(range: vscode.Range, message: string, severity: vscode.DiagnosticSeverity, code: string): vscode.Diagnostic {

@@ -20,20 +20,28 @@ export class CitationHover implements vscode.HoverProvider {
     private readonly sources: CiteSources,
   ) {}
 
-  async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    doc: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     const format = CiteSources.format(doc);
     if (!format) return undefined;
     const offset = doc.offsetAt(position);
     const found = siteAt(doc, offset);
     if (!found) return undefined;
     const { site, key } = found;
-    const checked = this.checker.findingsFor(doc).find((f) => f.kind === 'cite' && f.cite.key === key.key && f.site.range.start === site.range.start);
+    const checked = this.checker
+      .findingsFor(doc)
+      .find((f) => f.kind === 'cite' && f.cite.key === key.key && f.site.range.start === site.range.start);
     let result: CitationCheck | undefined = checked?.kind === 'cite' ? checked.cite.check : undefined;
     if (!checked) {
       const bib = await this.sources.bib(doc);
       const ctx = await this.sources.checkContext(bib.index);
       if (!ctx || token.isCancellationRequested) return undefined;
-      result = await heavy().checkCitation(ctx, { sentence: site.sentence.text, cite: key.key }).catch(() => undefined);
+      result = await heavy()
+        .checkCitation(ctx, { sentence: site.sentence.text, cite: key.key })
+        .catch(() => undefined);
     }
     if (!result || token.isCancellationRequested || result.verdict === 'not-in-corpus') return undefined;
     const md = new vscode.MarkdownString();
@@ -43,9 +51,18 @@ export class CitationHover implements vscode.HoverProvider {
     if (result.verdict === 'supported') {
       md.appendMarkdown(`**Corpus Lens** — ${name} supports this sentence (${result.score.toFixed(2)})\n\n`);
     } else {
-      md.appendMarkdown(`**Corpus Lens** — ${name} ${result.verdict === 'contradicted' ? 'contradicts' : 'does not support'} this sentence (${result.score.toFixed(2)} < ${result.threshold.toFixed(2)}); closest:\n\n`);
+      md.appendMarkdown(
+        `**Corpus Lens** — ${name} ${result.verdict === 'contradicted' ? 'contradicts' : 'does not support'} this sentence (${result.score.toFixed(2)} < ${result.threshold.toFixed(2)}); closest:\n\n`,
+      );
     }
-    if (best) md.appendMarkdown(`> ${escapeMarkdownText(clip(best.text, 400))}\n\n${escapeMarkdownText(where(best).trim().replace(/^\(|\)$/g, '') || 'no page recorded')}`);
+    if (best)
+      md.appendMarkdown(
+        `> ${escapeMarkdownText(clip(best.text, 400))}\n\n${escapeMarkdownText(
+          where(best)
+            .trim()
+            .replace(/^\(|\)$/g, '') || 'no page recorded',
+        )}`,
+      );
     if (result.verdict === 'supported' && best?.page && siteForLocator(doc.getText(), site, key.key)?.locator === null) {
       const args = commandArgs([doc.uri.toString(), doc.version, site.range.start, key.key, best.page]);
       md.appendMarkdown(` · [Add page locator p. ${best.page}](command:${ADD_LOCATOR_COMMAND}?${args})`);
@@ -59,7 +76,10 @@ export class CitationHover implements vscode.HoverProvider {
 }
 
 /** The citation and key under an offset of a paper. */
-export function siteAt(doc: vscode.TextDocument, offset: number): { site: CitationSite; key: CitationSite['keyRanges'][number] } | undefined {
+export function siteAt(
+  doc: vscode.TextDocument,
+  offset: number,
+): { site: CitationSite; key: CitationSite['keyRanges'][number] } | undefined {
   const format = CiteSources.format(doc);
   if (!format) return undefined;
   const line = doc.lineAt(doc.positionAt(offset).line);
@@ -68,7 +88,8 @@ export function siteAt(doc: vscode.TextDocument, offset: number): { site: Citati
   const sites = heavy().findCitations(doc.getText(), format, { commands: citeCommands(doc.uri) });
   for (const site of sites) {
     if (offset < site.range.start || offset > site.range.end) continue;
-    const key = site.keyRanges.find((k) => offset >= k.start && offset <= k.end) ?? (site.keyRanges.length === 1 ? site.keyRanges[0] : undefined);
+    const key =
+      site.keyRanges.find((k) => offset >= k.start && offset <= k.end) ?? (site.keyRanges.length === 1 ? site.keyRanges[0] : undefined);
     if (key) return { site, key };
   }
   return undefined;
@@ -79,13 +100,17 @@ export async function addLocator(uri: string, _version: number, citationStart: n
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
   const format = CiteSources.format(doc);
   if (!format) return false;
-  const sites = heavy().findCitations(doc.getText(), format, { commands: citeCommands(doc.uri) }).filter((s) => s.keys.includes(key));
+  const sites = heavy()
+    .findCitations(doc.getText(), format, { commands: citeCommands(doc.uri) })
+    .filter((s) => s.keys.includes(key));
   const site = sites.sort((a, b) => Math.abs(a.range.start - citationStart) - Math.abs(b.range.start - citationStart))[0];
   if (!site) throw new Error(`the citation of ${key} is not in ${vscode.workspace.asRelativePath(doc.uri)} any more`);
   const own = siteForLocator(doc.getText(), site, key);
   const e = own && heavy().locatorEdit(own, format, page);
   if (!e) {
-    void vscode.window.showInformationMessage(`Corpus Lens: this citation of ${key} has a locator already, or is one LaTeX citation of several papers (its note would be for all).`);
+    void vscode.window.showInformationMessage(
+      `Corpus Lens: this citation of ${key} has a locator already, or is one LaTeX citation of several papers (its note would be for all).`,
+    );
     return false;
   }
   const edit = new vscode.WorkspaceEdit();

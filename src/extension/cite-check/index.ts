@@ -28,7 +28,13 @@ interface CiteCheckDeps {
   editors: PaperEditors;
 }
 
-type CiteCheckCommands = typeof CHECK_CITATIONS_COMMAND | typeof ADD_ENTRY_COMMAND | typeof ADD_LOCATOR_COMMAND | typeof SAVE_BIB_COMMAND | typeof SHOW_CLOSEST_COMMAND | typeof ADD_TO_CORPUS_COMMAND;
+type CiteCheckCommands =
+  | typeof CHECK_CITATIONS_COMMAND
+  | typeof ADD_ENTRY_COMMAND
+  | typeof ADD_LOCATOR_COMMAND
+  | typeof SAVE_BIB_COMMAND
+  | typeof SHOW_CLOSEST_COMMAND
+  | typeof ADD_TO_CORPUS_COMMAND;
 
 export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps): { commands: Pick<CommandTable, CiteCheckCommands> } {
   const { log, corpus, panel, editors } = deps;
@@ -37,7 +43,9 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
   context.subscriptions.push(
     checker,
     vscode.languages.registerCompletionItemProvider(PAPERS, new CitationCompletion(sources, log), '{', ',', '@'),
-    vscode.languages.registerCodeActionsProvider(PAPERS, new CitationFixes(checker, sources, corpus), { providedCodeActionKinds: CitationFixes.providedCodeActionKinds }),
+    vscode.languages.registerCodeActionsProvider(PAPERS, new CitationFixes(checker, sources, corpus), {
+      providedCodeActionKinds: CitationFixes.providedCodeActionKinds,
+    }),
     vscode.languages.registerHoverProvider(PAPERS, new CitationHover(checker, sources)),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       if (!isPaperDocument(doc) || !checkOnSave(doc.uri)) return;
@@ -53,7 +61,9 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
       (progress) => checker.checkProject(editor.document, (file) => progress.report({ message: file })),
     );
     const files = result.files.length === 1 ? '' : ` in ${result.files.length} files`;
-    void vscode.window.showInformationMessage(`Corpus Lens: ${result.problems ? `${result.problems} citation problem${result.problems === 1 ? '' : 's'}${files} (see Problems)` : `every citation checked${files} is supported or noted`}.`);
+    void vscode.window.showInformationMessage(
+      `Corpus Lens: ${result.problems ? `${result.problems} citation problem${result.problems === 1 ? '' : 's'}${files} (see Problems)` : `every citation checked${files} is supported or noted`}.`,
+    );
     if (result.problems) await vscode.commands.executeCommand('workbench.actions.view.problems');
     return result;
   };
@@ -64,7 +74,18 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
     const byId = new Map(hits.map((h) => [h.sentence.id, h]));
     const views = shown.evidence.flatMap((e) => {
       const hit = e.sentenceId !== null ? byId.get(e.sentenceId) : undefined;
-      return hit ? [{ ...toHitView(hit), similarity: e.score, location: where(e).trim().replace(/^\(|\)$/g, '') || null }] : [];
+      return hit
+        ? [
+            {
+              ...toHitView(hit),
+              similarity: e.score,
+              location:
+                where(e)
+                  .trim()
+                  .replace(/^\(|\)$/g, '') || null,
+            },
+          ]
+        : [];
     });
     await panel.reveal();
     panel.showHits({ clean: shown.sentence, section: null }, views, `Where ${clip(paperName(shown.paper), 80)} comes closest`);
@@ -75,7 +96,9 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
     const record = (await heavy().BibIndex.read(text)).records.find((r) => r.key === key);
     const id = record?.doi ?? record?.arxivId;
     if (id) return vscode.commands.executeCommand('corpusLens.addPapers', 'ids', { ids: id });
-    void vscode.window.showInformationMessage(`Corpus Lens: "${key}" has no DOI or arXiv id in the .bib to fetch it by: add its PDF or source with Add Papers… (From a folder, From Zotero).`);
+    void vscode.window.showInformationMessage(
+      `Corpus Lens: "${key}" has no DOI or arXiv id in the .bib to fetch it by: add its PDF or source with Add Papers… (From a folder, From Zotero).`,
+    );
     return vscode.commands.executeCommand('corpusLens.addPapers');
   };
   return {

@@ -14,7 +14,12 @@ export interface Offered extends CompletionCandidate {
   corpusPaper?: PaperRef;
 }
 
-export function offeredPapers(bib: BibIndex, catalog: PaperCatalogLike | null, zotero: readonly ZoteroItem[], exclude: readonly string[] = []): Offered[] {
+export function offeredPapers(
+  bib: BibIndex,
+  catalog: PaperCatalogLike | null,
+  zotero: readonly ZoteroItem[],
+  exclude: readonly string[] = [],
+): Offered[] {
   const out: Offered[] = [];
   const keys = new Set(exclude);
   const offer = (c: Offered) => {
@@ -32,7 +37,15 @@ export function offeredPapers(bib: BibIndex, catalog: PaperCatalogLike | null, z
     const paper = catalog?.resolve(item.citationKey) ?? (item.doi ? catalog?.resolve(`doi:${item.doi.toLowerCase()}`) : null) ?? null;
     if (paper && covered.has(paper.id)) continue;
     if (paper) covered.add(paper.id);
-    offer({ key: item.citationKey, paperId: paper?.id ?? null, title: item.title, authors: item.authors, year: item.year, source: 'zotero', zotero: item });
+    offer({
+      key: item.citationKey,
+      paperId: paper?.id ?? null,
+      title: item.title,
+      authors: item.authors,
+      year: item.year,
+      source: 'zotero',
+      zotero: item,
+    });
   }
   for (const p of catalog?.papers() ?? []) {
     if (covered.has(p.id) || (p.citationKey && keys.has(p.citationKey))) continue;

@@ -103,10 +103,12 @@ export class CiteSources {
       const dir = await zoteroDataDir().catch(() => '');
       if (!dir) return [];
       if (this.zotero && this.zotero.dir === dir && Date.now() - this.zotero.at < ZOTERO_TTL_MS) return this.zotero.items;
-      const items = heavy().readZoteroLibrary(dir).catch((err: Error) => {
-        this.log.info(`citation completion: no Zotero library at ${dir} (${err.message})`);
-        return [] as ZoteroItem[];
-      });
+      const items = heavy()
+        .readZoteroLibrary(dir)
+        .catch((err: Error) => {
+          this.log.info(`citation completion: no Zotero library at ${dir} (${err.message})`);
+          return [] as ZoteroItem[];
+        });
       this.zotero = { dir, at: Date.now(), items };
       return items;
     })();
@@ -141,7 +143,8 @@ export async function filesUnder(root: vscode.Uri, ext: string, depth = 3): Prom
       if (out.length >= 200) return;
       const uri = vscode.Uri.joinPath(dir, name);
       if (type === vscode.FileType.File && name.toLowerCase().endsWith(ext)) out.push(uri);
-      else if (type === vscode.FileType.Directory && level < depth && !name.startsWith('.') && name !== 'node_modules') await walk(uri, level + 1);
+      else if (type === vscode.FileType.Directory && level < depth && !name.startsWith('.') && name !== 'node_modules')
+        await walk(uri, level + 1);
     }
   };
   await walk(root, 0);

@@ -26,7 +26,10 @@ export interface CiteFeature {
 export function register(_context: vscode.ExtensionContext, deps: CiteDeps): CiteFeature {
   const { log, corpus, panel, editors } = deps;
   const cite = async (hit: HitView, uri?: string, position?: vscode.Position) => {
-    const editor = uri ? vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri) ?? (await vscode.window.showTextDocument(vscode.Uri.parse(uri))) : editors.current();
+    const editor = uri
+      ? (vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri) ??
+        (await vscode.window.showTextDocument(vscode.Uri.parse(uri))))
+      : editors.current();
     if (!editor) return void vscode.window.showWarningMessage('Corpus Lens: open the paper to cite into first.');
     try {
       const { store } = await corpus.connection();

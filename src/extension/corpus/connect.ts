@@ -41,7 +41,12 @@ export async function setApiKey(secrets: Secrets): Promise<void> {
  * Asks which corpus to use: a recent one, the sample corpus, or a new folder / database. Returns whether the
  * corpus in use changed (the caller reconnects and offers the way back if that fails).
  */
-export async function connect(secrets: Secrets, corpus: CorpusService, context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<boolean> {
+export async function connect(
+  secrets: Secrets,
+  corpus: CorpusService,
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Promise<boolean> {
   const config = vscode.workspace.getConfiguration('corpusLens');
   const global = vscode.ConfigurationTarget.Global;
   const current = currentChoice();
@@ -49,11 +54,18 @@ export async function connect(secrets: Secrets, corpus: CorpusService, context: 
   const recent: Item[] = corpus.history
     .recent()
     .filter((c) => !sameChoice(c, current))
-    .map((c) => ({ label: `$(history) ${choiceLabel(c, corpus.samplePath)}`, description: c.backend === 'embedded' ? c.path : c.url, id: 'recent', choice: c }));
+    .map((c) => ({
+      label: `$(history) ${choiceLabel(c, corpus.samplePath)}`,
+      description: c.backend === 'embedded' ? c.path : c.url,
+      id: 'recent',
+      choice: c,
+    }));
   const pick = await vscode.window.showQuickPick<Item>(
     [
       ...recent,
-      ...(recent.some((r) => r.choice?.path === corpus.samplePath) ? [] : [{ label: '$(book) The sample corpus', description: '30 short example papers', id: 'sample' }]),
+      ...(recent.some((r) => r.choice?.path === corpus.samplePath)
+        ? []
+        : [{ label: '$(book) The sample corpus', description: '30 short example papers', id: 'sample' }]),
       { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' },
       { label: 'Embedded corpus in a folder…', id: 'embedded' },
       { label: 'PostgreSQL + pgvector…', id: 'postgres' },
@@ -71,7 +83,11 @@ export async function connect(secrets: Secrets, corpus: CorpusService, context: 
     return true;
   }
   if (pick.id === 'embedded') {
-    const folder = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Use this corpus folder' });
+    const folder = await vscode.window.showOpenDialog({
+      canSelectFolders: true,
+      canSelectFiles: false,
+      openLabel: 'Use this corpus folder',
+    });
     if (!folder?.[0]) return false;
     // The corpus folder, also when the picker landed inside its PostgreSQL files or on the folder around it.
     const chosen = corpusFolderFor(folder[0].fsPath);
@@ -82,7 +98,10 @@ export async function connect(secrets: Secrets, corpus: CorpusService, context: 
       const name = path.basename(chosen);
       log.info(`connect: ${chosen} holds ${papers} paper file(s), not a corpus; the corpus in use stays ${corpus.label()}`);
       void vscode.window
-        .showWarningMessage(`Corpus Lens: "${name}" holds papers (${papers} file${papers === 1 ? '' : 's'}), not a Corpus Lens corpus. Still using ${corpus.label()}.`, index)
+        .showWarningMessage(
+          `Corpus Lens: "${name}" holds papers (${papers} file${papers === 1 ? '' : 's'}), not a Corpus Lens corpus. Still using ${corpus.label()}.`,
+          index,
+        )
         .then((pick) => {
           if (pick === index) void vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(chosen));
         });

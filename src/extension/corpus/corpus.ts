@@ -86,7 +86,8 @@ export class CorpusService implements vscode.Disposable {
   /** The corpus target as the core's `openStore` reads it. */
   target(settings = readSettings()): string {
     if (settings.corpus.backend === 'embedded') return this.embeddedPath(settings);
-    if (!settings.corpus.url) throw new NotConfiguredError(`corpusLens.corpus.url is empty: connect to your ${settings.corpus.backend} corpus first`);
+    if (!settings.corpus.url)
+      throw new NotConfiguredError(`corpusLens.corpus.url is empty: connect to your ${settings.corpus.backend} corpus first`);
     return settings.corpus.backend === 'supabase' ? `supabase:${settings.corpus.url}` : settings.corpus.url;
   }
 
@@ -142,10 +143,12 @@ export class CorpusService implements vscode.Disposable {
         unit[0] = 1;
         await c.store.matchVector(unit, { count: 1 });
       }),
-    ).then(
-      () => this.log.info(`corpus opened ahead of the first lookup in ${Math.round(performance.now() - t0)} ms`),
-      (err) => this.log.info(`opening the corpus ahead of the first lookup: ${errorText(err)}`),
-    ).finally(() => (this.warming = undefined));
+    )
+      .then(
+        () => this.log.info(`corpus opened ahead of the first lookup in ${Math.round(performance.now() - t0)} ms`),
+        (err) => this.log.info(`opening the corpus ahead of the first lookup: ${errorText(err)}`),
+      )
+      .finally(() => (this.warming = undefined));
   }
 
   /** Closes the open corpus (after indexing, on settings change) so the next lookup reopens it. */
@@ -247,7 +250,9 @@ export class CorpusService implements vscode.Disposable {
     // Not const: the store's lost-connection callback may run before openStore returns, and must then see undefined.
     // eslint-disable-next-line prefer-const
     let opened: CorpusStore | undefined;
-    const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey, create: false }, (err) => this.lost(() => opened, err));
+    const store = await this.openStore(url, { schema: settings.corpus.schema, supabaseKey, create: false }, (err) =>
+      this.lost(() => opened, err),
+    );
     opened = store;
     const meta = await store.meta();
     const counts = await store.counts();
@@ -282,7 +287,8 @@ export class CorpusService implements vscode.Disposable {
    * (the sample corpus) with the offline embedder.
    */
   async openForIndexing(folder?: string): Promise<{ store: CorpusStore; embedder: Embedder }> {
-    if (folder) return { store: await this.openStore(folder, { schema: 'corpusLens' }), embedder: heavy().createEmbedder({ provider: 'offline' }) };
+    if (folder)
+      return { store: await this.openStore(folder, { schema: 'corpusLens' }), embedder: heavy().createEmbedder({ provider: 'offline' }) };
     const settings = readSettings();
     const { url, supabaseKey } = await this.credentials(settings);
     return { store: await this.openStore(url, { schema: 'corpusLens', supabaseKey }), embedder: await this.embedder(settings) };
@@ -292,7 +298,8 @@ export class CorpusService implements vscode.Disposable {
   private async credentials(settings: Settings): Promise<{ url: string; supabaseKey?: string }> {
     const target = this.target(settings);
     if (settings.corpus.backend === 'postgres') return { url: await this.withPassword(target) };
-    if (settings.corpus.backend === 'supabase') return { url: target, supabaseKey: await this.secrets.get('supabase', settings.corpus.url) };
+    if (settings.corpus.backend === 'supabase')
+      return { url: target, supabaseKey: await this.secrets.get('supabase', settings.corpus.url) };
     return { url: target };
   }
 

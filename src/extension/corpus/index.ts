@@ -41,16 +41,33 @@ export function register(context: vscode.ExtensionContext, deps: CorpusDeps): Co
   const configure = async () => {
     const pick = await vscode.window.showQuickPick(
       [
-        { label: '$(add) Add papers…', id: 'add', detail: 'Choose PDF, LaTeX, Markdown, arXiv HTML or .bib files to build the corpus from' },
-        { label: '$(folder-library) Index papers in this workspace', id: 'workspace', detail: 'PDF, LaTeX, Markdown, arXiv HTML and .bib files, into the embedded corpus' },
-        { label: '$(cloud-download) Add papers…', id: 'add', detail: "Your paper's bibliography, an arXiv / Semantic Scholar / OpenAlex search, or DOIs: open full text fetched" },
+        {
+          label: '$(add) Add papers…',
+          id: 'add',
+          detail: 'Choose PDF, LaTeX, Markdown, arXiv HTML or .bib files to build the corpus from',
+        },
+        {
+          label: '$(folder-library) Index papers in this workspace',
+          id: 'workspace',
+          detail: 'PDF, LaTeX, Markdown, arXiv HTML and .bib files, into the embedded corpus',
+        },
+        {
+          label: '$(cloud-download) Add papers…',
+          id: 'add',
+          detail: "Your paper's bibliography, an arXiv / Semantic Scholar / OpenAlex search, or DOIs: open full text fetched",
+        },
         { label: '$(book) Open the sample corpus', id: 'sample', detail: '30 short example papers that ship with Corpus Lens' },
-        { label: '$(plug) Connect to a shared corpus…', id: 'connect', detail: 'PostgreSQL + pgvector, Supabase, or a CorpusStudio database' },
+        {
+          label: '$(plug) Connect to a shared corpus…',
+          id: 'connect',
+          detail: 'PostgreSQL + pgvector, Supabase, or a CorpusStudio database',
+        },
       ],
       { title: 'Corpus Lens: set up a corpus' },
     );
     if (pick?.id === 'add') await runNextAction('addPapers');
-    else if (pick?.id === 'workspace') await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.workspace.workspaceFolders?.[0]?.uri);
+    else if (pick?.id === 'workspace')
+      await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.workspace.workspaceFolders?.[0]?.uri);
     else if (pick?.id === 'sample') await openSampleCorpus(context, corpus, log).then(() => findSimilar());
     else if (pick?.id === 'connect') await vscode.commands.executeCommand('corpusLens.connect');
   };
@@ -92,10 +109,12 @@ export function register(context: vscode.ExtensionContext, deps: CorpusDeps): Co
       } catch (err) {
         if (!(err instanceof NotConfiguredError)) {
           const back = `Go back to ${choiceLabel(previous, corpus.samplePath)}`;
-          void vscode.window.showErrorMessage(`Corpus Lens: could not connect to ${corpus.label()}: ${errorText(err)}`, back, 'Show Log').then((pick) => {
-            if (pick === back) void guarded('go back to the previous corpus', goBack, reporter)();
-            else if (pick === 'Show Log') log.show();
-          });
+          void vscode.window
+            .showErrorMessage(`Corpus Lens: could not connect to ${corpus.label()}: ${errorText(err)}`, back, 'Show Log')
+            .then((pick) => {
+              if (pick === back) void guarded('go back to the previous corpus', goBack, reporter)();
+              else if (pick === 'Show Log') log.show();
+            });
         }
       }
       await findSimilar();

@@ -16,7 +16,9 @@ export async function moveCorpusToPostgres(secrets: Secrets, corpus: CorpusServi
     return void vscode.window.showInformationMessage('Corpus Lens: the current corpus is not an embedded one; nothing to move.');
   }
   if (corpus.indexing) {
-    return void vscode.window.showWarningMessage('Corpus Lens: an indexing run is writing to the corpus; move it when the run has finished.');
+    return void vscode.window.showWarningMessage(
+      'Corpus Lens: an indexing run is writing to the corpus; move it when the run has finished.',
+    );
   }
   const from = corpus.target(settings);
   const url = await vscode.window.showInputBox({

@@ -13,7 +13,11 @@ export const SHOW_IN_PANEL_COMMAND = 'corpusLens.showInPanel';
 export class SimilarHover implements vscode.HoverProvider {
   constructor(private readonly lookups: Lookups) {}
 
-  async provideHover(doc: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    doc: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     if (!readSettings(doc.uri).hoverEnabled) return undefined;
     const sentence = documentModel(doc).sentenceAt(doc.offsetAt(position));
     if (!sentence) return undefined;
@@ -29,7 +33,9 @@ export class SimilarHover implements vscode.HoverProvider {
       const title = `${hit.paper.title ?? 'Untitled'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;
       // Cite from the hover: the same placement as the panel (end of this sentence), one undoable edit.
       const cite = commandArgs([toHitView(hit), doc.uri.toString(), { line: position.line, character: position.character }]);
-      md.appendMarkdown(`- ${escapeMarkdownText(title)}, ${hit.similarity.toFixed(2)}: *${escapeMarkdownText(hit.sentence.text)}* [Cite](command:${CITE_HIT_COMMAND}?${cite})\n`);
+      md.appendMarkdown(
+        `- ${escapeMarkdownText(title)}, ${hit.similarity.toFixed(2)}: *${escapeMarkdownText(hit.sentence.text)}* [Cite](command:${CITE_HIT_COMMAND}?${cite})\n`,
+      );
     }
     const args = commandArgs([doc.uri.toString(), sentence.start]);
     md.appendMarkdown(`\n[Open all ${result.hits.length} in the panel](command:${SHOW_IN_PANEL_COMMAND}?${args})`);

@@ -33,7 +33,8 @@ export function register(context: vscode.ExtensionContext, deps: LookupDeps): Lo
 
   const findSimilar = async () => {
     const editor = editors.current();
-    if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open a LaTeX or Markdown paper and place the cursor in a sentence.');
+    if (!editor)
+      return void vscode.window.showInformationMessage('Corpus Lens: open a LaTeX or Markdown paper and place the cursor in a sentence.');
     await panel.reveal();
     await lookups.lookupAtCursor(editor, true);
   };
@@ -50,7 +51,8 @@ export function register(context: vscode.ExtensionContext, deps: LookupDeps): Lo
   panel.onDidShow(() => {
     corpus.warm();
     const editor = vscode.window.activeTextEditor ?? editors.last;
-    if (editor && isPaperDocument(editor.document) && readSettings(editor.document.uri).trigger === 'auto') void lookups.lookupAtCursor(editor);
+    if (editor && isPaperDocument(editor.document) && readSettings(editor.document.uri).trigger === 'auto')
+      void lookups.lookupAtCursor(editor);
   });
   // A corpus held closed (moved to a server) is back: the panel's "lookups resume…" gives way to results.
   corpus.onDidResume(() => {
@@ -69,7 +71,9 @@ export function register(context: vscode.ExtensionContext, deps: LookupDeps): Lo
   context.subscriptions.push(
     { dispose: () => clearTimeout(timer) },
     vscode.languages.registerHoverProvider(PAPER_SELECTOR, new SimilarHover(lookups)),
-    vscode.languages.registerCodeActionsProvider(PAPER_SELECTOR, guard, { providedCodeActionKinds: OriginalityGuard.providedCodeActionKinds }),
+    vscode.languages.registerCodeActionsProvider(PAPER_SELECTOR, guard, {
+      providedCodeActionKinds: OriginalityGuard.providedCodeActionKinds,
+    }),
     vscode.window.onDidChangeTextEditorSelection((e) => {
       if (isPaperDocument(e.textEditor.document)) schedule(e.textEditor);
     }),

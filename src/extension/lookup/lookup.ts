@@ -162,7 +162,9 @@ export class Lookups implements vscode.Disposable {
         paths: doc.uri.scheme === 'file' ? [doc.uri.fsPath] : [],
         // The hash ingest gives a single-file source: of the bytes as saved (a modified document has other bytes).
         contentHash: doc.isDirty ? null : createHash('sha256').update(text, 'utf8').digest('hex'),
-        sentences: documentModel(doc).sentences().map((s) => s.clean),
+        sentences: documentModel(doc)
+          .sentences()
+          .map((s) => s.clean),
       });
       this.selves.set(key, self);
     }

@@ -54,7 +54,8 @@ export class OriginalityGuard implements vscode.CodeActionProvider, vscode.Dispo
       const hit = toHitView(copy.hit);
       const paper = `${hit.paper.title ?? 'a corpus paper'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;
       const why = copy.sharedWords ? `shares ${copy.sharedWords} consecutive words` : `similarity ${copy.similarity.toFixed(2)}`;
-      const severity = settings.originality.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+      const severity =
+        settings.originality.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
       const diagnostic = new vscode.Diagnostic(range, `Closely matches ${paper}: cite or rephrase (${why}).`, severity);
       diagnostic.source = 'Corpus Lens';
       diagnostic.code = 'near-copy';
@@ -85,7 +86,10 @@ export class OriginalityGuard implements vscode.CodeActionProvider, vscode.Dispo
 
   private set(uri: vscode.Uri, list: Finding[]): void {
     this.findings.set(uri.toString(), list);
-    this.diagnostics.set(uri, list.map((f) => f.diagnostic));
+    this.diagnostics.set(
+      uri,
+      list.map((f) => f.diagnostic),
+    );
   }
 
   dispose(): void {

@@ -30,5 +30,10 @@ export function toHitView(hit: Hit): HitView {
 
 /** A bookmark of a displayed hit (what the host persists per workspace and posts back in `bookmarks`). */
 export function toBookmark(hit: HitView, addedAt: Date = new Date()): BookmarkView {
-  return { id: hit.id, sentence: { ...hit.sentence }, paper: { ...hit.paper, authors: [...hit.paper.authors] }, addedAt: addedAt.toISOString() };
+  return {
+    id: hit.id,
+    sentence: { ...hit.sentence },
+    paper: { ...hit.paper, authors: [...hit.paper.authors] },
+    addedAt: addedAt.toISOString(),
+  };
 }

@@ -49,9 +49,12 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
     askClear: () => void guarded('clear the Ask conversation', () => ask.clear(), reporter)(),
     askInsert: (turn) => void guarded('insert the answer', asking.insertAnswer, reporter)(turn),
     askCite: (n) => void guarded('cite an Ask source', async (m: number) => cite.cite(await asking.sourceHit(m)), reporter)(n),
-    askOpenSource: (n) => void guarded('open an Ask source', async (m: number) => sources.openSource(await asking.sourceHit(m)), reporter)(n),
+    askOpenSource: (n) =>
+      void guarded('open an Ask source', async (m: number) => sources.openSource(await asking.sourceHit(m)), reporter)(n),
     askOpenElement: (turn, element) => void guarded('open a figure, table or equation', asking.openElement, reporter)(turn, element),
   });
-  context.subscriptions.push(vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }));
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
+  );
   return { commands: { 'corpusLens.openPanel': () => panel.reveal() } };
 }

@@ -23,13 +23,15 @@ export interface PanelHtmlOptions {
 
 /** The Content-Security-Policy of the panel. */
 export function panelCsp(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-  ].join('; ') + ';';
+  return (
+    [
+      `default-src 'none'`,
+      `style-src ${cspSource} 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+      `font-src ${cspSource}`,
+      `img-src ${cspSource} data:`,
+    ].join('; ') + ';'
+  );
 }
 
 export function panelHtml(options: PanelHtmlOptions): string {

@@ -5,7 +5,16 @@ import * as vscode from 'vscode';
 import { toBookmark, toHitView } from './hit-view.js';
 import { panelHtml } from './panel-html.js';
 import {
-  isViewMessage, type AskProgressView, type AskView, type BookmarkView, type HitView, type HostMessage, type NextAction, type QueryView, type ViewMessage, type ViewState,
+  isViewMessage,
+  type AskProgressView,
+  type AskView,
+  type BookmarkView,
+  type HitView,
+  type HostMessage,
+  type NextAction,
+  type QueryView,
+  type ViewMessage,
+  type ViewState,
 } from '../../../webview/protocol.js';
 import type { LookupEvent } from '../lookup/lookup.js';
 
@@ -110,7 +119,11 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         const { result } = event;
         const query = { clean: result.sentence.clean, section: result.sentence.section };
         if (!result.hits.length) {
-          return this.setState({ kind: 'noResults', threshold: vscode.workspace.getConfiguration('corpusLens').get('results.threshold', 0.2), query });
+          return this.setState({
+            kind: 'noResults',
+            threshold: vscode.workspace.getConfiguration('corpusLens').get('results.threshold', 0.2),
+            query,
+          });
         }
         const hits = result.hits.map((h) => toHitView(h));
         this.hits = new Map(hits.map((h) => [h.id, h]));
@@ -176,7 +189,9 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
 
   private findHit(id: string): HitView | undefined {
     const b = this.bookmarks().find((x) => x.id === id);
-    return this.hits.get(id) ?? (b ? { id: b.id, similarity: 0, sentence: b.sentence, previous: null, next: null, paper: b.paper } : undefined);
+    return (
+      this.hits.get(id) ?? (b ? { id: b.id, similarity: 0, sentence: b.sentence, previous: null, next: null, paper: b.paper } : undefined)
+    );
   }
 
   private async onMessage(m: ViewMessage): Promise<void> {

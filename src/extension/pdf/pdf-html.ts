@@ -18,15 +18,17 @@ export interface PdfHtmlOptions {
 }
 
 export function pdfCsp(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    `connect-src ${cspSource}`,
-    `worker-src blob:`,
-  ].join('; ') + ';';
+  return (
+    [
+      `default-src 'none'`,
+      `script-src 'nonce-${nonce}'`,
+      `style-src ${cspSource} 'nonce-${nonce}'`,
+      `img-src ${cspSource} data:`,
+      `font-src ${cspSource}`,
+      `connect-src ${cspSource}`,
+      `worker-src blob:`,
+    ].join('; ') + ';'
+  );
 }
 
 export function pdfHtml(options: PdfHtmlOptions): string {

@@ -66,7 +66,10 @@ export class PdfViewer implements vscode.Disposable {
       throw new PdfNotShown(`${file} cannot be read (${errorText(err)})`, 'missing');
     }
     if (stat.size > MAX_PDF_BYTES)
-      throw new PdfNotShown(`${path.basename(file)} is ${(stat.size / 1024 / 1024).toFixed(0)} MB; the Corpus Lens viewer takes PDFs up to ${MAX_PDF_BYTES / 1024 / 1024} MB`, 'tooLarge');
+      throw new PdfNotShown(
+        `${path.basename(file)} is ${(stat.size / 1024 / 1024).toFixed(0)} MB; the Corpus Lens viewer takes PDFs up to ${MAX_PDF_BYTES / 1024 / 1024} MB`,
+        'tooLarge',
+      );
     // A changed file is another document.
     const docId = `${pathId(file)}-${stat.size}-${Math.round(stat.mtimeMs)}`;
     this.request = { file, docId, page, target };
@@ -80,10 +83,15 @@ export class PdfViewer implements vscode.Disposable {
     if (this.panel) return this.panel;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const panel = vscode.window.createWebviewPanel(PDF_VIEW_TYPE, 'PDF', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [dist, media],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      PDF_VIEW_TYPE,
+      'PDF',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [dist, media],
+      },
+    );
     const webview = panel.webview;
     webview.html = pdfHtml({
       cspSource: webview.cspSource,

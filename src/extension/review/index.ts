@@ -12,7 +12,13 @@ interface ReviewDeps {
   editors: PaperEditors;
 }
 
-type ReviewCommands = Pick<CommandTable, 'corpusLens.generateRelatedWork' | 'corpusLens.insertRelatedWork' | 'corpusLens.appendRelatedWorkBibtex' | 'corpusLens.showLastRelatedWork'>;
+type ReviewCommands = Pick<
+  CommandTable,
+  | 'corpusLens.generateRelatedWork'
+  | 'corpusLens.insertRelatedWork'
+  | 'corpusLens.appendRelatedWorkBibtex'
+  | 'corpusLens.showLastRelatedWork'
+>;
 
 export function register(context: vscode.ExtensionContext, deps: ReviewDeps): { commands: ReviewCommands } {
   const { relatedWork, editors } = deps;

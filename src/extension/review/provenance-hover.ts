@@ -17,7 +17,9 @@ export class ProvenanceHover implements vscode.HoverProvider {
     md.appendMarkdown(`**Corpus Lens** — verified quotes behind ${found.keys.map(escapeMarkdownText).join(', ')}\n\n`);
     for (const q of found.quotes) {
       const status = q.unsupported ? ' — **flagged unsupported**' : q.support !== null ? ` — support ${q.support.toFixed(2)}` : '';
-      md.appendMarkdown(`- ${escapeMarkdownText(q.key)}, ${q.id} (for ${q.sentenceId}${status}): *\u201c${escapeMarkdownText(q.text)}\u201d*\n`);
+      md.appendMarkdown(
+        `- ${escapeMarkdownText(q.key)}, ${q.id} (for ${q.sentenceId}${status}): *\u201c${escapeMarkdownText(q.text)}\u201d*\n`,
+      );
     }
     return new vscode.Hover(md, new vscode.Range(doc.positionAt(found.start), doc.positionAt(found.end)));
   }

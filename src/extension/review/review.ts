@@ -53,7 +53,11 @@ export class RelatedWork {
     const output = outputEditor.document;
     const stream = new StreamWriter(outputEditor);
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Corpus Lens: related work${chat ? '' : ' (evidence outline: no LLM configured)'}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Corpus Lens: related work${chat ? '' : ' (evidence outline: no LLM configured)'}`,
+        cancellable: true,
+      },
       async (progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
@@ -69,7 +73,8 @@ export class RelatedWork {
             provenance: settings.review.provenance,
             existingBib: await review.BibIndex.read(bibText),
             signal: controller.signal,
-            onProgress: (e) => progress.report({ message: `${e.index}/${e.total} ${e.message}`, increment: e.phase === 'done' ? 100 / e.total : 0 }),
+            onProgress: (e) =>
+              progress.report({ message: `${e.index}/${e.total} ${e.message}`, increment: e.phase === 'done' ? 100 / e.total : 0 }),
             onToken: (_section, title, delta) => stream.write(title, delta),
           });
         } catch (err) {
@@ -80,9 +85,13 @@ export class RelatedWork {
     );
     await stream.flush();
     if (!result) return void vscode.window.showInformationMessage('Corpus Lens: related work cancelled.');
-    await outputEditor.edit((b) => b.replace(new vscode.Range(new vscode.Position(0, 0), output.positionAt(output.getText().length)), draftText(result, format)));
+    await outputEditor.edit((b) =>
+      b.replace(new vscode.Range(new vscode.Position(0, 0), output.positionAt(output.getText().length)), draftText(result, format)),
+    );
     this.last = { result, paper: doc.uri };
-    this.log.info(`related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens })}`);
+    this.log.info(
+      `related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens })}`,
+    );
     void this.offerActions(); // the notification stays until the author picks an action
   }
 
@@ -96,18 +105,27 @@ export class RelatedWork {
     const doc = open ?? (await vscode.workspace.openTextDocument({ language, content: '' }));
     this.draft = doc;
     const visible = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-    const editor = await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
-    if (empty && doc.getText()) await editor.edit((b) => b.delete(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(doc.getText().length))));
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: visible?.viewColumn ?? vscode.ViewColumn.Beside,
+      preview: false,
+      preserveFocus: true,
+    });
+    if (empty && doc.getText())
+      await editor.edit((b) => b.delete(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(doc.getText().length))));
     return editor;
   }
 
   /** "Show Last Related Work": the last draft in its editor again (re-created if its editor was closed). */
   async showLast(): Promise<void> {
-    if (!this.last) return void vscode.window.showInformationMessage('Corpus Lens: no related work generated in this window yet: run Generate Related Work.');
+    if (!this.last)
+      return void vscode.window.showInformationMessage(
+        'Corpus Lens: no related work generated in this window yet: run Generate Related Work.',
+      );
     const format = this.last.result.format === 'markdown' ? 'markdown' : 'latex';
     const reopened = !this.draft || this.draft.isClosed;
     const editor = await this.draftEditor(format, false);
-    if (reopened || !editor.document.getText().trim()) await editor.edit((b) => b.insert(new vscode.Position(0, 0), draftText(this.last!.result, format)));
+    if (reopened || !editor.document.getText().trim())
+      await editor.edit((b) => b.insert(new vscode.Position(0, 0), draftText(this.last!.result, format)));
     await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preview: false });
     void this.offerActions();
   }
@@ -142,7 +160,9 @@ export class RelatedWork {
     if (!ok) return void vscode.window.showErrorMessage(`Corpus Lens: could not insert into ${vscode.workspace.asRelativePath(doc.uri)}.`);
     this.log.info(`related work inserted into ${doc.uri.fsPath} at line ${doc.positionAt(edit.offset).line + 1}`);
     const added = await this.addEntries(doc);
-    void vscode.window.showInformationMessage(`Corpus Lens: related work inserted, citing ${this.last.result.cited.length} papers; ${added}.`);
+    void vscode.window.showInformationMessage(
+      `Corpus Lens: related work inserted, citing ${this.last.result.cited.length} papers; ${added}.`,
+    );
   }
 
   /** Appends the entries of the cited papers whose keys the project's .bib does not have yet (as it is now). */
@@ -174,13 +194,19 @@ function draftText(result: ReviewResult, format: 'latex' | 'markdown'): string {
 /** What a run produced, as the notification says it: "evidence outline: 25 papers, 5 themes". */
 export function describeResult(result: ReviewResult): string {
   const papers = `${result.cited.length} paper${result.cited.length === 1 ? '' : 's'}`;
-  const n = result.mode === 'outline' ? result.themes ?? 0 : result.sections.length;
-  return result.mode === 'outline' ? `evidence outline: ${papers}, ${n} theme${n === 1 ? '' : 's'}` : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}`;
+  const n = result.mode === 'outline' ? (result.themes ?? 0) : result.sections.length;
+  return result.mode === 'outline'
+    ? `evidence outline: ${papers}, ${n} theme${n === 1 ? '' : 's'}`
+    : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}`;
 }
 
 /** The BibTeX shown under the draft, as comments, so the draft stays valid LaTeX/Markdown (no field can end the comment). */
 function commentOut(bibtex: string, format: 'latex' | 'markdown'): string {
-  if (format === 'latex') return bibtex.split('\n').map((l) => `% ${l}`).join('\n');
+  if (format === 'latex')
+    return bibtex
+      .split('\n')
+      .map((l) => `% ${l}`)
+      .join('\n');
   return `<!-- BibTeX of the cited papers\n${heavy().htmlCommentSafe(bibtex)}\n-->`;
 }
 

@@ -3,7 +3,14 @@
 import * as vscode from 'vscode';
 import { TextModel, type Format } from '../../core/text/index.js';
 
-const FORMAT_BY_LANGUAGE: Record<string, Format> = { latex: 'latex', tex: 'latex', markdown: 'markdown', quarto: 'markdown', rmd: 'markdown', rmarkdown: 'markdown' };
+const FORMAT_BY_LANGUAGE: Record<string, Format> = {
+  latex: 'latex',
+  tex: 'latex',
+  markdown: 'markdown',
+  quarto: 'markdown',
+  rmd: 'markdown',
+  rmarkdown: 'markdown',
+};
 
 /** The languages Corpus Lens's hovers and quick fixes serve. */
 export const PAPER_SELECTOR: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));

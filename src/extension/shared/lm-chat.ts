@@ -17,7 +17,11 @@ export interface LmChatModel {
   readonly name: string;
   readonly vendor: string;
   readonly family: string;
-  sendRequest(messages: unknown[], options?: { justification?: string }, token?: LmCancellation): PromiseLike<{ text: AsyncIterable<string> }>;
+  sendRequest(
+    messages: unknown[],
+    options?: { justification?: string },
+    token?: LmCancellation,
+  ): PromiseLike<{ text: AsyncIterable<string> }>;
 }
 
 export interface LmApi {
@@ -82,7 +86,11 @@ export class LanguageModelChat implements ChatModel {
       if (req.signal?.aborted) throw abortError(req.signal);
       const promptTokens = req.messages.reduce((n, m) => n + estimateTokens(m.content) + 4, 0);
       const completionTokens = estimateTokens(text);
-      return { text, usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true }, attempts: 1 };
+      return {
+        text,
+        usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true },
+        attempts: 1,
+      };
     } catch (err) {
       if (req.signal?.aborted) throw abortError(req.signal);
       throw new LlmError(req.step, 'connection', lmFailure(err, this.lm), undefined, { cause: err });

@@ -38,13 +38,27 @@ export interface Settings {
 
 /** Keys whose value only the user (not a workspace) may set. */
 const MACHINE_KEYS = new Set([
-  'corpus.backend', 'corpus.url', 'corpus.schema', 'embedding.provider', 'embedding.baseUrl', 'embedding.model', 'embedding.dimensions',
-  'embedding.prefixes', 'embedding.queryPrefix', 'embedding.documentPrefix',
-  'llm.provider', 'llm.baseUrl', 'llm.model',
+  'corpus.backend',
+  'corpus.url',
+  'corpus.schema',
+  'embedding.provider',
+  'embedding.baseUrl',
+  'embedding.model',
+  'embedding.dimensions',
+  'embedding.prefixes',
+  'embedding.queryPrefix',
+  'embedding.documentPrefix',
+  'llm.provider',
+  'llm.baseUrl',
+  'llm.model',
   // Where queries and API keys go: the user's choice, never a workspace's.
-  'sources.arxivUrl', 'sources.arxivApiUrl', 'sources.semanticScholarUrl', 'sources.openalexUrl',
+  'sources.arxivUrl',
+  'sources.arxivApiUrl',
+  'sources.semanticScholarUrl',
+  'sources.openalexUrl',
   // Which library is read and which local service is asked: the user's, never a workspace's.
-  'zotero.dataDir', 'zotero.betterBibtexUrl',
+  'zotero.dataDir',
+  'zotero.betterBibtexUrl',
 ]);
 
 export function readSettings(scope?: vscode.ConfigurationScope): Settings {
@@ -78,8 +92,15 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     debounceMs: get('debounceMs', 300),
     hoverEnabled: get('hover.enabled', true),
     citation: { command: get<CitationCommand>('citation.command', 'cite'), bibFile: get('citation.bibFile', '') },
-    originality: { enabled: get('originality.enabled', true), severity: get<'information' | 'warning'>('originality.severity', 'information') },
-    llm: { provider: get<string>('llm.provider', 'openai') === 'vscode' ? 'vscode' : 'openai', baseUrl: get('llm.baseUrl', ''), model: get('llm.model', 'gpt-4o-mini') },
+    originality: {
+      enabled: get('originality.enabled', true),
+      severity: get<'information' | 'warning'>('originality.severity', 'information'),
+    },
+    llm: {
+      provider: get<string>('llm.provider', 'openai') === 'vscode' ? 'vscode' : 'openai',
+      baseUrl: get('llm.baseUrl', ''),
+      model: get('llm.model', 'gpt-4o-mini'),
+    },
     sources: {
       contact: get('sources.contact', ''),
       openLicenseOnly: get('sources.openLicenseOnly', false),
@@ -89,6 +110,9 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       openalexUrl: get('sources.openalexUrl', ''),
     },
     zotero: { dataDir: get('zotero.dataDir', ''), betterBibtexUrl: get('zotero.betterBibtexUrl', '') },
-    review: { unsupported: get<'remove' | 'flag'>('review.unsupported', 'remove') === 'flag' ? 'flag' : 'remove', provenance: get('review.provenance', true) },
+    review: {
+      unsupported: get<'remove' | 'flag'>('review.unsupported', 'remove') === 'flag' ? 'flag' : 'remove',
+      provenance: get('review.provenance', true),
+    },
   };
 }

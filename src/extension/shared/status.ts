@@ -20,7 +20,10 @@ export class StatusBar implements vscode.Disposable {
       case 'results': {
         const c = event.result.connection;
         this.corpus = `${c.name} · ${c.sentences.toLocaleString('en')} sentences`;
-        return this.set(`$(library) ${this.corpus}`, `Corpus Lens: ${c.name}, ${c.papers} papers, ${c.sentences} sentences; embedder ${c.embedderLabel}. ${event.result.hits.length} results.`);
+        return this.set(
+          `$(library) ${this.corpus}`,
+          `Corpus Lens: ${c.name}, ${c.papers} papers, ${c.sentences} sentences; embedder ${c.embedderLabel}. ${event.result.hits.length} results.`,
+        );
       }
       case 'notProse':
         return this.set(`$(library) ${this.corpus}`, 'Corpus Lens: the cursor is not in a prose sentence');
@@ -29,7 +32,10 @@ export class StatusBar implements vscode.Disposable {
       case 'error': {
         // Name the corpus that failed, not the one shown before the switch.
         const name = event.corpus ?? this.corpus;
-        return this.set(`$(error) ${name}`, `Corpus Lens: ${name}: ${event.error.message}${event.recover ? ` (the panel offers to go back to ${event.recover})` : ''}`);
+        return this.set(
+          `$(error) ${name}`,
+          `Corpus Lens: ${name}: ${event.error.message}${event.recover ? ` (the panel offers to go back to ${event.recover})` : ''}`,
+        );
       }
     }
   }

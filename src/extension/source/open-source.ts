@@ -19,12 +19,20 @@ const PDF_SOURCE = /\.pdf$/i;
 export interface SourceOpener {
   /** Remembers folders the user indexed: their files may be opened from corpus data. */
   rememberRoots(paths: string[]): Promise<void>;
-  openPaperAt(p: { id: string; title: string | null; doi: string | null; url?: string | null }, at: { text: string | null; page: number | null; target: PdfTarget | null }): Promise<void>;
+  openPaperAt(
+    p: { id: string; title: string | null; doi: string | null; url?: string | null },
+    at: { text: string | null; page: number | null; target: PdfTarget | null },
+  ): Promise<void>;
   openSource(hit: HitView): Promise<void>;
   sourceLocation(paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined>;
 }
 
-export function sourceOpener(context: vscode.ExtensionContext, corpus: CorpusService, log: vscode.LogOutputChannel, pdfViewer: PdfViewer): SourceOpener {
+export function sourceOpener(
+  context: vscode.ExtensionContext,
+  corpus: CorpusService,
+  log: vscode.LogOutputChannel,
+  pdfViewer: PdfViewer,
+): SourceOpener {
   /** Folders the user indexed (files under them may be opened from corpus data), plus the workspace and the samples. */
   const indexedRoots = (): string[] => [
     ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
@@ -57,7 +65,8 @@ export function sourceOpener(context: vscode.ExtensionContext, corpus: CorpusSer
     if (text && /\.(tex|ltx)$/i.test(file)) {
       const { latexSentenceSource } = await import('../../core/ingest/latex.js');
       const at = latexSentenceSource(file, text);
-      if (at && isUnder(at.file, indexedRoots())) return { doc: await vscode.workspace.openTextDocument(vscode.Uri.file(at.file)), line: at.line };
+      if (at && isUnder(at.file, indexedRoots()))
+        return { doc: await vscode.workspace.openTextDocument(vscode.Uri.file(at.file)), line: at.line };
     }
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     return { doc, line: text ? lineOfSentence(doc.getText(), text) : 0 };
@@ -67,7 +76,10 @@ export function sourceOpener(context: vscode.ExtensionContext, corpus: CorpusSer
    * Opens a paper's source at a place in it: a PDF in the Corpus Lens viewer at `page` with `target` highlighted, a
    * text source at the line of `text`, another file in VS Code's viewer for it, else its DOI or web page.
    */
-  const openPaperAt = async (p: { id: string; title: string | null; doi: string | null; url?: string | null }, at: { text: string | null; page: number | null; target: PdfTarget | null }) => {
+  const openPaperAt = async (
+    p: { id: string; title: string | null; doi: string | null; url?: string | null },
+    at: { text: string | null; page: number | null; target: PdfTarget | null },
+  ) => {
     const target = await sourceTarget(p);
     if (target.kind === 'none') {
       log.warn(`open source of ${p.id}: ${target.reason}`);
@@ -85,7 +97,11 @@ export function sourceOpener(context: vscode.ExtensionContext, corpus: CorpusSer
       const pos = new vscode.Position(line, 0);
       log.info(`open source of ${p.id}: ${doc.uri.fsPath} (line ${line + 1})`);
       if (!open.has(doc.uri.toString())) openedAsReference(doc);
-      return void (await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true, viewColumn: vscode.ViewColumn.Active }));
+      return void (await vscode.window.showTextDocument(doc, {
+        selection: new vscode.Range(pos, pos),
+        preview: true,
+        viewColumn: vscode.ViewColumn.Active,
+      }));
     }
     if (PDF_SOURCE.test(target.path)) {
       log.info(`open source of ${p.id}: ${target.path}${at.page ? ` (page ${at.page})` : ''} in the PDF viewer`);
@@ -94,8 +110,13 @@ export function sourceOpener(context: vscode.ExtensionContext, corpus: CorpusSer
       } catch (err) {
         if (!(err instanceof PdfNotShown)) throw err;
         log.warn(`open source of ${p.id}: ${err.message}`);
-        if (err.reason === 'missing') return void vscode.window.showWarningMessage(`Corpus Lens: "${p.title ?? p.id}": ${err.message}. Re-index its folder if it moved.`);
-        void vscode.window.showInformationMessage(`Corpus Lens: ${err.message}: opened in VS Code's viewer${at.page ? `; see page ${at.page}` : ''}.`);
+        if (err.reason === 'missing')
+          return void vscode.window.showWarningMessage(
+            `Corpus Lens: "${p.title ?? p.id}": ${err.message}. Re-index its folder if it moved.`,
+          );
+        void vscode.window.showInformationMessage(
+          `Corpus Lens: ${err.message}: opened in VS Code's viewer${at.page ? `; see page ${at.page}` : ''}.`,
+        );
       }
     }
     // Another file type (or a PDF too large for the viewer): VS Code's default viewer for it.
@@ -117,10 +138,18 @@ export function sourceOpener(context: vscode.ExtensionContext, corpus: CorpusSer
 
   // A hit's id is its displayed sentence's corpus id (hit-view.ts).
   const openSource = async (hit: HitView) =>
-    openPaperAt(hit.paper, { text: hit.sentence.text, page: await storedPage(Number(hit.id)), target: { kind: 'sentence', text: hit.sentence.text } });
+    openPaperAt(hit.paper, {
+      text: hit.sentence.text,
+      page: await storedPage(Number(hit.id)),
+      target: { kind: 'sentence', text: hit.sentence.text },
+    });
 
   /** Where a cited paper opens: its indexed file at the sentence (under a folder the user indexed), else its DOI. */
-  const sourceLocation = async (paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined> => {
+  const sourceLocation = async (
+    paperId: string,
+    sentenceId: number,
+    sentence: string,
+  ): Promise<vscode.Uri | vscode.Location | undefined> => {
     const { store } = await corpus.connection();
     const doi = (await store.context([sentenceId])).find((h) => h.paper.id === paperId)?.paper.doi ?? null;
     const target = await sourceTarget({ id: paperId, doi, url: null });

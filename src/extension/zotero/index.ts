@@ -11,7 +11,10 @@ interface ZoteroDeps {
   editors: PaperEditors;
 }
 
-export function register(_context: vscode.ExtensionContext, deps: ZoteroDeps): { commands: Pick<CommandTable, 'corpusLens.citeFromZotero'> } {
+export function register(
+  _context: vscode.ExtensionContext,
+  deps: ZoteroDeps,
+): { commands: Pick<CommandTable, 'corpusLens.citeFromZotero'> } {
   const { log, panel, editors } = deps;
   return {
     commands: {

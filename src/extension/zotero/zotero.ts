@@ -26,7 +26,9 @@ async function readLibrary(dir: string, log: vscode.LogOutputChannel): Promise<Z
     return await heavy().readZoteroLibrary(dir);
   } catch (err) {
     log.error(`Zotero: ${(err as Error).message}`);
-    void vscode.window.showErrorMessage(`Corpus Lens: cannot read the Zotero library: ${(err as Error).message}. Set "corpusLens.zotero.dataDir" to Zotero's data directory (Zotero: Settings → Advanced → Files and Folders).`);
+    void vscode.window.showErrorMessage(
+      `Corpus Lens: cannot read the Zotero library: ${(err as Error).message}. Set "corpusLens.zotero.dataDir" to Zotero's data directory (Zotero: Settings → Advanced → Files and Folders).`,
+    );
     return undefined;
   }
 }
@@ -98,18 +100,31 @@ export async function addFromZotero(deps: AddPapersDeps, chosen?: { collection?:
   try {
     collections = await h.listZoteroCollections(dir);
   } catch (err) {
-    void vscode.window.showErrorMessage(`Corpus Lens: cannot read the Zotero library: ${(err as Error).message}. Set "corpusLens.zotero.dataDir" to Zotero's data directory.`);
+    void vscode.window.showErrorMessage(
+      `Corpus Lens: cannot read the Zotero library: ${(err as Error).message}. Set "corpusLens.zotero.dataDir" to Zotero's data directory.`,
+    );
     return;
   }
-  const pick = chosen ? { collection: chosen.collection || undefined } : await vscode.window.showQuickPick(
-    [
-      { label: '$(library) The whole library', detail: dir, collection: undefined as string | undefined },
-      ...collections.map((c) => ({ label: `$(folder) ${c.name}`, description: c.parent ? `in ${c.parent}` : undefined, detail: `${c.items} items, with its subcollections`, collection: c.name })),
-    ],
-    { title: 'Corpus Lens: add papers from Zotero', matchOnDescription: true },
-  );
+  const pick = chosen
+    ? { collection: chosen.collection || undefined }
+    : await vscode.window.showQuickPick(
+        [
+          { label: '$(library) The whole library', detail: dir, collection: undefined as string | undefined },
+          ...collections.map((c) => ({
+            label: `$(folder) ${c.name}`,
+            description: c.parent ? `in ${c.parent}` : undefined,
+            detail: `${c.items} items, with its subcollections`,
+            collection: c.name,
+          })),
+        ],
+        { title: 'Corpus Lens: add papers from Zotero', matchOnDescription: true },
+      );
   if (!pick) return;
   const { units } = await h.zoteroUnits(dir, { collection: pick.collection });
   const what = `Zotero ${pick.collection ? `collection "${pick.collection}"` : 'library'} at ${dir}`;
-  await indexWith({ what, unit: 'items', sources: async () => units.length, run: (store, options) => heavy().ingestUnits(store, units, options) }, deps.corpus, deps.log);
+  await indexWith(
+    { what, unit: 'items', sources: async () => units.length, run: (store, options) => heavy().ingestUnits(store, units, options) },
+    deps.corpus,
+    deps.log,
+  );
 }

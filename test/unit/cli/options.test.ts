@@ -7,7 +7,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../support/eval.ts';
 import { CliError } from '../../../src/cli/command.ts';
-import { CLI_TABLE_END, CLI_TABLE_START, defineCommand, helpText, integer, markdownTable, number, parseCommand, withCliTable, choice, flag, text, texts } from '../../../src/cli/options.ts';
+import {
+  CLI_TABLE_END,
+  CLI_TABLE_START,
+  defineCommand,
+  helpText,
+  integer,
+  markdownTable,
+  number,
+  parseCommand,
+  withCliTable,
+  choice,
+  flag,
+  text,
+  texts,
+} from '../../../src/cli/options.ts';
 import { askSpec, commandSpecs, querySpec, reviewSpec, schemaSpec } from '../../../src/cli/spec.ts';
 import { ANSWERABILITY_THRESHOLD } from '../../../src/core/ask/evidence.ts';
 import { ASK_DEFAULTS } from '../../../src/core/ask/index.ts';
@@ -66,7 +80,8 @@ test('--help wins over bad values and lists every option with its range and defa
   const r = parseCommand(spec, ['--k', 'many', '--help']);
   assert.ok('help' in r);
   assert.match(r.help, /^Usage: corpus-lens demo \[options\] TEXT\n/);
-  for (const flagName of ['--k N', '--t T', '--mode a|b|c', '--json', '--name NAME', '--paper ID…', '-h, --help']) assert.ok(r.help.includes(flagName), flagName);
+  for (const flagName of ['--k N', '--t T', '--mode a|b|c', '--json', '--name NAME', '--paper ID…', '-h, --help'])
+    assert.ok(r.help.includes(flagName), flagName);
   assert.match(r.help, /how many \(an integer from 1 to 10; default 5\)/);
   for (const s of commandSpecs) {
     const h = helpText(s);

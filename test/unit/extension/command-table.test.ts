@@ -36,10 +36,14 @@ describe('the command table', () => {
   });
 
   test('menus and keybindings name contributed commands', () => {
-    const menuCommands = Object.entries(pkg.contributes.menus ?? {}).flatMap(([menu, items]) => items.filter((i) => i.command).map((i) => [menu, i.command!] as const));
+    const menuCommands = Object.entries(pkg.contributes.menus ?? {}).flatMap(([menu, items]) =>
+      items.filter((i) => i.command).map((i) => [menu, i.command!] as const),
+    );
     assert.ok(menuCommands.length > 0, 'package.json has menu items');
-    for (const [menu, id] of menuCommands) assert.ok(contributed.includes(id), `menu ${menu} names ${id}, which package.json does not contribute`);
-    for (const k of pkg.contributes.keybindings ?? []) assert.ok(contributed.includes(k.command), `a keybinding names ${k.command}, which package.json does not contribute`);
+    for (const [menu, id] of menuCommands)
+      assert.ok(contributed.includes(id), `menu ${menu} names ${id}, which package.json does not contribute`);
+    for (const k of pkg.contributes.keybindings ?? [])
+      assert.ok(contributed.includes(k.command), `a keybinding names ${k.command}, which package.json does not contribute`);
   });
 
   test('the commands the code runs by id, sets on items or links to are in the table', () => {
@@ -48,7 +52,8 @@ describe('the command table', () => {
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       // executeCommand('corpusLens.x'), item.command = 'corpusLens.x', { command: 'corpusLens.x' }, export const X_COMMAND = 'corpusLens.x'
-      for (const m of text.matchAll(/(?:executeCommand\(\s*|command\s*[:=]\s*|_COMMAND\s*=\s*)'(corpusLens\.\w+)'/g)) used.set(m[1], path.relative(root, file));
+      for (const m of text.matchAll(/(?:executeCommand\(\s*|command\s*[:=]\s*|_COMMAND\s*=\s*)'(corpusLens\.\w+)'/g))
+        used.set(m[1], path.relative(root, file));
     }
     assert.ok(used.size >= 5, `found the command ids the code uses (${[...used.keys()].join(', ')})`);
     for (const [id, file] of used) assert.ok(known.has(id), `${file} runs ${id}, which is not in the command table`);

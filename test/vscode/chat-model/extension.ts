@@ -42,21 +42,32 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
   const provider: ChatModelProvider = {
     async provideLanguageModelResponse(messages, _options, extensionId, progress) {
       // The API has no system role: a caller sends its system prompt as the first user message (as Corpus Lens does).
-      const plain = messages.map((m, i) => ({ role: i === 0 ? 'system' : m.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user', content: text(m) }));
+      const plain = messages.map((m, i) => ({
+        role: i === 0 ? 'system' : m.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : 'user',
+        content: text(m),
+      }));
       const step = /step: ([a-z]+)/.exec(plain[0]?.content ?? '')?.[1] ?? null;
       api.calls.push({ extensionId, step, messages: plain.length });
       const call: ChatCall = { n: api.calls.length, at: Date.now(), body: {}, messages: plain, stream: true, step, hungUp: false };
       const reply = await script(call);
       const content = 'content' in reply ? reply.content : '';
       // Streamed in pieces, as a real model's fragments arrive.
-      for (const piece of content.match(/[\s\S]{1,24}/g) ?? []) progress.report({ index: 0, part: new vscode.LanguageModelTextPart(piece) });
+      for (const piece of content.match(/[\s\S]{1,24}/g) ?? [])
+        progress.report({ index: 0, part: new vscode.LanguageModelTextPart(piece) });
     },
     async provideTokenCount(t) {
       return Math.ceil((typeof t === 'string' ? t : text(t)).length / 4);
     },
   };
   context.subscriptions.push(
-    register('scripted', provider, { vendor: 'corpus-lens-tests', name: 'Scripted test model', family: 'scripted', version: '1', maxInputTokens: 128_000, maxOutputTokens: 4_000 }),
+    register('scripted', provider, {
+      vendor: 'corpus-lens-tests',
+      name: 'Scripted test model',
+      family: 'scripted',
+      version: '1',
+      maxInputTokens: 128_000,
+      maxOutputTokens: 4_000,
+    }),
   );
   return api;
 }

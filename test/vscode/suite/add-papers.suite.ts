@@ -13,19 +13,38 @@ describe('Add Papers (web sources)', function () {
 
   it('fetches an arXiv e-print by id into the corpus, reports its outcome, and lookups see it', async () => {
     const s = await startStandins();
-    s.add({ kind: 'eprint-tar', title: 'Zeolite lattices in tar sources', authors: ['Ada Lovelace'], year: 2021, arxivId: '2101.00001', license: 'http://creativecommons.org/licenses/by/4.0/', topic: 'zeolite lattices' });
-    const urls = { 'sources.arxivUrl': s.arxivUrl, 'sources.arxivApiUrl': s.arxivApiUrl, 'sources.openalexUrl': s.openalexUrl, 'sources.semanticScholarUrl': s.s2Url };
+    s.add({
+      kind: 'eprint-tar',
+      title: 'Zeolite lattices in tar sources',
+      authors: ['Ada Lovelace'],
+      year: 2021,
+      arxivId: '2101.00001',
+      license: 'http://creativecommons.org/licenses/by/4.0/',
+      topic: 'zeolite lattices',
+    });
+    const urls = {
+      'sources.arxivUrl': s.arxivUrl,
+      'sources.arxivApiUrl': s.arxivApiUrl,
+      'sources.openalexUrl': s.openalexUrl,
+      'sources.semanticScholarUrl': s.s2Url,
+    };
     await setUserSettings('corpusLens', urls);
     try {
       const summary = await vscode.commands.executeCommand<FetchSummary>('corpusLens.addPapers', 'ids', { ids: 'arXiv:2101.00001' });
       assert.ok(summary, 'the command returns its summary');
-      assert.deepEqual(summary.entries.map((e) => [e.arxivId, e.outcome, e.license]), [['2101.00001', 'latex', 'http://creativecommons.org/licenses/by/4.0/']]);
+      assert.deepEqual(
+        summary.entries.map((e) => [e.arxivId, e.outcome, e.license]),
+        [['2101.00001', 'latex', 'http://creativecommons.org/licenses/by/4.0/']],
+      );
       assert.equal(summary.papers, 1);
       assert.deepEqual(s.arxivViolations, []);
       const api = vscode.extensions.all.find((e) => e.packageJSON.name === 'corpus-lens')!.exports as CorpusLensApi;
       const { store } = await api.corpus.connection();
       const hits = await store.matchKeyword('zeolite lattices careful design', { count: 5 });
-      assert.ok(hits.some((h) => h.paper.id === 'arxiv:2101.00001'), 'the fetched paper is searchable');
+      assert.ok(
+        hits.some((h) => h.paper.id === 'arxiv:2101.00001'),
+        'the fetched paper is searchable',
+      );
     } finally {
       await setUserSettings('corpusLens', Object.fromEntries(Object.keys(urls).map((k) => [k, undefined])));
       await s.close();

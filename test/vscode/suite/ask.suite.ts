@@ -49,7 +49,10 @@ describe('Ask the Corpus', function () {
   it('in the Ask tab: answers with numbered sources, a follow-up and "where did you find that?" use the history, Insert answer is one undo', async () => {
     const samples = path.join(extension().extensionPath, 'samples', 'corpus');
     const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
-    const paper = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(workspace, 'paper.tex')), vscode.ViewColumn.One);
+    const paper = await vscode.window.showTextDocument(
+      await vscode.workspace.openTextDocument(path.join(workspace, 'paper.tex')),
+      vscode.ViewColumn.One,
+    );
     const nothing = await vscode.commands.executeCommand('corpusLens.ask');
     assert.equal(nothing, undefined, '"Ask the Corpus…" without a question opens the tab and asks nothing');
 
@@ -60,13 +63,22 @@ describe('Ask the Corpus', function () {
     let c = api.ask.conversation();
     for (const n of t1.citations) {
       const s = c.sources[n - 1];
-      assert.ok(s.citationKey && (existsSync(path.join(samples, `${s.citationKey}.tex`)) || existsSync(path.join(samples, `${s.citationKey}.md`))), `[${n}] is a sample paper: ${s.citationKey}`);
+      assert.ok(
+        s.citationKey && (existsSync(path.join(samples, `${s.citationKey}.tex`)) || existsSync(path.join(samples, `${s.citationKey}.md`))),
+        `[${n}] is a sample paper: ${s.citationKey}`,
+      );
       assert.ok(s1.includes(`[${n}]`), `the tab shows citation [${n}]`);
       assert.ok(s1.includes(s.text), `and its source's sentence: ${s.text}`);
     }
-    assert.ok(c.sources.some((s) => s.citationKey === 'mwangi2022hnswtuning' && /recall@10 of 0\.98/.test(s.text)), 'the HNSW paper’s sentence that answers it');
+    assert.ok(
+      c.sources.some((s) => s.citationKey === 'mwangi2022hnswtuning' && /recall@10 of 0\.98/.test(s.text)),
+      'the HNSW paper’s sentence that answers it',
+    );
     assert.ok(s1.includes('Insert answer at cursor'));
-    assert.ok(!vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('Ask the Corpus'))), 'no separate answer document: the tab is the answer');
+    assert.ok(
+      !vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('Ask the Corpus'))),
+      'no separate answer document: the tab is the answer',
+    );
 
     // Hovering a citation reveals its quote (the screenshot shows it; the text is checked in test/webview/ask-tab.test.ts).
     await snapshot('ask-quote', 30_000, [{ hover: '.cl-ask-turn[data-turn="0"] .cl-ask-cite' }]);
@@ -75,8 +87,14 @@ describe('Ask the Corpus', function () {
     const { turn: t2, screen: s2 } = await askInTab(q2, 'ask-followup');
     assert.equal(t2.rewrite, 'terms', 'the follow-up is searched with the previous question’s terms');
     assert.match(t2.text, /50,000 vectors/);
-    assert.ok(t2.citations.some((n) => t1.citations.includes(n)), 'a sentence cited again keeps its number from the first answer');
-    assert.ok(s2.includes(`Searched as: ${t2.standalone}`) || s2.includes(`Searched as:\n${t2.standalone}`) || s2.includes(t2.standalone), 'the rewrite is shown');
+    assert.ok(
+      t2.citations.some((n) => t1.citations.includes(n)),
+      'a sentence cited again keeps its number from the first answer',
+    );
+    assert.ok(
+      s2.includes(`Searched as: ${t2.standalone}`) || s2.includes(`Searched as:\n${t2.standalone}`) || s2.includes(t2.standalone),
+      'the rewrite is shown',
+    );
 
     const q3 = 'Where did you find that?';
     const { turn: t3, screen: s3 } = await askInTab(q3, 'ask-where');
@@ -93,7 +111,9 @@ describe('Ask the Corpus', function () {
     const bibPath = path.join(workspace, 'refs.bib');
     await snapshot('ask-insert', 30_000, [{ click: '.cl-ask-turn[data-turn="1"] [data-ask-action="insert"]' }]);
     await waitFor('the answer in the paper', () => paper.document.getText() !== original, 30_000);
-    const inserted = paper.document.getText().slice(paper.document.offsetAt(at), paper.document.getText().length - (original.length - original.indexOf('\\section{Method}')));
+    const inserted = paper.document
+      .getText()
+      .slice(paper.document.offsetAt(at), paper.document.getText().length - (original.length - original.indexOf('\\section{Method}')));
     assert.match(inserted, /50,000 vectors/);
     assert.match(inserted, /~\\cite\{[^}]+\}/, `citations as \\cite{key}: ${inserted}`);
     assert.doesNotMatch(inserted, /\[\d+\]/, 'no [n] markers left');
@@ -156,7 +176,12 @@ describe('Ask the Corpus', function () {
     mkdirSync(dir, { recursive: true });
     const tex = path.join(extension().extensionPath, 'test', 'fixtures', 'ingest', 'onecol.tex');
     try {
-      for (let i = 0; i < 2; i++) execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+      for (let i = 0; i < 2; i++)
+        execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], {
+          cwd: dir,
+          stdio: 'ignore',
+          timeout: 60_000,
+        });
     } catch (err) {
       if (process.env.CI) throw err;
       return this.skip(); // pdflatex is not installed
@@ -173,18 +198,28 @@ describe('Ask the Corpus', function () {
 
   async function openPdfSources(dir: string): Promise<void> {
     // Observation 45 is on page 3: its source's Open source in the tab opens the viewer there.
-    const { turn } = await askInTab('Which observation notes that the benchmark documents the incomprehensibility of the straightforwardness?', 'ask-pdf');
+    const { turn } = await askInTab(
+      'Which observation notes that the benchmark documents the incomprehensibility of the straightforwardness?',
+      'ask-pdf',
+    );
     const c = api.ask.conversation();
     const source = turn.citations.map((n) => c.sources[n - 1]).find((s) => s.text.startsWith('Observation 45 '));
     assert.ok(source, `the PDF's sentence is a source: ${turn.citations.map((n) => c.sources[n - 1].text.slice(0, 40)).join(' | ')}`);
     assert.equal(source.page, 3);
     await snapshot('ask-pdf-open', 30_000, [{ click: `#cl-ask-source-${source.n} [data-ask-action="open"]` }]);
-    const shown = await waitFor('the PDF viewer on page 3', () => (api.pdfViewer.lastShown?.page === 3 ? api.pdfViewer.lastShown : undefined), 60_000);
+    const shown = await waitFor(
+      'the PDF viewer on page 3',
+      () => (api.pdfViewer.lastShown?.page === 3 ? api.pdfViewer.lastShown : undefined),
+      60_000,
+    );
     assert.equal(shown.found, true, shown.message);
     assert.ok(shown.highlights >= 2, `the sentence's two lines are highlighted: ${shown.highlights}`);
     assert.equal(shown.message, 'Page 3 of 4. The sentence is highlighted.');
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('corpusLens.pdf'), `the viewer is the active tab: ${tab?.label}`);
+    assert.ok(
+      tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('corpusLens.pdf'),
+      `the viewer is the active tab: ${tab?.label}`,
+    );
     assert.equal(tab.label, 'onecol.pdf (p. 3)');
     const screen = (await snapshot('pdf-source-sentence')).join('\n');
     assert.ok(screen.includes('Page 3 of 4. The sentence is highlighted.'), 'the viewer says so on screen');
@@ -195,8 +230,14 @@ describe('Ask the Corpus', function () {
     const figure = t2.elements?.findIndex((e) => e.label === 'Figure 1' && e.page === 2) ?? -1;
     assert.ok(figure >= 0, `Figure 1 is a card: ${JSON.stringify(t2.elements?.map((e) => [e.label, e.page]))}`);
     const turnIndex = api.ask.conversation().turns.length - 1;
-    await snapshot('ask-pdf-figure-open', 30_000, [{ click: `.cl-ask-turn[data-turn="${turnIndex}"] .cl-ask-element:nth-child(${figure + 1}) [data-ask-action="open-element"]` }]);
-    const box = await waitFor('the PDF viewer on page 2', () => (api.pdfViewer.lastShown?.page === 2 ? api.pdfViewer.lastShown : undefined), 60_000);
+    await snapshot('ask-pdf-figure-open', 30_000, [
+      { click: `.cl-ask-turn[data-turn="${turnIndex}"] .cl-ask-element:nth-child(${figure + 1}) [data-ask-action="open-element"]` },
+    ]);
+    const box = await waitFor(
+      'the PDF viewer on page 2',
+      () => (api.pdfViewer.lastShown?.page === 2 ? api.pdfViewer.lastShown : undefined),
+      60_000,
+    );
     assert.deepEqual([box.found, box.highlights, box.message], [true, 1, 'Page 2 of 4. Figure 1 is outlined.']);
     await snapshot('pdf-source-figure');
 
@@ -217,7 +258,9 @@ describe('Ask the Corpus', function () {
     const before = vscode.workspace.getConfiguration('corpusLens').inspect<string>('corpus.path')?.globalValue;
     await setUserSettings('corpusLens', { 'corpus.path': path.join(process.env.CORPUS_LENS_TEST_WORKSPACE!, 'no-corpus-here') });
     try {
-      const turn = await vscode.commands.executeCommand<AskTurn | undefined>('corpusLens.ask', { question: 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?' });
+      const turn = await vscode.commands.executeCommand<AskTurn | undefined>('corpusLens.ask', {
+        question: 'Which HNSW parameters reach recall@10 of 0.98 on small sentence corpora?',
+      });
       assert.equal(turn, undefined, 'no answer, and no rejected command');
       assert.equal(api.ask.conversation().turns.length, 0);
     } finally {

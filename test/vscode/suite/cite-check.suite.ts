@@ -15,14 +15,24 @@ const file = (name: string) => path.join(dir(), name);
 
 /** Entries of the sample corpus's own .bib (the corpus knows these papers under the same keys). */
 function sampleEntry(key: string): string {
-  const bib = readFileSync(path.join(vscode.extensions.all.find((e) => e.packageJSON.name === 'corpus-lens')!.extensionPath, 'samples', 'corpus', 'references.bib'), 'utf8');
+  const bib = readFileSync(
+    path.join(
+      vscode.extensions.all.find((e) => e.packageJSON.name === 'corpus-lens')!.extensionPath,
+      'samples',
+      'corpus',
+      'references.bib',
+    ),
+    'utf8',
+  );
   const entry = new RegExp(`@\\w+\\{${key},[\\s\\S]*?\\n\\}`).exec(bib)?.[0];
   assert.ok(entry, `the sample .bib has ${key}`);
   return entry;
 }
 
-const KESTREL = '@article{kestrel2024,\n  title = {Caching Query Embeddings in Interactive Writing Assistants},\n  author = {Ilse Kestrel and Joao Amaral},\n  year = {2024}\n}\n';
-const GHOST = '@article{ghost2020,\n  title = {A Paper Nobody Indexed},\n  author = {Nemo Ghost},\n  year = {2020},\n  doi = {10.5555/ghost.2020}\n}\n';
+const KESTREL =
+  '@article{kestrel2024,\n  title = {Caching Query Embeddings in Interactive Writing Assistants},\n  author = {Ilse Kestrel and Joao Amaral},\n  year = {2024}\n}\n';
+const GHOST =
+  '@article{ghost2020,\n  title = {A Paper Nobody Indexed},\n  author = {Nemo Ghost},\n  year = {2020},\n  doi = {10.5555/ghost.2020}\n}\n';
 
 const MAIN = [
   '\\documentclass{article}',
@@ -64,9 +74,19 @@ describe('Citation check (issue 34)', function () {
     const ours = list.items.filter((i) => typeof i.detail === 'string' && /supports|not in the corpus/.test(i.detail));
     const label = (i: vscode.CompletionItem) => (typeof i.label === 'string' ? i.label : i.label.label);
     const sorted = [...ours].sort((a, b) => (a.sortText ?? '').localeCompare(b.sortText ?? ''));
-    assert.equal(label(sorted[0]), 'mwangi2022hnswtuning', sorted.slice(0, 5).map((i) => `${label(i)} ${i.detail}`).join('\n'));
+    assert.equal(
+      label(sorted[0]),
+      'mwangi2022hnswtuning',
+      sorted
+        .slice(0, 5)
+        .map((i) => `${label(i)} ${i.detail}`)
+        .join('\n'),
+    );
     assert.match(String(sorted[0].detail), /corpus \(adds its entry\)/);
-    assert.ok(sorted.some((i) => label(i) === 'quintero2023pgvector' && /\.bib/.test(String(i.detail))), 'the .bib keys are offered too');
+    assert.ok(
+      sorted.some((i) => label(i) === 'quintero2023pgvector' && /\.bib/.test(String(i.detail))),
+      'the .bib keys are offered too',
+    );
     assert.ok(!sorted.slice(1).some((i) => label(i) === 'mwangi2022hnswtuning'), 'offered once');
 
     // Chosen in the editor's own suggest widget, as an author does.
@@ -74,7 +94,10 @@ describe('Citation check (issue 34)', function () {
     await vscode.commands.executeCommand('editor.action.triggerSuggest');
     // The suggest widget lists it (the harness reads the workbench's text; without the harness, a fixed wait).
     const until = Date.now() + 30_000;
-    while (process.env.CORPUS_LENS_TEST_SNAPSHOT && !(await snapshot('cite-check-completion')).some((t) => t.includes('mwangi2022hnswtuning'))) {
+    while (
+      process.env.CORPUS_LENS_TEST_SNAPSHOT &&
+      !(await snapshot('cite-check-completion')).some((t) => t.includes('mwangi2022hnswtuning'))
+    ) {
       assert.ok(Date.now() < until, 'the suggest widget lists mwangi2022hnswtuning');
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -85,7 +108,11 @@ describe('Citation check (issue 34)', function () {
       return t.includes('{mwangi2022hnswtuning,') && t;
     });
     assert.equal(bib.split('{mwangi2022hnswtuning,').length - 1, 1, bib);
-    assert.match(bib, /@inproceedings\{mwangi2022hnswtuning,[\s\S]*Tuning HNSW Graph Parameters/, 'the entry keeps the corpus source entry type');
+    assert.match(
+      bib,
+      /@inproceedings\{mwangi2022hnswtuning,[\s\S]*Tuning HNSW Graph Parameters/,
+      'the entry keeps the corpus source entry type',
+    );
     await doc.save();
   });
 
@@ -93,14 +120,30 @@ describe('Citation check (issue 34)', function () {
     const main = await vscode.workspace.openTextDocument(file('cc-main.tex'));
     await vscode.window.showTextDocument(main, vscode.ViewColumn.One);
     await vscode.commands.executeCommand('corpusLens.checkCitations');
-    const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Corpus Lens' && typeof d.code === 'string' && d.code !== 'originality');
+    const ours = (uri: vscode.Uri) =>
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter((d) => d.source === 'Corpus Lens' && typeof d.code === 'string' && d.code !== 'originality');
     const results = vscode.Uri.file(file('cc-results.tex'));
     const summary = (uri: vscode.Uri, text: string) =>
-      ours(uri).map((d) => `${d.code} ${text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character)} line ${d.range.start.line + 1}`).sort();
+      ours(uri)
+        .map(
+          (d) =>
+            `${d.code} ${text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character)} line ${d.range.start.line + 1}`,
+        )
+        .sort();
     const mainText = main.getText();
     const resultsText = readFileSync(file('cc-results.tex'), 'utf8');
-    assert.deepEqual(summary(main.uri, mainText), ['unsupported quintero2023pgvector line 5'], 'the swapped citation only; the supported one (line 4) has none');
-    assert.deepEqual(summary(results, resultsText), ['missing-from-bib nosuchkey2021 line 3', 'not-in-corpus ghost2020 line 4'], 'kestrel2024 and mwangi (supported) have none');
+    assert.deepEqual(
+      summary(main.uri, mainText),
+      ['unsupported quintero2023pgvector line 5'],
+      'the swapped citation only; the supported one (line 4) has none',
+    );
+    assert.deepEqual(
+      summary(results, resultsText),
+      ['missing-from-bib nosuchkey2021 line 3', 'not-in-corpus ghost2020 line 4'],
+      'kestrel2024 and mwangi (supported) have none',
+    );
     const swapped = ours(main.uri)[0];
     assert.match(swapped.message, /Vector Search Inside a Relational Database/, 'names the paper');
     assert.match(swapped.message, /Trained on 410 annotated introductions/, 'names the sentence it judged');
@@ -110,12 +153,19 @@ describe('Citation check (issue 34)', function () {
 
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', main.uri, swapped.range);
     const titles = actions.map((a) => a.title);
-    assert.ok(titles.some((t) => /^Show where .*Vector Search Inside a Relational Database.* comes closest$/.test(t)), titles.join('\n'));
+    assert.ok(
+      titles.some((t) => /^Show where .*Vector Search Inside a Relational Database.* comes closest$/.test(t)),
+      titles.join('\n'),
+    );
     const instead = actions.find((a) => /^Cite .*Automatic Detection of Rhetorical Moves.* instead/.test(a.title));
     assert.ok(instead?.edit, titles.join('\n'));
     // Through the editor's own quick-fix menu would need the UI; the action's edit is what that menu applies.
     assert.ok(await vscode.workspace.applyEdit(instead.edit));
-    assert.equal(main.getText(), MAIN.replace('0.69~\\cite{quintero2023pgvector}', '0.69~\\cite{okafor2019genremoves}'), 'the key replaced inside the braces');
+    assert.equal(
+      main.getText(),
+      MAIN.replace('0.69~\\cite{quintero2023pgvector}', '0.69~\\cite{okafor2019genremoves}'),
+      'the key replaced inside the braces',
+    );
     const bibDoc = await vscode.workspace.openTextDocument(file('cc-refs.bib'));
     assert.equal(bibDoc.getText().split('{okafor2019genremoves,').length - 1, 1, 'its entry added to the .bib in the same edit');
   });

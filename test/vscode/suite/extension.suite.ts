@@ -72,7 +72,11 @@ function sampleSentences(extensionPath: string): Map<string, Array<{ clean: stri
     if (!format) continue;
     const model = new TextModel(readFileSync(path.join(dir, f), 'utf8'), format);
     const title = model.title();
-    if (title) byTitle.set(title, model.sentences().map((s) => ({ clean: s.clean, section: s.section })));
+    if (title)
+      byTitle.set(
+        title,
+        model.sentences().map((s) => ({ clean: s.clean, section: s.section })),
+      );
   }
   return byTitle;
 }
@@ -99,7 +103,9 @@ describe('Corpus Lens in a real VS Code', function () {
     await waitFor('the panel to show', () => api.panel.visible);
     await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
     moveTo(editor, 'Novice authors often imitate the phrasing');
-    const state = await waitFor('results after the cursor rests (auto trigger)', () => (api.panel.current.kind === 'results' ? api.panel.current : undefined));
+    const state = await waitFor('results after the cursor rests (auto trigger)', () =>
+      api.panel.current.kind === 'results' ? api.panel.current : undefined,
+    );
     assert.equal(state.kind, 'results');
     if (state.kind !== 'results') return;
     assert.match(state.query.clean, /^Novice authors often imitate the phrasing/);
@@ -115,8 +121,16 @@ describe('Corpus Lens in a real VS Code', function () {
       checked++;
       const prev = sentences[i - 1];
       const next = sentences[i + 1];
-      assert.equal(hit.previous?.text ?? null, prev && prev.section === sentences[i].section ? prev.clean : null, `previous of ${hit.sentence.text}`);
-      assert.equal(hit.next?.text ?? null, next && next.section === sentences[i].section ? next.clean : null, `next of ${hit.sentence.text}`);
+      assert.equal(
+        hit.previous?.text ?? null,
+        prev && prev.section === sentences[i].section ? prev.clean : null,
+        `previous of ${hit.sentence.text}`,
+      );
+      assert.equal(
+        hit.next?.text ?? null,
+        next && next.section === sentences[i].section ? next.clean : null,
+        `next of ${hit.sentence.text}`,
+      );
     }
     assert.ok(checked >= 3, `context checked on ${checked} hits`);
     // What the user sees: the real webview (a nested frame of the workbench) shows the hits.
@@ -130,7 +144,11 @@ describe('Corpus Lens in a real VS Code', function () {
   it('shows the top matches on hover, from the same cache', async () => {
     const editor = await openPaper();
     const offset = editor.document.getText().indexOf('Novice authors often imitate') + 10;
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      editor.document.uri,
+      editor.document.positionAt(offset),
+    );
     const text = hovers
       .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')))
       .join('\n')
@@ -140,7 +158,11 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.match(text, /Open all \d+ in the panel/);
     const state = api.panel.current;
     assert.equal(state.kind, 'results');
-    if (state.kind === 'results') assert.ok(text.includes(state.hits[0].paper.title!.slice(0, 20)), `the hover names the best match, ${state.hits[0].paper.title}: ${text}`);
+    if (state.kind === 'results')
+      assert.ok(
+        text.includes(state.hits[0].paper.title!.slice(0, 20)),
+        `the hover names the best match, ${state.hits[0].paper.title}: ${text}`,
+      );
   });
 
   it('cites a result once in the .bib, however often it is cited, and one undo removes one insertion', async () => {
@@ -158,7 +180,12 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok(key, 'an entry was added to refs.bib (named by \\bibliography{refs})');
     assert.ok(editor.document.getText().includes(`~\\cite{${key}}`), 'the citation is in the paper');
     // Another sentence (a second Cite in the same sentence would join the citation already there).
-    await vscode.commands.executeCommand('corpusLens.citeHit', hit, editor.document.uri.toString(), editor.document.positionAt(editor.document.getText().indexOf('Writers learn the conventions')));
+    await vscode.commands.executeCommand(
+      'corpusLens.citeHit',
+      hit,
+      editor.document.uri.toString(),
+      editor.document.positionAt(editor.document.getText().indexOf('Writers learn the conventions')),
+    );
     const bib2 = readFileSync(bibPath, 'utf8');
     assert.equal(bib2.split(`{${key},`).length - 1, 1, 'still one entry for the paper');
     assert.equal(editor.document.getText().split(`\\cite{${key}}`).length - 1, 2);
@@ -169,7 +196,8 @@ describe('Corpus Lens in a real VS Code', function () {
 
   it('warns on a sentence that copies a corpus sentence, with a quick fix that cites it', async () => {
     const editor = await openPaper();
-    const copied = 'Phrase banks help novice authors find conventional wording for common rhetorical functions, but most of them are compiled by hand.';
+    const copied =
+      'Phrase banks help novice authors find conventional wording for common rhetorical functions, but most of them are compiled by hand.';
     const where = editor.document.positionAt(editor.document.getText().indexOf('\\section{Method}'));
     await editor.edit((b) => b.insert(where, `${copied}\n\n`));
     moveTo(editor, 'Phrase banks help novice');
@@ -178,7 +206,11 @@ describe('Corpus Lens in a real VS Code', function () {
       vscode.languages.getDiagnostics(editor.document.uri).find((d) => d.source === 'Corpus Lens'),
     );
     assert.match(diagnostic.message, /^Closely matches Mining a Discipline-Specific Phrase Bank/);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, diagnostic.range);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      editor.document.uri,
+      diagnostic.range,
+    );
     const fix = actions.find((a) => a.title.startsWith('Cite '));
     assert.ok(fix?.command, 'a quick fix cites the paper');
     // The quick fix cites it, and the sentence, now citing the paper it matches, is no longer flagged.
@@ -188,7 +220,14 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.match(editor.document.getText(), /Phrase banks help novice[^\n]*?\\cite\{[^}]+\}/);
     moveTo(editor, 'Phrase banks help novice');
     await findSimilar(api);
-    assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'Corpus Lens').map((d) => d.message), [], 'a sentence citing the paper is not flagged');
+    assert.deepEqual(
+      vscode.languages
+        .getDiagnostics(editor.document.uri)
+        .filter((d) => d.source === 'Corpus Lens')
+        .map((d) => d.message),
+      [],
+      'a sentence citing the paper is not flagged',
+    );
   });
 
   it('generates related work beside the paper (an evidence outline without an LLM), inserts it and appends its BibTeX', async () => {
@@ -214,13 +253,18 @@ describe('Corpus Lens in a real VS Code', function () {
     const editor = await openPaper();
     assert.equal(api.structure.current.kind, 'idle', 'the view has not read the corpus before it was shown');
     await vscode.commands.executeCommand('corpusLens.structure.focus');
-    const state = await waitFor('the section structure', () => (['loaded', 'error', 'notConfigured'].includes(api.structure.current.kind) ? api.structure.current : undefined));
+    const state = await waitFor('the section structure', () =>
+      ['loaded', 'error', 'notConfigured'].includes(api.structure.current.kind) ? api.structure.current : undefined,
+    );
     assert.equal(state.kind, 'loaded', JSON.stringify(state).slice(0, 300));
     const sections = api.structure.sections;
     // The 30 sample papers open with an abstract (\begin{abstract}, or `abstract:` in the Markdown front matter),
     // which the ingest files as the section "Abstract", then \section{Introduction} / ## Introduction, then Related Work;
     // they all end with Conclusion.
-    assert.deepEqual(sections.slice(0, 3).map((s) => s.title), ['Abstract', 'Introduction', 'Related Work']);
+    assert.deepEqual(
+      sections.slice(0, 3).map((s) => s.title),
+      ['Abstract', 'Introduction', 'Related Work'],
+    );
     assert.equal(sections.at(-1)?.title, 'Conclusion');
     const intro = api.structure.getTreeItem(sections[1]);
     assert.equal(intro.description, '30/30 papers · 100%');
@@ -228,7 +272,9 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok(method && method.papers < 30 && method.papers >= 20, `Method in ${method?.papers} papers`);
     const seen = await waitForAsync('the tree to show the titles', async () => {
       const texts = await snapshot('structure');
-      const shown = texts.some((t) => t.includes('Related Work') && t.includes('30/30 papers · 100%') && !t.includes('Reading the sections'));
+      const shown = texts.some(
+        (t) => t.includes('Related Work') && t.includes('30/30 papers · 100%') && !t.includes('Reading the sections'),
+      );
       return shown ? texts : undefined;
     });
     assert.ok(seen.some((t) => /Section Structure/i.test(t)));
@@ -241,7 +287,11 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok(discussion, 'Discussion is a usual section of the sample corpus');
     await vscode.commands.executeCommand('corpusLens.insertSectionHeading', discussion);
     const after = editor.document.getText();
-    assert.equal(after, before.replace('\\section{Results}', '\\section{Discussion}\n\\section{Results}'), 'the heading goes on its own line at the cursor');
+    assert.equal(
+      after,
+      before.replace('\\section{Results}', '\\section{Discussion}\n\\section{Results}'),
+      'the heading goes on its own line at the cursor',
+    );
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), before, 'one undo removes the heading');
@@ -299,7 +349,10 @@ describe('Corpus Lens in a real VS Code', function () {
     // connection was dropped already reopens it.
     const first = await findSimilar(api, ['results', 'error']);
     if (first.kind === 'error') assert.match(first.message, /^the corpus process exited \(code null, signal SIGKILL\)/);
-    await Promise.race([dropped, new Promise((_, reject) => setTimeout(() => reject(new Error('the dead corpus connection was not dropped in 10 s')), 10_000))]);
+    await Promise.race([
+      dropped,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the dead corpus connection was not dropped in 10 s')), 10_000)),
+    ]);
     moveTo(editor, 'Participants wrote faster');
     const state = await findSimilar(api, ['results', 'error']);
     assert.equal(state.kind, 'results', JSON.stringify(state).slice(0, 300));
@@ -319,7 +372,7 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok((await api.corpus.connection()).sentences > 0, 'reopens once the run has ended');
   });
 
-  it('opening a corpus paper\'s own file: its sentences match neither themselves nor their paper, in the panel or the Problems view', async () => {
+  it("opening a corpus paper's own file: its sentences match neither themselves nor their paper, in the panel or the Problems view", async () => {
     const file = path.join(extension().extensionPath, 'samples', 'corpus', 'falk2024quantization.tex');
     const title = 'How Much Recall Does Quantisation Cost? Product Quantisation for Sentence Embeddings';
     const editor = await openPaper(file);
@@ -328,10 +381,24 @@ describe('Corpus Lens in a real VS Code', function () {
       const state = await findSimilar(api);
       if (state.kind !== 'results') return assert.fail(state.kind);
       assert.ok(state.hits.length > 0, 'other papers still answer');
-      assert.deepEqual(state.hits.filter((h) => h.paper.title === title).map((h) => h.sentence.text), [], 'no hit from the paper itself');
-      assert.ok(state.hits.every((h) => h.similarity < 0.99), `no 1.00 self-match: ${state.hits[0]?.similarity}`);
+      assert.deepEqual(
+        state.hits.filter((h) => h.paper.title === title).map((h) => h.sentence.text),
+        [],
+        'no hit from the paper itself',
+      );
+      assert.ok(
+        state.hits.every((h) => h.similarity < 0.99),
+        `no 1.00 self-match: ${state.hits[0]?.similarity}`,
+      );
     }
-    assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'Corpus Lens').map((d) => d.message), [], 'the Problems view flags nothing');
+    assert.deepEqual(
+      vscode.languages
+        .getDiagnostics(editor.document.uri)
+        .filter((d) => d.source === 'Corpus Lens')
+        .map((d) => d.message),
+      [],
+      'the Problems view flags nothing',
+    );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
@@ -346,17 +413,33 @@ describe('Corpus Lens in a real VS Code', function () {
     const state = await findSimilar(api, ['results', 'error']);
     assert.equal(state.kind, 'results', JSON.stringify(state).slice(0, 300));
     if (state.kind !== 'results') return;
-    assert.deepEqual(state.hits.filter((h) => h.paper.title === title).map((h) => h.sentence.text), [], 'no hit from the paper itself');
+    assert.deepEqual(
+      state.hits.filter((h) => h.paper.title === title).map((h) => h.sentence.text),
+      [],
+      'no hit from the paper itself',
+    );
     assert.ok(!state.hits.some((h) => /^Participants wrote faster/.test(h.sentence.text)), 'the sentence is not its own top hit');
     // The sentence the originality test copied (saved by Index This Paper, with its citation) is the paper's own too.
     moveTo(editor, 'Phrase banks help novice');
     await findSimilar(api);
     const own = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'Corpus Lens' && d.message.includes(title));
-    assert.deepEqual(own.map((d) => d.message), [], 'the Problems view never flags the paper against itself');
+    assert.deepEqual(
+      own.map((d) => d.message),
+      [],
+      'the Problems view never flags the paper against itself',
+    );
     // Lookups see the indexed paper from any other document.
-    const other = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Participants wrote faster with the tool than without it.\n' }));
+    const other = await vscode.window.showTextDocument(
+      await vscode.workspace.openTextDocument({
+        language: 'markdown',
+        content: 'Participants wrote faster with the tool than without it.\n',
+      }),
+    );
     moveTo(other, 'Participants wrote faster');
     const elsewhere = await findSimilar(api);
-    assert.ok(elsewhere.kind === 'results' && elsewhere.hits.some((h) => h.paper.title === title), 'another document finds the indexed paper');
+    assert.ok(
+      elsewhere.kind === 'results' && elsewhere.hits.some((h) => h.paper.title === title),
+      'another document finds the indexed paper',
+    );
   });
 });

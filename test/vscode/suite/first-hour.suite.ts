@@ -38,7 +38,9 @@ function cursorAt(editor: vscode.TextEditor, probe: string, within = 0): void {
 async function results(a: CorpusLensApi): Promise<Extract<ViewState, { kind: 'results' }>> {
   const before = a.panel.current;
   await vscode.commands.executeCommand('corpusLens.findSimilar');
-  const s = await waitFor('results', () => (a.panel.current !== before && a.panel.current.kind === 'results' ? a.panel.current : undefined));
+  const s = await waitFor('results', () =>
+    a.panel.current !== before && a.panel.current.kind === 'results' ? a.panel.current : undefined,
+  );
   return s as Extract<ViewState, { kind: 'results' }>;
 }
 
@@ -61,7 +63,9 @@ const LATEX = [
 /** Files under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 describe('The first hour (issue 12)', function () {
@@ -71,9 +75,14 @@ describe('The first hour (issue 12)', function () {
     cursorAt(editor, 'The fitted exponents', 5);
     await results(a);
     const session = path.dirname(path.dirname(a.logUri.fsPath));
-    const log = await waitFor('a Corpus Lens log file with the corpus opening in it', () =>
-      filesUnder(session).find((f) => /Corpus Lens/.test(path.basename(f)) && /corpus .*papers, \d+ sentences/.test(readFileSync(f, 'utf8'))),
-    10_000).catch((err: Error) => {
+    const log = await waitFor(
+      'a Corpus Lens log file with the corpus opening in it',
+      () =>
+        filesUnder(session).find(
+          (f) => /Corpus Lens/.test(path.basename(f)) && /corpus .*papers, \d+ sentences/.test(readFileSync(f, 'utf8')),
+        ),
+      10_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; files under ${session}: ${filesUnder(session).join(', ')}`);
     });
     assert.ok(statSync(log).size > 0);
@@ -107,7 +116,7 @@ describe('The first hour (issue 12)', function () {
     assert.ok(editor.document.getText().includes(`read~\\cite{${key1}}.\nRetrieval`), 'one undo removes the second key only');
   });
 
-  it('cites in Markdown after the sentence\'s last word, before the full stop', async () => {
+  it("cites in Markdown after the sentence's last word, before the full stop", async () => {
     const a = api();
     const editor = await openFile('first-hour.md', '# Notes\n\nHybrid search helps short querie with rare words. Next one.\n');
     cursorAt(editor, 'querie', 6); // "querie|" mid-sentence
@@ -119,7 +128,11 @@ describe('The first hour (issue 12)', function () {
   it('hover text wraps between words: plain spaces, no &nbsp;', async () => {
     const editor = await openFile('first-hour-hover.tex', LATEX);
     const offset = editor.document.getText().indexOf('imitate the phrasing');
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      editor.document.uri,
+      editor.document.positionAt(offset),
+    );
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
     assert.match(text, /Corpus Lens/);
     assert.ok(!text.includes('&nbsp;'), text.slice(0, 300));
@@ -142,13 +155,17 @@ describe('The first hour (issue 12)', function () {
     const editor = await openFile('first-hour-provenance.tex', draft);
     const hoverText = async (probe: string) => {
       const offset = editor.document.getText().indexOf(probe) + 2;
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        editor.document.uri,
+        editor.document.positionAt(offset),
+      );
       return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))).join('\n');
     };
     const one = await hoverText('lovelace2019dense}');
     assert.match(one, /verified quotes behind lovelace2019dense/);
     assert.match(one, /Q2 \(for S1\.1 — support 0\.92\)/);
-    assert.ok(!one.includes('monitors the sentence'), 'only the hovered key\'s quotes');
+    assert.ok(!one.includes('monitors the sentence'), "only the hovered key's quotes");
     assert.ok(!one.includes('](command:workbench'), 'a link in corpus text stays text');
     assert.match(one, /\\\*sentences\\\*/, 'markup in the quote is escaped');
     // As the author sees it: the hover widget over the key, its quote readable as text.
@@ -161,7 +178,11 @@ describe('The first hour (issue 12)', function () {
       screen = (await snapshot('provenance-hover')).join('\n');
     }
     assert.match(screen, /verified quotes behind lovelace2019dense/, 'the hover is on screen');
-    assert.match(screen, /We retrieve \*sentences\* from \[prior\]\(command:workbench\.action\.terminal\.new\) papers/, 'the quote reads as its plain text');
+    assert.match(
+      screen,
+      /We retrieve \*sentences\* from \[prior\]\(command:workbench\.action\.terminal\.new\) papers/,
+      'the quote reads as its plain text',
+    );
     const all = await hoverText('\\cite{');
     assert.match(all, /monitors the sentence under the cursor/);
     assert.match(all, /Q2/);
@@ -181,7 +202,10 @@ describe('The first hour (issue 12)', function () {
     });
     const line = opened.document.lineAt(opened.selection.active.line).text;
     const words = hit.sentence.text.split(/\s+/).slice(0, 3).join(' ');
-    assert.ok(line.replace(/~/g, ' ').includes(words), `line ${opened.selection.active.line + 1} of ${opened.document.fileName} holds "${words}": ${line}`);
+    assert.ok(
+      line.replace(/~/g, ' ').includes(words),
+      `line ${opened.selection.active.line + 1} of ${opened.document.fileName} holds "${words}": ${line}`,
+    );
   });
 
   it('refuses file: and command: links from corpus data (a shared corpus is written by others)', async () => {
@@ -190,24 +214,34 @@ describe('The first hour (issue 12)', function () {
     const state = (a.panel as unknown as { context: vscode.ExtensionContext }).context.workspaceState;
     const saved = state.get<unknown[]>('corpusLens.bookmarks', []);
     const planted = (id: string, url: string) => ({
-      id, sentence: { text: 'A planted sentence.', sectionTitle: null }, addedAt: new Date().toISOString(),
+      id,
+      sentence: { text: 'A planted sentence.', sectionTitle: null },
+      addedAt: new Date().toISOString(),
       paper: { id: `planted:${id}`, title: `Planted ${id}`, authors: [], year: null, venue: null, doi: null, url },
     });
-    await state.update('corpusLens.bookmarks', [planted('evil-file', 'file:///etc/passwd'), planted('evil-command', 'command:workbench.action.terminal.new'), ...saved]);
+    await state.update('corpusLens.bookmarks', [
+      planted('evil-file', 'file:///etc/passwd'),
+      planted('evil-command', 'command:workbench.action.terminal.new'),
+      ...saved,
+    ]);
     try {
       const before = vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
       const panel = a.panel as unknown as { onMessage(m: unknown): Promise<void> };
       await panel.onMessage({ type: 'openSource', hitId: 'evil-file', from: 'bookmarks' });
       await panel.onMessage({ type: 'openSource', hitId: 'evil-command', from: 'bookmarks' });
       const session = path.dirname(path.dirname(a.logUri.fsPath));
-      const log = await waitFor('both refusals in the log', () => {
-        const f = filesUnder(session).find((x) => /Corpus Lens/.test(x));
-        const text = f ? readFileSync(f, 'utf8') : '';
-        return /planted:evil-file: not opened: its URL file:\/\/\/etc\/passwd is not an https:\/http: link/.test(text) &&
-          /planted:evil-command: not opened: its URL command:workbench\.action\.terminal\.new is not an https:\/http: link/.test(text)
-          ? text
-          : undefined;
-      }, 10_000);
+      const log = await waitFor(
+        'both refusals in the log',
+        () => {
+          const f = filesUnder(session).find((x) => /Corpus Lens/.test(x));
+          const text = f ? readFileSync(f, 'utf8') : '';
+          return /planted:evil-file: not opened: its URL file:\/\/\/etc\/passwd is not an https:\/http: link/.test(text) &&
+            /planted:evil-command: not opened: its URL command:workbench\.action\.terminal\.new is not an https:\/http: link/.test(text)
+            ? text
+            : undefined;
+        },
+        10_000,
+      );
       assert.ok(log);
       assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, before, 'nothing was opened');
       assert.equal(vscode.window.terminals.length, 0, 'no terminal was started');
@@ -216,18 +250,32 @@ describe('The first hour (issue 12)', function () {
     }
   });
 
-  it('opens an indexed PDF in the Corpus Lens viewer at the sentence\'s page, the sentence highlighted', async function () {
+  it("opens an indexed PDF in the Corpus Lens viewer at the sentence's page, the sentence highlighted", async function () {
     const dir = path.join(workspace, 'pdf-paper');
     mkdirSync(dir, { recursive: true });
     const tex = path.join(dir, 'moraines.tex');
-    writeFileSync(tex, [
-      '\\documentclass{article}', '\\title{Moraines of the Northern Valley}', '\\begin{document}', '\\maketitle',
-      '\\section{Introduction}', 'Glaciers shaped the valley over many thousands of years.', '\\newpage',
-      '\\section{Results}', 'Moraine deposits in the northern valley date from the last glacial maximum according to our survey.',
-      '\\end{document}', '',
-    ].join('\n'));
+    writeFileSync(
+      tex,
+      [
+        '\\documentclass{article}',
+        '\\title{Moraines of the Northern Valley}',
+        '\\begin{document}',
+        '\\maketitle',
+        '\\section{Introduction}',
+        'Glaciers shaped the valley over many thousands of years.',
+        '\\newpage',
+        '\\section{Results}',
+        'Moraine deposits in the northern valley date from the last glacial maximum according to our survey.',
+        '\\end{document}',
+        '',
+      ].join('\n'),
+    );
     try {
-      execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'moraines.tex'], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+      execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'moraines.tex'], {
+        cwd: dir,
+        stdio: 'ignore',
+        timeout: 60_000,
+      });
     } catch (err) {
       if (process.env.CI) throw err;
       return this.skip(); // pdflatex is not installed
@@ -235,7 +283,10 @@ describe('The first hour (issue 12)', function () {
     rmSync(tex);
     const a = api();
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
-    const editor = await openFile('first-hour-pdf.md', '# Notes\n\nMoraine deposits in the northern valley date from the last glacial maximum.\n');
+    const editor = await openFile(
+      'first-hour-pdf.md',
+      '# Notes\n\nMoraine deposits in the northern valley date from the last glacial maximum.\n',
+    );
     cursorAt(editor, 'Moraine deposits', 3);
     const state = await results(a);
     const hit = state.hits.find((h) => h.paper.title === 'Moraines of the Northern Valley');
@@ -247,27 +298,54 @@ describe('The first hour (issue 12)', function () {
     assert.equal(shown.found, true, shown.message);
     assert.ok(shown.highlights >= 1, shown.message);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('corpusLens.pdf'), 'the viewer is the active tab');
+    assert.ok(
+      tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('corpusLens.pdf'),
+      'the viewer is the active tab',
+    );
     assert.equal(tab.label, 'moraines.pdf (p. 2)');
     const session = path.dirname(path.dirname(a.logUri.fsPath));
-    await waitFor('the page in the log', () => filesUnder(session).some((f) => /Corpus Lens/.test(f) && /moraines\.pdf \(page 2\)/.test(readFileSync(f, 'utf8'))), 5_000);
+    await waitFor(
+      'the page in the log',
+      () => filesUnder(session).some((f) => /Corpus Lens/.test(f) && /moraines\.pdf \(page 2\)/.test(readFileSync(f, 'utf8'))),
+      5_000,
+    );
   });
 
-  it('opens an \\input file of an indexed LaTeX project at the sentence\'s line (issue 29)', async () => {
+  it("opens an \\input file of an indexed LaTeX project at the sentence's line (issue 29)", async () => {
     const dir = path.join(workspace, 'input-project');
     mkdirSync(path.join(dir, 'sections'), { recursive: true });
-    writeFileSync(path.join(dir, 'main.tex'), [
-      '\\documentclass{article}', '\\title{Fjords of the Western Coast}', '\\begin{document}', '\\maketitle',
-      '\\section{Introduction}', 'Fjords were carved by glaciers during repeated ice ages.', '\\input{authors}', '\\input{sections/survey}',
-      '\\end{document}', '',
-    ].join('\n'));
-    writeFileSync(path.join(dir, 'sections', 'survey.tex'), [
-      '\\section{Survey}', '% measured in 2019', 'We sounded the depth of each fjord from a small boat.', '',
-      'Sediment layers at the fjord mouths record the retreat of the ice sheet after the last glacial maximum.', '',
-    ].join('\n'));
+    writeFileSync(
+      path.join(dir, 'main.tex'),
+      [
+        '\\documentclass{article}',
+        '\\title{Fjords of the Western Coast}',
+        '\\begin{document}',
+        '\\maketitle',
+        '\\section{Introduction}',
+        'Fjords were carved by glaciers during repeated ice ages.',
+        '\\input{authors}',
+        '\\input{sections/survey}',
+        '\\end{document}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'sections', 'survey.tex'),
+      [
+        '\\section{Survey}',
+        '% measured in 2019',
+        'We sounded the depth of each fjord from a small boat.',
+        '',
+        'Sediment layers at the fjord mouths record the retreat of the ice sheet after the last glacial maximum.',
+        '',
+      ].join('\n'),
+    );
     const a = api();
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
-    const editor = await openFile('first-hour-input.md', '# Notes\n\nSediment layers at fjord mouths record how the ice sheet retreated.\n');
+    const editor = await openFile(
+      'first-hour-input.md',
+      '# Notes\n\nSediment layers at fjord mouths record how the ice sheet retreated.\n',
+    );
     cursorAt(editor, 'Sediment layers', 3);
     const state = await results(a);
     const hit = state.hits.find((h) => h.paper.title === 'Fjords of the Western Coast' && /^Sediment layers/.test(h.sentence.text));
@@ -281,11 +359,15 @@ describe('The first hour (issue 12)', function () {
     assert.equal(opened.selection.active.line, 4, 'line 5 of sections/survey.tex');
     // The missing \input{authors} was a warning naming the file, not a failure.
     const session = path.dirname(path.dirname(a.logUri.fsPath));
-    const log = await waitFor('the indexing report', () => {
-      const f = filesUnder(session).find((x) => /Corpus Lens/.test(x));
-      const text = f ? readFileSync(f, 'utf8') : '';
-      return /\\input\{authors\}: file not found/.test(text) ? text : undefined;
-    }, 10_000);
+    const log = await waitFor(
+      'the indexing report',
+      () => {
+        const f = filesUnder(session).find((x) => /Corpus Lens/.test(x));
+        const text = f ? readFileSync(f, 'utf8') : '';
+        return /\\input\{authors\}: file not found/.test(text) ? text : undefined;
+      },
+      10_000,
+    );
     assert.match(log, /\[warning\] warning \S*input-project\S*main\.tex: \\input\{authors\}: file not found/);
     assert.doesNotMatch(log, /\[error\] failed \S*input-project/);
   });
@@ -296,11 +378,15 @@ describe('The first hour (issue 12)', function () {
     const expected = writeWarningProject(dir);
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
     const session = path.dirname(path.dirname(a.logUri.fsPath));
-    const log = await waitFor('the indexing report in the log', () => {
-      const f = filesUnder(session).find((x) => /Corpus Lens/.test(x));
-      const text = f ? readFileSync(f, 'utf8') : '';
-      return text.includes(`; 0 files failed; ${expected.warnings} warnings`) ? text : undefined;
-    }, 60_000);
+    const log = await waitFor(
+      'the indexing report in the log',
+      () => {
+        const f = filesUnder(session).find((x) => /Corpus Lens/.test(x));
+        const text = f ? readFileSync(f, 'utf8') : '';
+        return text.includes(`; 0 files failed; ${expected.warnings} warnings`) ? text : undefined;
+      },
+      60_000,
+    );
     assert.match(log, /\[warning\] warning \S*refs\.bib: unknown LaTeX macro kept as written: \\law \(×600\)/);
     assert.doesNotMatch(log, /\[error\] failed \S*warning-project/);
   });
@@ -311,7 +397,12 @@ describe('The first hour (issue 12)', function () {
     cursorAt(editor, 'The fitted exponents', 5);
     const before = await results(a);
     // Click 1: Connect to a database that refuses connections (a closed loopback port).
-    await vscode.commands.executeCommand('corpusLens.connect', { backend: 'postgres', url: 'postgres://nobody@127.0.0.1:9/corpus', path: '', schema: 'corpusLens' });
+    await vscode.commands.executeCommand('corpusLens.connect', {
+      backend: 'postgres',
+      url: 'postgres://nobody@127.0.0.1:9/corpus',
+      path: '',
+      schema: 'corpusLens',
+    });
     const failed = await waitFor('the error state', () => (a.panel.current.kind === 'error' ? a.panel.current : undefined));
     assert.equal(failed.kind, 'error');
     if (failed.kind !== 'error') return;

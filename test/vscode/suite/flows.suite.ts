@@ -41,23 +41,43 @@ describe('Documented flows (issue 31)', function () {
   async function results(): Promise<Results> {
     const before = api.panel.current;
     await vscode.commands.executeCommand('corpusLens.findSimilar');
-    return (await waitFor('results', () => (api.panel.current !== before && api.panel.current.kind === 'results' ? api.panel.current : undefined), 60_000)) as Results;
+    return (await waitFor(
+      'results',
+      () => (api.panel.current !== before && api.panel.current.kind === 'results' ? api.panel.current : undefined),
+      60_000,
+    )) as Results;
   }
 
   it('Open source on a hit from page 2 opens the PDF viewer at page 2, the highlight on screen; the panel keeps its results', async function () {
     const dir = path.join(workspace, 'pdf-flows');
     mkdirSync(dir, { recursive: true });
     const tex = path.join(dir, 'eskers.tex');
-    writeFileSync(tex, [
-      '\\documentclass{article}', '\\title{Eskers of the Southern Basin}', '\\begin{document}', '\\maketitle',
-      '\\section{Introduction}', 'Meltwater channels carried sand under the ice sheet for centuries.',
-      ...Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} describes the survey lines, the sampling grid and the instruments used in the field season.`),
-      '\\newpage',
-      '\\section{Results}', 'Esker ridges in the southern basin trace the meltwater tunnels of the retreating ice sheet according to our cores.',
-      '\\end{document}', '',
-    ].join('\n'));
+    writeFileSync(
+      tex,
+      [
+        '\\documentclass{article}',
+        '\\title{Eskers of the Southern Basin}',
+        '\\begin{document}',
+        '\\maketitle',
+        '\\section{Introduction}',
+        'Meltwater channels carried sand under the ice sheet for centuries.',
+        ...Array.from(
+          { length: 12 },
+          (_, i) => `Paragraph ${i + 1} describes the survey lines, the sampling grid and the instruments used in the field season.`,
+        ),
+        '\\newpage',
+        '\\section{Results}',
+        'Esker ridges in the southern basin trace the meltwater tunnels of the retreating ice sheet according to our cores.',
+        '\\end{document}',
+        '',
+      ].join('\n'),
+    );
     try {
-      execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'eskers.tex'], { cwd: dir, stdio: 'ignore', timeout: 60_000 });
+      execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'eskers.tex'], {
+        cwd: dir,
+        stdio: 'ignore',
+        timeout: 60_000,
+      });
     } catch (err) {
       if (process.env.CI) throw err;
       return this.skip(); // pdflatex is not installed
@@ -65,7 +85,10 @@ describe('Documented flows (issue 31)', function () {
     rmSync(tex);
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
     await vscode.commands.executeCommand('corpusLens.openPanel');
-    const editor = await openFile('flows-pdf.md', '# Notes\n\nEsker ridges in the southern basin trace the meltwater tunnels of the retreating ice.\n');
+    const editor = await openFile(
+      'flows-pdf.md',
+      '# Notes\n\nEsker ridges in the southern basin trace the meltwater tunnels of the retreating ice.\n',
+    );
     cursorAt(editor, 'Esker ridges');
     const state = await results();
     const hit = state.hits.find((h) => h.paper.title === 'Eskers of the Southern Basin');
@@ -95,9 +118,12 @@ describe('Documented flows (issue 31)', function () {
     assert.match(screen, /Esker ridges in the southern basin/, 'the results are still on screen');
   });
 
-  it('Open source on a corpus paper\'s text file, then the output and the settings: the panel keeps the last results', async () => {
+  it("Open source on a corpus paper's text file, then the output and the settings: the panel keeps the last results", async () => {
     await vscode.commands.executeCommand('corpusLens.openPanel');
-    const editor = await openFile('flows-source.md', '# Notes\n\nAuthors who write in a second language often imitate the phrasing of papers they have read.\n');
+    const editor = await openFile(
+      'flows-source.md',
+      '# Notes\n\nAuthors who write in a second language often imitate the phrasing of papers they have read.\n',
+    );
     cursorAt(editor, 'imitate the phrasing');
     const state = await results();
     const panel = api.panel as unknown as { onMessage(m: unknown): Promise<void> };
@@ -132,7 +158,10 @@ describe('Documented flows (issue 31)', function () {
     const before = { backend: config().get('corpus.backend'), path: config().get('corpus.path') };
     let done = false;
     const connecting = Promise.resolve(vscode.commands.executeCommand('corpusLens.connect')).finally(() => (done = true));
-    await snapshot('connect-pick', 20_000, [{ fill: '.quick-input-widget input', text: 'Embedded corpus in a folder' }, { press: '.quick-input-widget input', key: 'Enter' }]);
+    await snapshot('connect-pick', 20_000, [
+      { fill: '.quick-input-widget input', text: 'Embedded corpus in a folder' },
+      { press: '.quick-input-widget input', key: 'Enter' },
+    ]);
     await sleep(1_500);
     // VS Code's own folder picker (the simple dialog in the browser): the path typed, then accepted.
     await snapshot('connect-folder', 20_000, [{ fill: '.quick-input-widget input', text: `${dir}/` }]);
@@ -142,10 +171,18 @@ describe('Documented flows (issue 31)', function () {
     }
     await waitFor('Connect to finish', () => done, 20_000);
     await connecting;
-    assert.deepEqual({ backend: config().get('corpus.backend'), path: config().get('corpus.path') }, before, 'the settings still name the corpus in use');
+    assert.deepEqual(
+      { backend: config().get('corpus.backend'), path: config().get('corpus.path') },
+      before,
+      'the settings still name the corpus in use',
+    );
     let screen = '';
     for (let i = 0; i < 10 && !/holds papers/.test(screen); i++) screen = (await snapshot('connect-folder-of-papers')).join('\n');
-    assert.match(screen, /"connect-papers" holds papers \(2 files\), not a Corpus Lens corpus\. Still using/, 'the extension\'s words, not the CLI\'s');
+    assert.match(
+      screen,
+      /"connect-papers" holds papers \(2 files\), not a Corpus Lens corpus\. Still using/,
+      "the extension's words, not the CLI's",
+    );
     assert.match(screen, /Index this folder into the current corpus/);
     assert.doesNotMatch(screen, /give --db/);
     assert.doesNotMatch(screen, /connect-papers · /, 'the status bar stays on the corpus in use');

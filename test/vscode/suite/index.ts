@@ -13,8 +13,10 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'suite', mocha);
   if (SUITE === 'vsix.suite') require('./vsix.suite');
   else if (SUITE === 'move-corpus.suite') require('./move-corpus.suite');
-  else if (SUITE === 'cite-check.suite') require('./cite-check.suite'); // its own corpus (samples + a PDF with pages)
-  else if (SUITE === 'flows.suite') require('./flows.suite'); // alone, while working on it; it also runs with the rest
+  else if (SUITE === 'cite-check.suite')
+    require('./cite-check.suite'); // its own corpus (samples + a PDF with pages)
+  else if (SUITE === 'flows.suite')
+    require('./flows.suite'); // alone, while working on it; it also runs with the rest
   else {
     require('./extension.suite');
     require('./add-papers.suite');

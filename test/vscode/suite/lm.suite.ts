@@ -45,8 +45,12 @@ describe('Ask through a language model VS Code offers (corpusLens.llm.provider =
         assert.notEqual(s.verdict, 'unsupported', s.text);
       }
       const sources = api.ask.conversation().sources;
-      for (const n of turn.citations) assert.ok(sources.some((s) => s.n === n), `[${n}] is in the source list`);
-      assert.match(turn.text, /Prior work reports that/, 'the model\'s prose, not stored sentences');
+      for (const n of turn.citations)
+        assert.ok(
+          sources.some((s) => s.n === n),
+          `[${n}] is in the source list`,
+        );
+      assert.match(turn.text, /Prior work reports that/, "the model's prose, not stored sentences");
 
       // The Ask tab shows the checked answer with its numbered citations.
       let screen = '';

@@ -20,13 +20,18 @@ async function api(): Promise<CorpusLensApi> {
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 /** The Corpus Lens log of this session (what Show Log shows). */
 function logText(a: CorpusLensApi): string {
   const session = path.dirname(path.dirname(a.logUri.fsPath));
-  return filesUnder(session).filter((f) => /Corpus Lens/.test(path.basename(f))).map((f) => readFileSync(f, 'utf8')).join('\n');
+  return filesUnder(session)
+    .filter((f) => /Corpus Lens/.test(path.basename(f)))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
 }
 
 const TEXT = [
@@ -44,7 +49,11 @@ describe('Opening the corpus (issue 31.14)', function () {
     writeFileSync(file, TEXT);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), vscode.ViewColumn.One);
     const a = await api();
-    const lines = await waitFor('the corpus opened ahead of the first lookup', () => /corpus opened ahead of the first lookup in \d+ ms/.exec(logText(a))?.[0], 60_000);
+    const lines = await waitFor(
+      'the corpus opened ahead of the first lookup',
+      () => /corpus opened ahead of the first lookup in \d+ ms/.exec(logText(a))?.[0],
+      60_000,
+    );
     assert.doesNotMatch(logText(a), /lookup failed/);
     console.log(lines);
   });
@@ -66,34 +75,49 @@ describe('Move Corpus to PostgreSQL (issue 31.1)', function () {
     };
     at('imitate the phrasing');
     await vscode.commands.executeCommand('corpusLens.findSimilar');
-    const before = await waitFor('results from the embedded corpus', () => (a.panel.current.kind === 'results' ? a.panel.current : undefined), 60_000);
+    const before = await waitFor(
+      'results from the embedded corpus',
+      () => (a.panel.current.kind === 'results' ? a.panel.current : undefined),
+      60_000,
+    );
     assert.equal(before.kind, 'results');
 
     const moving = vscode.commands.executeCommand('corpusLens.moveToPostgres');
     // The server URL, then the password (trust authentication: none).
-    await snapshot('move-url', 20_000, [{ fill: '.quick-input-widget input', text: serverUrl }, { press: '.quick-input-widget input', key: 'Enter' }]);
+    await snapshot('move-url', 20_000, [
+      { fill: '.quick-input-widget input', text: serverUrl },
+      { press: '.quick-input-widget input', key: 'Enter' },
+    ]);
     await new Promise((r) => setTimeout(r, 500));
     await snapshot('move-password', 20_000, [{ press: '.quick-input-widget input', key: 'Enter' }]);
     // The author keeps writing while the copy runs: cursor moves, lookups, the panel's own refreshes.
     let tick = 0;
-    const outcome = await waitFor('the move to end (settings switched or an error logged)', () => {
-      if (tick++ % 3 === 0) {
-        at(tick % 2 ? 'imitate the phrasing' : 'Retrieval tools show');
-        void vscode.commands.executeCommand('corpusLens.findSimilar');
-      }
-      if (vscode.workspace.getConfiguration('corpusLens').get('corpus.backend') === 'postgres') return 'moved';
-      const failed = /moving the corpus failed: (.*)/.exec(logText(a));
-      return failed ? `failed: ${failed[1]}` : undefined;
-    }, 120_000);
+    const outcome = await waitFor(
+      'the move to end (settings switched or an error logged)',
+      () => {
+        if (tick++ % 3 === 0) {
+          at(tick % 2 ? 'imitate the phrasing' : 'Retrieval tools show');
+          void vscode.commands.executeCommand('corpusLens.findSimilar');
+        }
+        if (vscode.workspace.getConfiguration('corpusLens').get('corpus.backend') === 'postgres') return 'moved';
+        const failed = /moving the corpus failed: (.*)/.exec(logText(a));
+        return failed ? `failed: ${failed[1]}` : undefined;
+      },
+      120_000,
+    );
     await moving;
     assert.equal(outcome, 'moved', outcome);
     assert.doesNotMatch(logText(a), /in use by process/);
 
     at('Retrieval tools show');
-    const after = await waitFor('results from the server', () => {
-      const s = a.panel.current as ViewState;
-      return s.kind === 'results' && s.corpusName.includes('127.0.0.1') ? s : undefined;
-    }, 60_000);
+    const after = await waitFor(
+      'results from the server',
+      () => {
+        const s = a.panel.current as ViewState;
+        return s.kind === 'results' && s.corpusName.includes('127.0.0.1') ? s : undefined;
+      },
+      60_000,
+    );
     assert.ok(after.kind === 'results' && after.hits.length > 0, 'the panel shows hits from the server');
     const screen = (await snapshot('moved-to-postgres')).join('\n');
     assert.match(screen, /moved \d+ papers and \d+ sentences to 127\.0\.0\.1/, 'the notification says what was moved');

@@ -10,7 +10,8 @@ import type { CorpusLensApi } from '../../../src/extension/extension.js';
 const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
 const paperPath = path.join(workspace, 'zotero-paper.tex');
 const bibPath = path.join(workspace, 'zotero-refs.bib');
-const PAPER = '\\documentclass{article}\n\\begin{document}\nInformation can be measured in bits. Romantic networks form long chains.\n\n\\bibliography{zotero-refs}\n\\end{document}\n';
+const PAPER =
+  '\\documentclass{article}\n\\begin{document}\nInformation can be measured in bits. Romantic networks form long chains.\n\n\\bibliography{zotero-refs}\n\\end{document}\n';
 const EXISTING = '@article{Bearman:2004,\n  title = {Chains of Affection},\n  doi = {10.1086/386272}\n}\n';
 
 /** Runs Cite from Zotero with `query` typed into its picker, accepts the first match, returns the key. */
@@ -41,7 +42,7 @@ describe('Cite from Zotero', function () {
   it('inserts the Zotero key at the end of the sentence and adds its entry; one undo restores the paper', async () => {
     const editor = await openAt('measured');
     const key = await citeThroughPicker('shannon1948');
-    assert.equal(key, 'shannon1948', 'the picker matched the key (matchOnDescription) and the key is Zotero\'s');
+    assert.equal(key, 'shannon1948', "the picker matched the key (matchOnDescription) and the key is Zotero's");
     const text = editor.document.getText();
     assert.match(text, /bits~?\\cite\{shannon1948\}\. Romantic/, text);
     const bib = readFileSync(bibPath, 'utf8');

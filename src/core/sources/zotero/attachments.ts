@@ -18,7 +18,11 @@ export function defaultZoteroDataDir(home: string = homedir()): string {
 }
 
 /** The folders that hold Zotero profiles (each with a prefs.js) on this platform. */
-export function zoteroProfileRoots(home: string = homedir(), platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+export function zoteroProfileRoots(
+  home: string = homedir(),
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   if (platform === 'darwin') return [join(home, 'Library', 'Application Support', 'Zotero', 'Profiles')];
   if (platform === 'win32') return [join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Zotero', 'Zotero', 'Profiles')];
   return [join(home, '.zotero', 'zotero')];
@@ -66,7 +70,9 @@ async function profilePrefs(profileRoots: string[]): Promise<string[]> {
  */
 export async function findZoteroDataDir(profileRoots: string[] = zoteroProfileRoots(), home: string = homedir()): Promise<string> {
   for (const p of await profilePrefs(profileRoots)) {
-    const custom = /user_pref\(\s*"extensions\.zotero\.useDataDir"\s*,\s*true\s*\)/.test(p) ? readPref(p, 'extensions.zotero.dataDir') : null;
+    const custom = /user_pref\(\s*"extensions\.zotero\.useDataDir"\s*,\s*true\s*\)/.test(p)
+      ? readPref(p, 'extensions.zotero.dataDir')
+      : null;
     if (custom) return custom;
   }
   return defaultZoteroDataDir(home);
@@ -83,11 +89,15 @@ function inside(root: string, rel: string): string | null {
 }
 
 /** Why the attachment's file is not read (a path that leaves its folder, a malformed key), or null when it may be. */
-export function attachmentRefusal(att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>, baseAttachmentPath: string | null): string | null {
+export function attachmentRefusal(
+  att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>,
+  baseAttachmentPath: string | null,
+): string | null {
   if (!ZOTERO_KEY.test(att.key)) return `attachment key '${att.key}' is not a Zotero key (8 letters and digits)`;
   if (att.linkMode === 3 || !att.path) return null;
   if (att.path.startsWith('storage:')) {
-    if (!inside(join('storage', att.key), att.path.slice('storage:'.length))) return `attachment ${att.key}: '${att.path}' leaves its storage folder`;
+    if (!inside(join('storage', att.key), att.path.slice('storage:'.length)))
+      return `attachment ${att.key}: '${att.path}' leaves its storage folder`;
   }
   if (att.path.startsWith('attachments:') && baseAttachmentPath && !inside(baseAttachmentPath, att.path.slice('attachments:'.length))) {
     return `attachment ${att.key}: '${att.path}' leaves the base attachment directory`;
@@ -96,10 +106,15 @@ export function attachmentRefusal(att: Pick<ZoteroAttachment, 'key' | 'linkMode'
 }
 
 /** The attachment's file on disk, or null for a link to a URL, a path that cannot be resolved or one refused above. */
-export function attachmentFile(att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>, dataDir: string, baseAttachmentPath: string | null): string | null {
+export function attachmentFile(
+  att: Pick<ZoteroAttachment, 'key' | 'linkMode' | 'path'>,
+  dataDir: string,
+  baseAttachmentPath: string | null,
+): string | null {
   if (attachmentRefusal(att, baseAttachmentPath) || att.linkMode === 3 || !att.path) return null;
   if (att.path.startsWith('storage:')) return inside(join(dataDir, 'storage', att.key), att.path.slice('storage:'.length));
-  if (att.path.startsWith('attachments:')) return baseAttachmentPath ? inside(baseAttachmentPath, att.path.slice('attachments:'.length)) : null;
+  if (att.path.startsWith('attachments:'))
+    return baseAttachmentPath ? inside(baseAttachmentPath, att.path.slice('attachments:'.length)) : null;
   return isAbsolute(att.path) ? att.path : null;
 }
 

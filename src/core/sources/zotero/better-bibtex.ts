@@ -46,8 +46,13 @@ export class BetterBibtex {
   /** Items matching the terms, each with its citation key. */
   async search(terms: string, signal?: AbortSignal): Promise<BbtSearchItem[]> {
     const result = await this.call('item.search', [terms], signal);
-    if (!Array.isArray(result)) throw new BetterBibtexError('Better BibTeX answered item.search with something other than a list', 'protocol');
-    return result.map((r: Record<string, unknown>) => ({ ...r, citekey: String(r.citekey ?? r['citation-key'] ?? r.citationKey ?? ''), title: typeof r.title === 'string' ? r.title : null }));
+    if (!Array.isArray(result))
+      throw new BetterBibtexError('Better BibTeX answered item.search with something other than a list', 'protocol');
+    return result.map((r: Record<string, unknown>) => ({
+      ...r,
+      citekey: String(r.citekey ?? r['citation-key'] ?? r.citationKey ?? ''),
+      title: typeof r.title === 'string' ? r.title : null,
+    }));
   }
 
   /** The entries for these keys in the given translator's format (BibTeX by default). */
@@ -72,15 +77,22 @@ export class BetterBibtex {
       });
     } catch (e) {
       if (signal?.aborted) throw e;
-      if (timeout.aborted) throw new BetterBibtexError(`Zotero did not answer within ${this.timeoutMs / 1000} s at ${this.baseUrl}`, 'timeout');
-      throw new BetterBibtexError(`Zotero is not running (nothing answers at ${this.baseUrl}); start Zotero with Better BibTeX, or let Corpus Lens read the Zotero data directory`, 'unreachable');
+      if (timeout.aborted)
+        throw new BetterBibtexError(`Zotero did not answer within ${this.timeoutMs / 1000} s at ${this.baseUrl}`, 'timeout');
+      throw new BetterBibtexError(
+        `Zotero is not running (nothing answers at ${this.baseUrl}); start Zotero with Better BibTeX, or let Corpus Lens read the Zotero data directory`,
+        'unreachable',
+      );
     }
     const text = await res.text();
     let body: { result?: unknown; error?: { code?: number; message?: string } };
     try {
       body = JSON.parse(text);
     } catch {
-      throw new BetterBibtexError(`${this.baseUrl} answered HTTP ${res.status} with no JSON-RPC reply: is Better BibTeX installed in Zotero?`, 'http');
+      throw new BetterBibtexError(
+        `${this.baseUrl} answered HTTP ${res.status} with no JSON-RPC reply: is Better BibTeX installed in Zotero?`,
+        'http',
+      );
     }
     if (body.error) throw rpcError(method, body.error);
     if (!res.ok) throw new BetterBibtexError(`${this.baseUrl} answered HTTP ${res.status}`, 'http');
@@ -90,7 +102,15 @@ export class BetterBibtex {
 
 function rpcError(method: string, error: { code?: number; message?: string }): BetterBibtexError {
   const detail = error.message ? ` (${error.message})` : '';
-  if (error.code === -32601) return new BetterBibtexError(`Better BibTeX has no method ${method}: it is too old for Corpus Lens; update Better BibTeX in Zotero${detail}`, -32601);
-  if (error.code === -32603) return new BetterBibtexError(`Zotero is not ready yet (still starting, or busy); try again in a moment${detail}`, -32603);
-  return new BetterBibtexError(`Better BibTeX ${method} failed with JSON-RPC error ${error.code ?? '?'}${detail}`, error.code ?? 'protocol');
+  if (error.code === -32601)
+    return new BetterBibtexError(
+      `Better BibTeX has no method ${method}: it is too old for Corpus Lens; update Better BibTeX in Zotero${detail}`,
+      -32601,
+    );
+  if (error.code === -32603)
+    return new BetterBibtexError(`Zotero is not ready yet (still starting, or busy); try again in a moment${detail}`, -32603);
+  return new BetterBibtexError(
+    `Better BibTeX ${method} failed with JSON-RPC error ${error.code ?? '?'}${detail}`,
+    error.code ?? 'protocol',
+  );
 }

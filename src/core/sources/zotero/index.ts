@@ -16,7 +16,10 @@ export interface ZoteroSourceOptions extends ReadLibraryOptions {
 }
 
 /** The library's items as pipeline units (for ingestUnits), with the items themselves. */
-export async function zoteroUnits(dataDir: string = defaultZoteroDataDir(), options: ZoteroSourceOptions = {}): Promise<{ items: ZoteroItem[]; units: IngestUnit[] }> {
+export async function zoteroUnits(
+  dataDir: string = defaultZoteroDataDir(),
+  options: ZoteroSourceOptions = {},
+): Promise<{ items: ZoteroItem[]; units: IngestUnit[] }> {
   const items = await readZoteroLibrary(dataDir, options);
   const baseAttachmentPath = await findBaseAttachmentPath(dataDir, options.profileRoots);
   return { items, units: items.map((item) => zoteroUnit(item, { dataDir, baseAttachmentPath })) };

@@ -44,9 +44,21 @@ export interface ReadLibraryOptions {
 /** Item types that are not works to cite. */
 const NOT_WORKS = new Set(['attachment', 'note', 'annotation']);
 /** Where a work's venue is, by item type (the first present wins). */
-const VENUE_FIELDS = ['publicationTitle', 'proceedingsTitle', 'bookTitle', 'conferenceName', 'websiteTitle', 'blogTitle', 'university', 'institution'];
+const VENUE_FIELDS = [
+  'publicationTitle',
+  'proceedingsTitle',
+  'bookTitle',
+  'conferenceName',
+  'websiteTitle',
+  'blogTitle',
+  'university',
+  'institution',
+];
 /** Creator types that author a work, in order of preference (editors only when there is no author). */
-const AUTHOR_TYPES = [['author', 'programmer', 'presenter', 'inventor', 'artist', 'director', 'podcaster', 'cartographer', 'interviewee'], ['editor', 'seriesEditor', 'bookAuthor', 'contributor']];
+const AUTHOR_TYPES = [
+  ['author', 'programmer', 'presenter', 'inventor', 'artist', 'director', 'podcaster', 'cartographer', 'interviewee'],
+  ['editor', 'seriesEditor', 'bookAuthor', 'contributor'],
+];
 
 export function zoteroDatabasePath(dataDir: string): string {
   return join(dataDir, 'zotero.sqlite');
@@ -60,17 +72,27 @@ export async function readZoteroLibrary(dataDir: string, options: ReadLibraryOpt
       if (!db.hasTable(t)) throw new Error(`${zoteroDatabasePath(dataDir)} has no ${t} table: not a Zotero database`);
     }
     const only = options.collection !== undefined ? collectionItemIds(db, options.collection) : null;
-    const deleted = new Set(db.hasTable('deletedItems') ? db.all<{ itemID: number }>('SELECT itemID FROM deletedItems').map((r) => r.itemID) : []);
-    const feeds = new Set(db.hasTable('libraries') ? db.all<{ libraryID: number }>("SELECT libraryID FROM libraries WHERE type = 'feed'").map((r) => r.libraryID) : []);
+    const deleted = new Set(
+      db.hasTable('deletedItems') ? db.all<{ itemID: number }>('SELECT itemID FROM deletedItems').map((r) => r.itemID) : [],
+    );
+    const feeds = new Set(
+      db.hasTable('libraries')
+        ? db.all<{ libraryID: number }>("SELECT libraryID FROM libraries WHERE type = 'feed'").map((r) => r.libraryID)
+        : [],
+    );
     const rows = db.all<{ itemID: number; key: string; libraryID: number; typeName: string; dateModified: string }>(
       'SELECT i.itemID, i.key, i.libraryID, t.typeName, i.dateModified FROM items i JOIN itemTypes t ON t.itemTypeID = i.itemTypeID ORDER BY i.itemID',
     );
-    const works = rows.filter((r) => !NOT_WORKS.has(r.typeName) && !deleted.has(r.itemID) && !feeds.has(r.libraryID) && (!only || only.has(r.itemID)));
+    const works = rows.filter(
+      (r) => !NOT_WORKS.has(r.typeName) && !deleted.has(r.itemID) && !feeds.has(r.libraryID) && (!only || only.has(r.itemID)),
+    );
     const fields = itemFields(db);
     const creators = itemCreators(db);
     const attachments = itemAttachments(db, deleted);
     const collections = itemCollections(db);
-    const items = works.map((r) => toItem(r, fields.get(r.itemID) ?? {}, creators.get(r.itemID) ?? [], attachments.get(r.itemID) ?? [], collections.get(r.itemID) ?? []));
+    const items = works.map((r) =>
+      toItem(r, fields.get(r.itemID) ?? {}, creators.get(r.itemID) ?? [], attachments.get(r.itemID) ?? [], collections.get(r.itemID) ?? []),
+    );
     return withKeys(items);
   } finally {
     db.close();
@@ -94,25 +116,37 @@ export async function listZoteroCollections(dataDir: string): Promise<Array<{ na
 
 /** The ids of the items in the named collection and its subcollections. */
 function collectionItemIds(db: SqliteSnapshot, name: string): Set<number> {
-  if (!db.hasTable('collections') || !db.hasTable('collectionItems')) throw new Error(`this Zotero library has no collections (looked for "${name}")`);
-  const all = db.all<{ collectionID: number; collectionName: string; parentCollectionID: number | null }>('SELECT collectionID, collectionName, parentCollectionID FROM collections');
-  const deleted = new Set(db.hasTable('deletedCollections') ? db.all<{ collectionID: number }>('SELECT collectionID FROM deletedCollections').map((r) => r.collectionID) : []);
+  if (!db.hasTable('collections') || !db.hasTable('collectionItems'))
+    throw new Error(`this Zotero library has no collections (looked for "${name}")`);
+  const all = db.all<{ collectionID: number; collectionName: string; parentCollectionID: number | null }>(
+    'SELECT collectionID, collectionName, parentCollectionID FROM collections',
+  );
+  const deleted = new Set(
+    db.hasTable('deletedCollections')
+      ? db.all<{ collectionID: number }>('SELECT collectionID FROM deletedCollections').map((r) => r.collectionID)
+      : [],
+  );
   const live = all.filter((c) => !deleted.has(c.collectionID));
   const roots = live.filter((c) => c.collectionName.toLowerCase() === name.trim().toLowerCase());
   if (!roots.length) {
     const names = [...new Set(live.map((c) => c.collectionName))].sort();
-    throw new Error(`no Zotero collection named "${name}"${names.length ? ` (collections: ${names.join(', ')})` : ' (the library has none)'}`);
+    throw new Error(
+      `no Zotero collection named "${name}"${names.length ? ` (collections: ${names.join(', ')})` : ' (the library has none)'}`,
+    );
   }
   // The named collections and, level by level, their subcollections.
   const ids = new Set(roots.map((c) => c.collectionID));
   let frontier = [...ids];
   while (frontier.length) {
     const parents = new Set(frontier);
-    frontier = live.filter((c) => c.parentCollectionID != null && parents.has(c.parentCollectionID) && !ids.has(c.collectionID)).map((c) => c.collectionID);
+    frontier = live
+      .filter((c) => c.parentCollectionID != null && parents.has(c.parentCollectionID) && !ids.has(c.collectionID))
+      .map((c) => c.collectionID);
     for (const id of frontier) ids.add(id);
   }
   const items = new Set<number>();
-  for (const r of db.all<{ collectionID: number; itemID: number }>('SELECT collectionID, itemID FROM collectionItems')) if (ids.has(r.collectionID)) items.add(r.itemID);
+  for (const r of db.all<{ collectionID: number; itemID: number }>('SELECT collectionID, itemID FROM collectionItems'))
+    if (ids.has(r.collectionID)) items.add(r.itemID);
   return items;
 }
 
@@ -170,7 +204,9 @@ function itemAttachments(db: SqliteSnapshot, deleted: Set<number>): Map<number, 
 function itemCollections(db: SqliteSnapshot): Map<number, string[]> {
   const out = new Map<number, string[]>();
   if (!db.hasTable('collections') || !db.hasTable('collectionItems')) return out;
-  const rows = db.all<{ itemID: number; collectionName: string }>('SELECT ci.itemID, c.collectionName FROM collectionItems ci JOIN collections c ON c.collectionID = ci.collectionID');
+  const rows = db.all<{ itemID: number; collectionName: string }>(
+    'SELECT ci.itemID, c.collectionName FROM collectionItems ci JOIN collections c ON c.collectionID = ci.collectionID',
+  );
   for (const r of rows) out.set(r.itemID, [...(out.get(r.itemID) ?? []), r.collectionName]);
   return out;
 }
@@ -183,7 +219,10 @@ function displayName(c: CreatorRow): string {
 
 function authorsOf(creators: CreatorRow[]): string[] {
   for (const types of AUTHOR_TYPES) {
-    const names = creators.filter((c) => types.includes(c.creatorType)).map(displayName).filter(Boolean);
+    const names = creators
+      .filter((c) => types.includes(c.creatorType))
+      .map(displayName)
+      .filter(Boolean);
     if (names.length) return names;
   }
   return creators.map(displayName).filter(Boolean);

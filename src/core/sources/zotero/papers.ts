@@ -38,7 +38,16 @@ export function zoteroItemUri(item: Pick<ZoteroItem, 'libraryID' | 'key'>): stri
 
 /** Zotero's metadata as the reader model's PaperMeta, with its BibTeX entry under the item's citation key. */
 export function zoteroMeta(item: ZoteroItem): PaperMeta & { citationKey: string } {
-  const meta = { title: item.title, authors: item.authors, year: item.year, venue: item.venue, doi: item.doi, arxivId: item.arxivId, url: item.url, abstract: item.abstract };
+  const meta = {
+    title: item.title,
+    authors: item.authors,
+    year: item.year,
+    venue: item.venue,
+    doi: item.doi,
+    arxivId: item.arxivId,
+    url: item.url,
+    abstract: item.abstract,
+  };
   return { ...meta, citationKey: item.citationKey, bibtex: formatBibtexEntry(meta, item.citationKey) };
 }
 
@@ -119,7 +128,10 @@ async function readZoteroText(item: ZoteroItem, sources: ItemSources, hash: stri
     const got = read?.papers.find((p) => p.sentences.length);
     if (!got) continue;
     const chars = textLength(got.sentences);
-    const stub = cache && cache.assembled.sentences.length > got.sentences.length && (got.sentences.length < STUB_SENTENCES || chars < STUB_SHARE * cache.chars);
+    const stub =
+      cache &&
+      cache.assembled.sentences.length > got.sentences.length &&
+      (got.sentences.length < STUB_SENTENCES || chars < STUB_SHARE * cache.chars);
     if (!stub) return { papers: [fromPdf(meta, got, source)], errors: [] };
     // A stub attachment: Zotero's text is the better text. Said in the run's report, and listed in the log.
     const reason =
@@ -131,7 +143,11 @@ async function readZoteroText(item: ZoteroItem, sources: ItemSources, hash: stri
   const abstract = abstractOnly(item.abstract);
   if (abstract.sentences.length) return { papers: [buildPaper(meta, abstract, source)], errors: [] };
   // Nothing is lost (there is no text to lose) and nothing failed: a warning, reported on every run.
-  return { papers: [], errors: [], warnings: [{ file: zoteroItemUri(item), reason: `${item.citationKey}: no PDF, no Zotero full text and no abstract to index` }] };
+  return {
+    papers: [],
+    errors: [],
+    warnings: [{ file: zoteroItemUri(item), reason: `${item.citationKey}: no PDF, no Zotero full text and no abstract to index` }],
+  };
 }
 
 function textLength(sentences: readonly { text: string }[]): number {
@@ -161,7 +177,10 @@ export function assembleText(text: string): ReturnType<PaperAssembler['finish']>
   const asm = new PaperAssembler();
   asm.section('', null, 1);
   for (const para of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
-    const lines = para.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = para
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (!lines.length) continue;
     if (lines.length === 1 && isReferenceSection(lines[0])) {
       asm.section(lines[0], null, 1);

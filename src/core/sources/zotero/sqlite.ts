@@ -32,7 +32,9 @@ export class SqliteSnapshot {
 
   static async open(file: string): Promise<SqliteSnapshot> {
     const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => {
-      throw new Error(e.code === 'ENOENT' ? `${file} does not exist (is this a Zotero data directory?)` : `cannot read ${file}: ${e.message}`);
+      throw new Error(
+        e.code === 'ENOENT' ? `${file} does not exist (is this a Zotero data directory?)` : `cannot read ${file}: ${e.message}`,
+      );
     });
     const SQL = await loadSqlJs();
     const db = new SQL.Database(new Uint8Array(bytes));

@@ -29,8 +29,7 @@ import {
 } from '../types.js';
 
 const READ_ONLY = 'the CorpusStudio schema is read only (import into a Corpus Lens corpus instead)';
-const NO_KEYWORD =
-  'keyword, hybrid and paper search need the Corpus Lens schema (a CorpusStudio database has no full-text function)';
+const NO_KEYWORD = 'keyword, hybrid and paper search need the Corpus Lens schema (a CorpusStudio database has no full-text function)';
 
 abstract class ReadOnlyStore {
   readonly schema = 'corpusStudio' as const;
@@ -143,14 +142,7 @@ class CorpusStudioSqlStore extends ReadOnlyStore implements CorpusStore {
     const [count, offset, ymin, ymax, pids] = filterArgs(o);
     const hits = `m0 AS MATERIALIZED (SELECT md.id, row_number() OVER () AS ord FROM match_documents($1, $2::float8, $3::int) md),
       hits AS (SELECT m0.id, m0.ord, (1 - (d.embedding <=> $1))::float8 AS similarity FROM m0 JOIN "Document" d ON d.id = m0.id)`;
-    const rows = await this.driver.lookup(contextSql(hits, 4, 5, 6, 7), embedding, [
-      o.threshold ?? -1,
-      count,
-      offset,
-      ymin,
-      ymax,
-      pids,
-    ]);
+    const rows = await this.driver.lookup(contextSql(hits, 4, 5, 6, 7), embedding, [o.threshold ?? -1, count, offset, ymin, ymax, pids]);
     return rows.map(toHit);
   }
 
@@ -158,13 +150,7 @@ class CorpusStudioSqlStore extends ReadOnlyStore implements CorpusStore {
     await this.requireMeta();
     const hits = `hits AS (SELECT u.id::int AS id, u.ord, NULL::float8 AS similarity
       FROM unnest($1::bigint[]) WITH ORDINALITY u(id, ord))`;
-    const rows = await this.driver.lookup(contextSql(hits, 2, 3, 4, 5), null, [
-      sentenceIds.map(String),
-      offset,
-      null,
-      null,
-      null,
-    ]);
+    const rows = await this.driver.lookup(contextSql(hits, 2, 3, 4, 5), null, [sentenceIds.map(String), offset, null, null, null]);
     return rows.map(toHit);
   }
 
@@ -357,17 +343,23 @@ class CorpusStudioSupabaseStore extends ReadOnlyStore implements CorpusStore {
 
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
     await this.requireMeta();
-    const r = await this.client.from('Document').select(DOC_COLUMNS).in('id', [...sentenceIds]);
+    const r = await this.client
+      .from('Document')
+      .select(DOC_COLUMNS)
+      .in('id', [...sentenceIds]);
     const rows = (unwrap(this.url, 'reading "Document"', r) ?? []) as unknown as DocRow[];
     const byId = new Map(rows.map((d) => [Number(d.id), d]));
     const ordered = sentenceIds.map((id) => byId.get(id)).filter((d): d is DocRow => !!d);
-    return this.assemble(ordered.map((doc) => ({ doc, similarity: null })), offset, null, {});
+    return this.assemble(
+      ordered.map((doc) => ({ doc, similarity: null })),
+      offset,
+      null,
+      {},
+    );
   }
 
   async counts(): Promise<{ papers: number; sentences: number }> {
-    const [p, s] = await Promise.all(
-      ['Source', 'Document'].map((t) => this.client.from(t).select('*', { count: 'exact', head: true })),
-    );
+    const [p, s] = await Promise.all(['Source', 'Document'].map((t) => this.client.from(t).select('*', { count: 'exact', head: true })));
     unwrap(this.url, 'counting "Source"', p);
     unwrap(this.url, 'counting "Document"', s);
     return { papers: p.count ?? 0, sentences: s.count ?? 0 };
@@ -385,11 +377,7 @@ class CorpusStudioSupabaseStore extends ReadOnlyStore implements CorpusStore {
 }
 
 /** A CorpusStudio database on Supabase (read only). Reads the embedding dimension once. */
-export async function openCorpusStudioSupabase(
-  url: string,
-  key: string,
-  options: { model?: string } = {},
-): Promise<CorpusStore> {
+export async function openCorpusStudioSupabase(url: string, key: string, options: { model?: string } = {}): Promise<CorpusStore> {
   const store = new CorpusStudioSupabaseStore(await createSupabaseClient(url, key), url, options.model);
   await store.meta();
   return store;

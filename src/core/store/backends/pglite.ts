@@ -3,7 +3,20 @@
 // bench/store.bench.ts): sentences are bulk-loaded with BINARY COPY (text input of vectors is ~4 µs per float in
 // WASM); the query vector is sent as a binary parameter through the extended protocol (saves ~1.5 ms a lookup at
 // 384-d over a text parameter).
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { vectorBinary } from '../rows.js';
@@ -99,7 +112,9 @@ function prepareFolder(path: string, create: boolean): boolean {
 const MIN_FREE_BYTES = 16 * 2 ** 20;
 
 function noCorpus(path: string): StoreError {
-  return new StoreError(`no corpus at ${path}: check the path (this command opens an existing corpus; \`corpus-lens ingest --db FOLDER …\` creates one)`);
+  return new StoreError(
+    `no corpus at ${path}: check the path (this command opens an existing corpus; \`corpus-lens ingest --db FOLDER …\` creates one)`,
+  );
 }
 
 /** What a folder holds: a corpus, nothing (or only a lock), a corpus whose creation was cut short, or other files. */
@@ -129,13 +144,16 @@ function checkContents(path: string): void {
     );
   }
   if (state === 'other') {
-    throw new StoreError(`${path} is not a Corpus Lens corpus (it holds other files): give --db a corpus folder, or a new or empty folder for a new corpus`);
+    throw new StoreError(
+      `${path} is not a Corpus Lens corpus (it holds other files): give --db a corpus folder, or a new or empty folder for a new corpus`,
+    );
   }
   throw noCorpus(path);
 }
 
 /** Sibling names of a corpus being built, or of an unfinished one moved aside: `.NAME.corpus-lens-new-PID-…`. */
-const sibling = (path: string, what: 'new' | 'old') => join(dirname(path), `.${basename(path)}.corpus-lens-${what}-${process.pid}-${Date.now().toString(36)}`);
+const sibling = (path: string, what: 'new' | 'old') =>
+  join(dirname(path), `.${basename(path)}.corpus-lens-${what}-${process.pid}-${Date.now().toString(36)}`);
 
 /** Removes the building folders of runs that were killed (their pid is gone). */
 function sweepSiblings(path: string): void {
@@ -159,7 +177,11 @@ function sweepSiblings(path: string): void {
  * corpus; a killed run's sibling is removed by the next. Two creators at once: the second rename fails, and that
  * run opens the first one's corpus.
  */
-async function createWhole(path: string, state: FolderState | 'missing', initialise: (dir: string) => Promise<{ close(): Promise<void> }>): Promise<void> {
+async function createWhole(
+  path: string,
+  state: FolderState | 'missing',
+  initialise: (dir: string) => Promise<{ close(): Promise<void> }>,
+): Promise<void> {
   sweepSiblings(path);
   const building = sibling(path, 'new');
   try {
@@ -223,10 +245,7 @@ function openProblem(path: string, err: unknown): StoreError {
  * CorpusInUseError naming this one.
  */
 export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions = {}): Promise<PGlite> {
-  const [{ PGlite }, { vector }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite-pgvector'),
-  ]);
+  const [{ PGlite }, { vector }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector')]);
   const local = !dir.startsWith('memory://');
   const path = resolve(dir);
   const create = options.create ?? true;
@@ -273,7 +292,10 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
 }
 
 /** The embedded store in `dir`. */
-export async function openPGliteStore(dir: string, options: PGliteOpenOptions & Pick<SqlStoreOptions, 'keywordIndex'> = {}): Promise<SqlCorpusStore> {
+export async function openPGliteStore(
+  dir: string,
+  options: PGliteOpenOptions & Pick<SqlStoreOptions, 'keywordIndex'> = {},
+): Promise<SqlCorpusStore> {
   return pgliteStore(await openPGliteDatabase(dir, options), { ownsDatabase: true, keywordIndex: options.keywordIndex });
 }
 
@@ -366,7 +388,8 @@ class PGliteDriver implements SqlDriver {
   private vectorOid: number | undefined;
   /** Statements prepared on this connection (lookup's prepareAs). */
   private readonly prepared = new Set<string>();
-  private serialize: (typeof import('@electric-sql/pglite', { with: { 'resolution-mode': 'import' } }))['protocol']['serialize'] | undefined;
+  private serialize:
+    (typeof import('@electric-sql/pglite', { with: { 'resolution-mode': 'import' } }))['protocol']['serialize'] | undefined;
 
   constructor(
     readonly db: PGlite,

@@ -35,7 +35,11 @@ export const POOL_DEFAULTS = { max: 10, idleTimeoutMs: 30_000, connectTimeoutMs:
 const SESSION_SQL = `SET hnsw.iterative_scan = relaxed_order; ${SESSION_EF_SEARCH}`;
 
 /** Connects to `url` (postgres://user:pass@host:port/db) and returns the store; one clear line on failure. */
-export async function openPostgresStore(url: string, options: PoolOptions = {}, storeOptions: SqlStoreOptions = {}): Promise<SqlCorpusStore> {
+export async function openPostgresStore(
+  url: string,
+  options: PoolOptions = {},
+  storeOptions: SqlStoreOptions = {},
+): Promise<SqlCorpusStore> {
   const pg = (await import('pg')).default;
   const o = { ...POOL_DEFAULTS, ...options };
   const pool = new pg.Pool({

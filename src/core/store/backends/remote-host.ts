@@ -30,7 +30,8 @@ function send(m: HostReply): void {
     process.send!(m, undefined, undefined, () => undefined);
   } catch (err) {
     // A result that cannot be cloned: say so instead of leaving the call pending.
-    if (m.type === 'result') send({ type: 'error', id: m.id, error: serializeError(new StoreError(`cannot send the result: ${(err as Error).message}`)) });
+    if (m.type === 'result')
+      send({ type: 'error', id: m.id, error: serializeError(new StoreError(`cannot send the result: ${(err as Error).message}`)) });
   }
 }
 
@@ -64,7 +65,11 @@ async function open(target: string, options: OpenStoreOptions): Promise<OpenedSt
   if (store || opening) throw new StoreError('this corpus process already has a corpus open');
   // The lock file names this process to other openers: say whose corpus process it is.
   // A long-lived process answering many hybrid lookups (Q&A, related work): worth the keyword index's load.
-  const p = openStore(target, { owner: `Corpus Lens corpus process of the VS Code extension host ${process.ppid}`, keywordIndex: true, ...options });
+  const p = openStore(target, {
+    owner: `Corpus Lens corpus process of the VS Code extension host ${process.ppid}`,
+    keywordIndex: true,
+    ...options,
+  });
   opening = p;
   store = await p;
   yieldAfterTransactions(store);
@@ -114,10 +119,12 @@ process.on('message', (raw) => {
     if (m.aborted) c.abort();
     controllers.set(m.id, c);
   }
-  call(m.id, m.method, m.args).then(
-    (result) => send({ type: 'result', id: m.id, result }),
-    (err) => send({ type: 'error', id: m.id, error: serializeError(err) }),
-  ).finally(() => controllers.delete(m.id));
+  call(m.id, m.method, m.args)
+    .then(
+      (result) => send({ type: 'result', id: m.id, result }),
+      (err) => send({ type: 'error', id: m.id, error: serializeError(err) }),
+    )
+    .finally(() => controllers.delete(m.id));
 });
 
 // close() and a dead parent both end here: close the corpus (PGlite flushes its files), then exit.

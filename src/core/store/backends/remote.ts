@@ -49,9 +49,7 @@ const everyMethodForwarded: [Exclude<MethodOf<CorpusStore>, Forwarded>] extends 
 void everyMethodForwarded;
 
 /** Messages from the parent. `open` is the first request (method 'open', args [target, options]). */
-export type HostRequest =
-  | { type: 'call'; id: number; method: string; args: unknown[]; aborted?: boolean }
-  | { type: 'abort'; id: number };
+export type HostRequest = { type: 'call'; id: number; method: string; args: unknown[]; aborted?: boolean } | { type: 'abort'; id: number };
 
 /** Messages from the child. */
 export type HostReply =
@@ -251,7 +249,10 @@ class RemoteClient {
   store(opened: OpenedStore): RemoteCorpusStore {
     let meta: Promise<CorpusMeta | null> | undefined;
     let closed: Promise<void> | undefined;
-    const call = (method: string) => (...args: unknown[]) => this.call(method, args);
+    const call =
+      (method: string) =>
+      (...args: unknown[]) =>
+        this.call(method, args);
     const store: Record<string, unknown> = {
       kind: opened.kind,
       schema: opened.schema,

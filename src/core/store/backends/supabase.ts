@@ -59,7 +59,10 @@ export function fetchWithDeadline(timeoutMs: number, base: typeof fetch = fetch)
       return await base(input, { ...init, signal });
     } catch (err) {
       if (timer.aborted && !init.signal?.aborted) {
-        throw new Error(`no answer within ${Math.round(timeoutMs / 100) / 10} s (ETIMEDOUT): is the Supabase URL right and the project running?`, { cause: err });
+        throw new Error(
+          `no answer within ${Math.round(timeoutMs / 100) / 10} s (ETIMEDOUT): is the Supabase URL right and the project running?`,
+          { cause: err },
+        );
       }
       throw err;
     }
@@ -90,7 +93,9 @@ export function unwrap<T>(url: string, what: string, r: Reply<T>): T {
     throw new StoreError(`Supabase at ${url} rejected the key (HTTP ${r.status}: ${m || 'unauthorized'}); check SUPABASE_KEY`);
   }
   if (r.status === 0 || /fetch failed|ECONNREFUSED|ENOTFOUND|network/i.test(m + (r.error.details ?? ''))) {
-    const detail = /no answer within [^\n]*/.exec(m + '\n' + (r.error.details ?? ''))?.[0] ?? /ECONNREFUSED|ENOTFOUND|ETIMEDOUT/.exec(r.error.details ?? '')?.[0];
+    const detail =
+      /no answer within [^\n]*/.exec(m + '\n' + (r.error.details ?? ''))?.[0] ??
+      /ECONNREFUSED|ENOTFOUND|ETIMEDOUT/.exec(r.error.details ?? '')?.[0];
     throw new StoreError(`cannot reach the corpus at ${url}: ${detail ?? m.replace(/^TypeError: /, '')}`);
   }
   throw new StoreError(`${what} failed (HTTP ${r.status}): ${m.split('\n')[0]}`);
@@ -118,9 +123,7 @@ export class SupabaseCorpusStore implements CorpusStore {
 
   async meta(): Promise<CorpusMeta | null> {
     if (this.cachedMeta !== undefined) return this.cachedMeta;
-    const r = (await this.client.from('corpus_meta').select('key,value').retry(false)) as Reply<
-      { key: string; value: string }[]
-    >;
+    const r = (await this.client.from('corpus_meta').select('key,value').retry(false)) as Reply<{ key: string; value: string }[]>;
     if (isMissingRelation(r)) return (this.cachedMeta = null);
     const rows = unwrap(this.url, 'reading corpus_meta', r) ?? [];
     const m = new Map(rows.map((x) => [x.key, x.value]));
@@ -190,10 +193,9 @@ export class SupabaseCorpusStore implements CorpusStore {
         ...(p.source ? { source: p.source } : {}),
         ...(p.license ? { license: p.license } : {}),
       };
-      const pr = (await this.client
-        .from('papers')
-        .upsert([paperRow], { onConflict: 'id', ignoreDuplicates: true })
-        .select('id')) as Reply<{ id: string }[]>;
+      const pr = (await this.client.from('papers').upsert([paperRow], { onConflict: 'id', ignoreDuplicates: true }).select('id')) as Reply<
+        { id: string }[]
+      >;
       result.papers += (unwrap(this.url, `writing paper ${p.id}`, pr) ?? []).length;
       if (!p.sentences.length) {
         result.elements = (result.elements ?? 0) + (await this.writeElements(p));
@@ -265,7 +267,9 @@ export class SupabaseCorpusStore implements CorpusStore {
   private async elementRpc(fn: string, args: Record<string, unknown>, match: 'direct' | 'linked'): Promise<ElementHit[]> {
     const r = (await this.client.rpc(fn, args)) as Reply<Record<string, unknown>[]>;
     if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
-      throw new StoreError(`this Supabase project has no ${fn}() function (a Corpus Lens schema before v7): run the output of \`corpus-lens schema --print\` as a migration`);
+      throw new StoreError(
+        `this Supabase project has no ${fn}() function (a Corpus Lens schema before v7): run the output of \`corpus-lens schema --print\` as a migration`,
+      );
     }
     return (unwrap(this.url, fn, r) ?? []).map((row) => toElementHit(row, match));
   }
@@ -274,7 +278,13 @@ export class SupabaseCorpusStore implements CorpusStore {
     await this.checkVector(embedding);
     return this.elementRpc(
       'match_elements',
-      { query_embedding: vectorText(embedding), query_text: text, match_count: o.count, element_type: o.type ?? null, paper_ids: o.paperIds ? [...o.paperIds] : null },
+      {
+        query_embedding: vectorText(embedding),
+        query_text: text,
+        match_count: o.count,
+        element_type: o.type ?? null,
+        paper_ids: o.paperIds ? [...o.paperIds] : null,
+      },
       'direct',
     );
   }
@@ -284,7 +294,12 @@ export class SupabaseCorpusStore implements CorpusStore {
     await requireMeta(this);
     return this.elementRpc(
       'linked_elements',
-      { sentence_ids: [...sentenceIds], match_count: o.count, element_type: o.type ?? null, paper_ids: o.paperIds ? [...o.paperIds] : null },
+      {
+        sentence_ids: [...sentenceIds],
+        match_count: o.count,
+        element_type: o.type ?? null,
+        paper_ids: o.paperIds ? [...o.paperIds] : null,
+      },
       'linked',
     );
   }
@@ -297,7 +312,12 @@ export class SupabaseCorpusStore implements CorpusStore {
     while (out.length < o.count) {
       const page = await this.elementRpc(
         'list_elements',
-        { element_type: o.type ?? null, paper_ids: o.paperIds ? [...o.paperIds] : null, after_id: after, max_rows: Math.min(1000, o.count - out.length) },
+        {
+          element_type: o.type ?? null,
+          paper_ids: o.paperIds ? [...o.paperIds] : null,
+          after_id: after,
+          max_rows: Math.min(1000, o.count - out.length),
+        },
         'direct',
       );
       if (!page.length) break;
@@ -382,9 +402,7 @@ export class SupabaseCorpusStore implements CorpusStore {
   async counts(): Promise<{ papers: number; sentences: number }> {
     if (!(await this.meta())) return { papers: 0, sentences: 0 };
     const [p, s] = await Promise.all(
-      ['papers', 'sentences'].map(
-        async (t) => (await this.client.from(t).select('*', { count: 'exact', head: true })) as Reply<null>,
-      ),
+      ['papers', 'sentences'].map(async (t) => (await this.client.from(t).select('*', { count: 'exact', head: true })) as Reply<null>),
     );
     unwrap(this.url, 'counting papers', p);
     unwrap(this.url, 'counting sentences', s);
@@ -397,7 +415,11 @@ export class SupabaseCorpusStore implements CorpusStore {
     // Page until an empty page: a project whose row limit is below 1,000 returns short pages that are not the last.
     for (;;) {
       const from = out.length;
-      const r = (await this.client.from('papers').select('id,source_path,content_hash').order('id').range(from, from + 999)) as Reply<Array<Record<string, string | null>>>;
+      const r = (await this.client
+        .from('papers')
+        .select('id,source_path,content_hash')
+        .order('id')
+        .range(from, from + 999)) as Reply<Array<Record<string, string | null>>>;
       const rows = unwrap(this.url, 'listing papers', r) ?? [];
       if (!rows.length) return out;
       out.push(...rows.map((x) => ({ id: String(x.id), sourcePath: x.source_path ?? null, contentHash: x.content_hash ?? null })));
@@ -406,7 +428,10 @@ export class SupabaseCorpusStore implements CorpusStore {
 
   async deletePapers(ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
-    const r = (await this.client.from('papers').delete().in('id', [...ids])) as Reply<null>;
+    const r = (await this.client
+      .from('papers')
+      .delete()
+      .in('id', [...ids])) as Reply<null>;
     unwrap(this.url, 'deleting papers', r);
   }
 
@@ -418,7 +443,7 @@ export class SupabaseCorpusStore implements CorpusStore {
     if (!(await this.meta())) return [];
     const out: SectionTitle[] = [];
     const page = 1000;
-    for (let after: SectionTitle | undefined; ; ) {
+    for (let after: SectionTitle | undefined; ;) {
       const r = (await this.client.rpc('section_titles', {
         after_paper: after?.paperId ?? null,
         after_section: after?.sectionIndex ?? null,
@@ -443,13 +468,23 @@ export class SupabaseCorpusStore implements CorpusStore {
   async sentencePages(sentenceIds: readonly number[]): Promise<SentenceLocation[]> {
     if (!sentenceIds.length) return [];
     type Row = { id: number; page: number | null; line_start?: number | null; line_end?: number | null; page_end?: number | null };
-    const read = (cols: string) => this.client.from('sentences').select(cols).in('id', [...sentenceIds]) as unknown as Promise<Reply<Row[]>>;
+    const read = (cols: string) =>
+      this.client
+        .from('sentences')
+        .select(cols)
+        .in('id', [...sentenceIds]) as unknown as Promise<Reply<Row[]>>;
     let r = await read('id,page,line_start,line_end,page_end');
     if (isMissingColumn(r)) r = await read('id,page');
     const int = (v: unknown) => (v == null ? null : Number(v));
     return (unwrap(this.url, 'reading sentence pages', r) ?? [])
       .filter((x) => x.page != null)
-      .map((x) => ({ id: Number(x.id), page: Number(x.page), lineStart: int(x.line_start), lineEnd: int(x.line_end), pageEnd: int(x.page_end) }));
+      .map((x) => ({
+        id: Number(x.id),
+        page: Number(x.page),
+        lineStart: int(x.line_start),
+        lineEnd: int(x.line_end),
+        pageEnd: int(x.page_end),
+      }));
   }
 
   async close(): Promise<void> {

@@ -56,7 +56,10 @@ export function runCopyProcess(o: CopyProcessOptions): Promise<CopyProcessSummar
     child.on('exit', (code) => {
       o.signal?.removeEventListener('abort', abort);
       if (o.signal?.aborted) return reject(new StoreError('the copy was cancelled; run it again to resume'));
-      const reason = redactSecrets((errText + pending).trim().split('\n').filter(Boolean).pop() ?? `exit code ${code}`).replace(/^corpus-lens: /, '');
+      const reason = redactSecrets((errText + pending).trim().split('\n').filter(Boolean).pop() ?? `exit code ${code}`).replace(
+        /^corpus-lens: /,
+        '',
+      );
       if (code !== 0) return reject(new StoreError(`the copy failed: ${reason}`));
       try {
         resolve(JSON.parse(out) as CopyProcessSummary);

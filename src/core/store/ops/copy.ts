@@ -54,7 +54,10 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
   if (!meta) throw new StoreError('the source has no Corpus Lens corpus to copy');
   await to.init({ model: meta.model, dimensions: meta.dimensions, vectorContext: meta.vectorContext });
   const papers = await sourcePapers(from);
-  const existing = await targetPapers(to, papers.map((p) => p.id));
+  const existing = await targetPapers(
+    to,
+    papers.map((p) => p.id),
+  );
   const todo: SourcePaper[] = [];
   const replace: string[] = [];
   let skipped = 0;
@@ -214,7 +217,13 @@ function paperInput(p: SourcePaper, rows: Row[], elements: Row[]): PaperInput {
 }
 
 /** Any other target: its own bulk writer (PGlite's is a binary COPY too), stale papers deleted first. */
-async function copyByStore(to: SqlCorpusStore, batch: SourcePaper[], rows: Row[], elements: Row[], stale: string[]): Promise<{ sentences: number; elements: number }> {
+async function copyByStore(
+  to: SqlCorpusStore,
+  batch: SourcePaper[],
+  rows: Row[],
+  elements: Row[],
+  stale: string[],
+): Promise<{ sentences: number; elements: number }> {
   if (stale.length) await to.deletePapers(stale);
   const byPaper = groupRows(rows);
   const elementsByPaper = groupRows(elements);
@@ -278,14 +287,22 @@ async function copyBinary(
     }
     // Few rows a paper: one INSERT, not a COPY.
     const copiedElements = await insertElements(
-      { query: async (sql, params) => { const r = await c.query(sql, params as unknown[]); return { rows: r.rows, rowCount: Number((r as { rowCount?: number }).rowCount ?? r.rows.length) }; } },
+      {
+        query: async (sql, params) => {
+          const r = await c.query(sql, params as unknown[]);
+          return { rows: r.rows, rowCount: Number((r as { rowCount?: number }).rowCount ?? r.rows.length) };
+        },
+      },
       elements.map((r) => ({ ...elementInput(r), paperId: String(r.paper_id) })),
     );
     await c.query('COMMIT');
     return { sentences: rows.length, elements: copiedElements };
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
-    throw new StoreError(`copy into ${to.kind} failed at papers ${batch[0].id}…${batch[batch.length - 1].id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new StoreError(
+      `copy into ${to.kind} failed at papers ${batch[0].id}…${batch[batch.length - 1].id}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
 }
 
@@ -293,7 +310,10 @@ async function copyBinary(
  * Counts and an md5 over the given papers on one side: each paper's metadata and each sentence's position, text
  * and vector (pgvector's text output, the same on PGlite and the server), in a fixed order.
  */
-export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ papers: number; sentences: number; elements: number; sum: string }> {
+export async function checksum(
+  store: SqlCorpusStore,
+  ids: string[],
+): Promise<{ papers: number; sentences: number; elements: number; sum: string }> {
   const { rows } = await store.driver.query(
     `SELECT
        (SELECT count(*)::int FROM papers WHERE id = ANY ($1::text[])) AS papers,
@@ -311,7 +331,12 @@ export async function checksum(store: SqlCorpusStore, ids: string[]): Promise<{ 
        ) AS sum`,
     [ids],
   );
-  return { papers: Number(rows[0].papers), sentences: Number(rows[0].sentences), elements: Number(rows[0].elements), sum: String(rows[0].sum) };
+  return {
+    papers: Number(rows[0].papers),
+    sentences: Number(rows[0].sentences),
+    elements: Number(rows[0].elements),
+    sum: String(rows[0].sum),
+  };
 }
 
 /** A stored sentence row (pgvector's text output for the vector) as a COPY tuple. */

@@ -118,7 +118,7 @@ async function readPaged(
   page: { first: unknown[]; keyOf: (row: Row) => unknown[]; chunk: number; current: () => boolean },
   each: (row: Row) => void,
 ): Promise<boolean> {
-  for (let key = page.first; ; ) {
+  for (let key = page.first; ;) {
     const { rows } = await driver.query(`${sql} LIMIT ${page.chunk}`, key);
     if (!page.current()) return false;
     rows.forEach(each);
@@ -183,7 +183,16 @@ export class KeywordIndex {
 
   /** What the index holds, in bytes: its typed arrays, and its terms at ~2 bytes a character plus ~60 an entry. */
   get bytes(): number {
-    const arrays = [this.ids, this.sectionOf, this.len, this.sectionLen, this.stamp, this.score, ...Object.values(this.sentences), ...Object.values(this.sections)];
+    const arrays = [
+      this.ids,
+      this.sectionOf,
+      this.len,
+      this.sectionLen,
+      this.stamp,
+      this.score,
+      ...Object.values(this.sentences),
+      ...Object.values(this.sections),
+    ];
     let terms = 0;
     for (const t of this.terms.keys()) terms += 2 * t.length + 60;
     return arrays.reduce((a, x) => a + x.byteLength, 0) + terms;
@@ -194,7 +203,8 @@ export class KeywordIndex {
    * them: a write or a close meanwhile makes the index useless, and the load stops (undefined).
    */
   static async load(driver: SqlDriver, current: () => boolean): Promise<KeywordIndex | undefined> {
-    const totalsRow = (await driver.query(`SELECT documents, lexemes, sections, section_lexemes FROM fts_totals WHERE id = 1`)).rows[0] ?? {};
+    const totalsRow =
+      (await driver.query(`SELECT documents, lexemes, sections, section_lexemes FROM fts_totals WHERE id = 1`)).rows[0] ?? {};
     const totals: KeywordTotals = {
       documents: Number(totalsRow.documents ?? 0),
       lexemes: Number(totalsRow.lexemes ?? 0),
@@ -335,7 +345,11 @@ export class KeywordIndex {
     }
   }
 
-  private sectionScores(wanted: ReadonlySet<number>, lexical: readonly { t: number }[], idf: ReadonlyMap<number, number>): Map<number, number> {
+  private sectionScores(
+    wanted: ReadonlySet<number>,
+    lexical: readonly { t: number }[],
+    idf: ReadonlyMap<number, number>,
+  ): Map<number, number> {
     const out = new Map<number, number>();
     const p = this.sections;
     for (const q of lexical) {

@@ -45,7 +45,6 @@ export const FILTER_PARAMS = `year_min int DEFAULT NULL,
   year_max int DEFAULT NULL,
   paper_ids text[] DEFAULT NULL`;
 
-
 export const RETURNS = `RETURNS TABLE (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb, paper jsonb)`;
 
 /**
@@ -123,8 +122,7 @@ export function nearest(
   p: { name: string; table: string; columns: string; vector: string; count: string; filter: string; exact?: string },
 ): string {
   const rows = `SELECT ${p.columns}, s.embedding <=> ${p.vector} AS distance FROM ${p.table} s`;
-  const byIndex = (filter: string) =>
-    `${rows} WHERE ${filter} ORDER BY ${indexedDistance(v, 's.embedding', p.vector)} LIMIT ${p.count}`;
+  const byIndex = (filter: string) => `${rows} WHERE ${filter} ORDER BY ${indexedDistance(v, 's.embedding', p.vector)} LIMIT ${p.count}`;
   if (!p.exact) return `${p.name} AS MATERIALIZED (${byIndex(p.filter)})`;
   return `${p.name}_all AS MATERIALIZED (${rows} WHERE ${p.exact} AND ${p.filter}),
   ${p.name} AS MATERIALIZED (

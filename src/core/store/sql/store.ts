@@ -144,11 +144,12 @@ export class SqlCorpusStore implements CorpusStore {
     const version = Number(m.get('schema_version') ?? 1);
     const precision: IndexPrecision = m.get('index_precision') === 'half' ? 'half' : 'float32';
     if (version < Number(SCHEMA_VERSION)) await this.upgrade(Number(m.get('dimensions')), precision, version);
-    else if (m.has(STATS_STALE)) await this.refreshStats().catch((err) => {
-      // A reader of a shared corpus may not recount (a writer's bulk load is under way or was killed): its
-      // keyword statistics stay as they are until the owner or a writer opens the corpus.
-      if (!isInsufficientPrivilege(err)) throw err;
-    });
+    else if (m.has(STATS_STALE))
+      await this.refreshStats().catch((err) => {
+        // A reader of a shared corpus may not recount (a writer's bulk load is under way or was killed): its
+        // keyword statistics stay as they are until the owner or a writer opens the corpus.
+        if (!isInsufficientPrivilege(err)) throw err;
+      });
     this.cachedMeta = {
       schemaVersion: SCHEMA_VERSION,
       model: m.get('embedding_model') ?? '',
@@ -335,7 +336,8 @@ export class SqlCorpusStore implements CorpusStore {
       if (rows[0]?.ok) return;
     }
     this.indexesDropped = false;
-    const w = options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
+    const w =
+      options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
     await this.buildIndexes(`${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences', w)};
       CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv)`);
     if (this.statsDeferred) await this.refreshStats();
@@ -454,7 +456,10 @@ export class SqlCorpusStore implements CorpusStore {
       );
       const rows = papers.flatMap((p) => p.sentences.map((s) => ({ ...s, paperId: p.id })));
       // In the same transaction as the sentences: a paper's elements are there whole or not at all.
-      const elements = await insertElements(tx, papers.flatMap((p) => (p.elements ?? []).map((e) => ({ ...e, paperId: p.id }))));
+      const elements = await insertElements(
+        tx,
+        papers.flatMap((p) => (p.elements ?? []).map((e) => ({ ...e, paperId: p.id }))),
+      );
       if (!rows.length) return { papers: ins.rowCount, sentences: 0, skipped: 0, elements };
       await tx.query(STAGING_SQL);
       await tx.stage(rows);
@@ -523,7 +528,12 @@ export class SqlCorpusStore implements CorpusStore {
     const [count, offset, yearMin, yearMax, paperIds] = filterArgs(o);
     const rows =
       yearMin == null && yearMax == null && paperIds == null
-        ? await this.driver.lookup(matchStatement(count, vectorsOf(meta)), embedding, [o.threshold ?? null, offset], `corpus_lens_match_${count}`)
+        ? await this.driver.lookup(
+            matchStatement(count, vectorsOf(meta)),
+            embedding,
+            [o.threshold ?? null, offset],
+            `corpus_lens_match_${count}`,
+          )
         : await this.driver.lookup(`SELECT * FROM match_sentences($1, $2, $3, $4, $5, $6, $7)`, embedding, [
             o.threshold ?? null,
             count,
@@ -537,10 +547,7 @@ export class SqlCorpusStore implements CorpusStore {
 
   async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
     await requireMeta(this);
-    const rows = await this.driver.lookup(`SELECT * FROM keyword_sentences($1, $2, $3, $4, $5, $6)`, null, [
-      text,
-      ...filterArgs(o),
-    ]);
+    const rows = await this.driver.lookup(`SELECT * FROM keyword_sentences($1, $2, $3, $4, $5, $6)`, null, [text, ...filterArgs(o)]);
     return rows.map(toHit);
   }
 
@@ -568,11 +575,14 @@ export class SqlCorpusStore implements CorpusStore {
             [text, offset, t.rrfK, t.sectionWeight, t.perSection],
             `corpus_lens_hybrid_${count}_${t.candidates}`,
           )
-        : await this.driver.lookup(
-            `SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-            embedding,
-            [text, ...filterArgs(o), t.rrfK, t.candidates, t.sectionWeight, t.perSection],
-          );
+        : await this.driver.lookup(`SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, embedding, [
+            text,
+            ...filterArgs(o),
+            t.rrfK,
+            t.candidates,
+            t.sectionWeight,
+            t.perSection,
+          ]);
     return rows.map(toHit);
   }
 
@@ -617,20 +627,18 @@ export class SqlCorpusStore implements CorpusStore {
     const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
-    const rows = await this.driver.lookup(
-      `SELECT * FROM rank_papers($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      embedding,
-      [text, ...filterArgs(o), o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight, o.candidates ?? PAPER_DEFAULTS.candidates],
-    );
+    const rows = await this.driver.lookup(`SELECT * FROM rank_papers($1, $2, $3, $4, $5, $6, $7, $8, $9)`, embedding, [
+      text,
+      ...filterArgs(o),
+      o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight,
+      o.candidates ?? PAPER_DEFAULTS.candidates,
+    ]);
     return rows.map(toHit);
   }
 
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
     await requireMeta(this);
-    const rows = await this.driver.lookup(`SELECT * FROM sentence_context($1::bigint[], $2)`, null, [
-      sentenceIds.map(String),
-      offset,
-    ]);
+    const rows = await this.driver.lookup(`SELECT * FROM sentence_context($1::bigint[], $2)`, null, [sentenceIds.map(String), offset]);
     return rows.map(toHit);
   }
 
@@ -645,7 +653,11 @@ export class SqlCorpusStore implements CorpusStore {
   async sources(): Promise<PaperSource[]> {
     if (!(await this.meta())) return [];
     const { rows } = await this.driver.query('SELECT id, source_path, content_hash FROM papers');
-    return rows.map((r) => ({ id: String(r.id), sourcePath: (r.source_path as string | null) ?? null, contentHash: (r.content_hash as string | null) ?? null }));
+    return rows.map((r) => ({
+      id: String(r.id),
+      sourcePath: (r.source_path as string | null) ?? null,
+      contentHash: (r.content_hash as string | null) ?? null,
+    }));
   }
 
   async deletePapers(ids: readonly string[]): Promise<void> {
@@ -688,7 +700,13 @@ export class SqlCorpusStore implements CorpusStore {
       [sentenceIds.map(String)],
     );
     const int = (v: unknown) => (v == null ? null : Number(v));
-    return rows.map((r) => ({ id: Number(r.id), page: Number(r.page), lineStart: int(r.line_start), lineEnd: int(r.line_end), pageEnd: int(r.page_end) }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      page: Number(r.page),
+      lineStart: int(r.line_start),
+      lineEnd: int(r.line_end),
+      pageEnd: int(r.page_end),
+    }));
   }
 
   async paperRows(paperId: string, options: { embeddings?: boolean; signal?: AbortSignal } = {}): Promise<StoredSentence[]> {

@@ -30,7 +30,8 @@ export function vectorIndex(dimensions: number, precision?: IndexPrecision): Vec
   if (d > MAX_INDEX_DIMENSIONS[p]) {
     throw new StoreError(
       `${d}-d embeddings cannot be indexed: pgvector's HNSW index takes at most ${MAX_INDEX_DIMENSIONS.float32} dimensions ` +
-        `in float32 and ${MAX_INDEX_DIMENSIONS.half} in half precision` + (p === 'float32' ? ' (use half)' : ''),
+        `in float32 and ${MAX_INDEX_DIMENSIONS.half} in half precision` +
+        (p === 'float32' ? ' (use half)' : ''),
     );
   }
   return { dimensions: d, precision: p };

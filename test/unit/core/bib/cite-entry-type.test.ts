@@ -13,8 +13,17 @@ import { ingest } from '../../../../src/core/ingest/pipeline.js';
 import { openPGliteStore } from '../../../../src/core/store/backends/pglite.js';
 import { projectRoot } from '../../../support/eval.ts';
 
-test('the source entry\'s type and venue field are kept; without one, @article/@misc as before', () => {
-  const paper = { title: 'Trust and Over-Reliance', authors: ['Naomi Hollis'], year: 2023, venue: 'Proceedings of the Symposium on Human-AI Collaboration in Writing', doi: null, arxivId: null, url: null, citationKey: 'hollis2023trust' };
+test("the source entry's type and venue field are kept; without one, @article/@misc as before", () => {
+  const paper = {
+    title: 'Trust and Over-Reliance',
+    authors: ['Naomi Hollis'],
+    year: 2023,
+    venue: 'Proceedings of the Symposium on Human-AI Collaboration in Writing',
+    doi: null,
+    arxivId: null,
+    url: null,
+    citationKey: 'hollis2023trust',
+  };
   const source = '@inproceedings{hollis2023trust,\n  title = {{Trust}},\n  booktitle = {Proceedings of the Symposium},\n  year = {2023}\n}';
   assert.deepEqual(sourceShape(source), { type: 'inproceedings', venueField: 'booktitle' });
   const entry = formatBibtexEntry({ ...paper, bibtex: source }, 'hollis2023trust');
@@ -33,13 +42,28 @@ test('a corpus paper from a folder with a .bib: the stored source entry gives Ci
   const store = await openPGliteStore(join(dir, 'corpus'));
   try {
     const samples = join(projectRoot, 'samples', 'corpus');
-    await ingest(store, [join(samples, 'hollis2023trust.md'), join(samples, 'references.bib')], { embedder: createEmbedder({ provider: 'offline' }) });
+    await ingest(store, [join(samples, 'hollis2023trust.md'), join(samples, 'references.bib')], {
+      embedder: createEmbedder({ provider: 'offline' }),
+    });
     const ids = (await store.sources()).map((s) => s.id);
     const stored = await store.paperBibtex(ids);
     const hollis = stored.find((r) => /hollis2023trust/.test(r.bibtex));
     assert.ok(hollis, `the source entry is stored: ${stored.map((r) => r.bibtex.slice(0, 40)).join(' | ')}`);
-    const plan = await planCitation('', { title: 'Trust and Over-Reliance in AI Writing Assistants: A Laboratory Study with Researchers', authors: ['Naomi Hollis'], year: 2023, venue: 'Proceedings of the Symposium on Human-AI Collaboration in Writing (HAIW 2023)', doi: null, arxivId: null, url: null, citationKey: 'hollis2023trust', bibtex: hollis.bibtex });
-    assert.match(plan.entry ?? '', /^@inproceedings\{hollis2023trust,[\s\S]*booktitle = \{Proceedings of the Symposium on Human-AI Collaboration in Writing \(HAIW 2023\)\}/);
+    const plan = await planCitation('', {
+      title: 'Trust and Over-Reliance in AI Writing Assistants: A Laboratory Study with Researchers',
+      authors: ['Naomi Hollis'],
+      year: 2023,
+      venue: 'Proceedings of the Symposium on Human-AI Collaboration in Writing (HAIW 2023)',
+      doi: null,
+      arxivId: null,
+      url: null,
+      citationKey: 'hollis2023trust',
+      bibtex: hollis.bibtex,
+    });
+    assert.match(
+      plan.entry ?? '',
+      /^@inproceedings\{hollis2023trust,[\s\S]*booktitle = \{Proceedings of the Symposium on Human-AI Collaboration in Writing \(HAIW 2023\)\}/,
+    );
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

@@ -79,14 +79,20 @@ test('LaTeX: a sentence spread over lines and one without a full stop', () => {
     cite('Dense retrieval\nis fa|st on\nlong documents.\n\nNext.', 'latex'),
     'Dense retrieval\nis fast on\nlong documents~\\cite{key}.\n\nNext.',
   );
-  assert.equal(cite('\\section{Intro}\nA claim without a st|op\n\nNext.', 'latex'), '\\section{Intro}\nA claim without a stop~\\cite{key}\n\nNext.');
+  assert.equal(
+    cite('\\section{Intro}\nA claim without a st|op\n\nNext.', 'latex'),
+    '\\section{Intro}\nA claim without a stop~\\cite{key}\n\nNext.',
+  );
 });
 
 test('Markdown: mid-word, end of sentence and merging into [@a; @b]', () => {
   assert.equal(cite('Hybrid search helps querie|s. Next one.', 'markdown'), 'Hybrid search helps queries [@key]. Next one.');
   assert.equal(cite('Hybrid search helps queries.| Next one.', 'markdown'), 'Hybrid search helps queries [@key]. Next one.');
   assert.equal(cite('Hybrid |search helps [@a; @b]. Next.', 'markdown'), 'Hybrid search helps [@a; @b; @key]. Next.');
-  assert.equal(cite('Hybrid search helps [see @a, p. 3].| Next.', 'markdown', ['b', 'c']), 'Hybrid search helps [see @a, p. 3; @b; @c]. Next.');
+  assert.equal(
+    cite('Hybrid search helps [see @a, p. 3].| Next.', 'markdown', ['b', 'c']),
+    'Hybrid search helps [see @a, p. 3; @b; @c]. Next.',
+  );
   // A footnote reference ends the sentence; a link is not a citation.
   assert.equal(cite('It hel|ps[^1]. Next.\n\n[^1]: A note.\n', 'markdown'), 'It helps [@key][^1]. Next.\n\n[^1]: A note.\n');
   assert.equal(cite('See [the docs](http://x.org).| Next.', 'markdown'), 'See [the docs](http://x.org) [@key]. Next.');

@@ -15,20 +15,34 @@ describe('findCitations: LaTeX', () => {
   const sites = findCitations(tex, 'latex');
 
   test('every configured command, starred forms, keys with their ranges; comments and other commands skipped', () => {
-    assert.deepEqual(sites.map((s) => [s.command, s.keys]), [['citep', ['karpukhin2020', 'lee2019']], ['cite', ['x']], ['textcite', ['z']], ['parencite', ['pre']]]);
+    assert.deepEqual(
+      sites.map((s) => [s.command, s.keys]),
+      [
+        ['citep', ['karpukhin2020', 'lee2019']],
+        ['cite', ['x']],
+        ['textcite', ['z']],
+        ['parencite', ['pre']],
+      ],
+    );
     for (const s of sites) for (const k of s.keyRanges) assert.equal(tex.slice(k.start, k.end), k.key);
     assert.equal(tex.slice(sites[0].range.start, sites[0].range.end), '\\citep[p.~3]{karpukhin2020, lee2019}');
   });
 
   test('locators (the postnote of one or two optional arguments), line and column, the citing sentence without markup', () => {
-    assert.deepEqual(sites.map((s) => s.locator), ['p.~3', null, null, '12']);
+    assert.deepEqual(
+      sites.map((s) => s.locator),
+      ['p.~3', null, null, '12'],
+    );
     assert.deepEqual([sites[0].line, sites[0].character], [1, tex.split('\n')[1].indexOf('\\citep')]);
     assert.equal(sites[0].sentence.text, 'Dense retrieval beats BM25 on open-domain questions.');
     assert.equal(sites[1].sentence.text, sites[2].sentence.text);
   });
 
   test('a configured command set replaces the default', () => {
-    assert.deepEqual(findCitations(tex, 'latex', { commands: ['textcite'] }).map((s) => s.keys[0]), ['z']);
+    assert.deepEqual(
+      findCitations(tex, 'latex', { commands: ['textcite'] }).map((s) => s.keys[0]),
+      ['z'],
+    );
   });
 
   test('locator and key edits', () => {
@@ -42,12 +56,19 @@ describe('findCitations: LaTeX', () => {
 });
 
 describe('findCitations: Markdown (Pandoc)', () => {
-  const md = '# Intro\n\nDense retrieval beats BM25 [@karpukhin2020, p. 3; see @lee2019]. As @smith2020 shows, it works [@solo]; write to a@b.com or see [a link](http://x).\n';
+  const md =
+    '# Intro\n\nDense retrieval beats BM25 [@karpukhin2020, p. 3; see @lee2019]. As @smith2020 shows, it works [@solo]; write to a@b.com or see [a link](http://x).\n';
   const sites = findCitations(md, 'markdown');
 
   test('bracketed groups with locators and in-text keys; e-mail addresses and links are not citations', () => {
-    assert.deepEqual(sites.map((s) => s.keys), [['karpukhin2020', 'lee2019'], ['smith2020'], ['solo']]);
-    assert.deepEqual(sites.map((s) => s.locator), ['p. 3', null, null]);
+    assert.deepEqual(
+      sites.map((s) => s.keys),
+      [['karpukhin2020', 'lee2019'], ['smith2020'], ['solo']],
+    );
+    assert.deepEqual(
+      sites.map((s) => s.locator),
+      ['p. 3', null, null],
+    );
     for (const s of sites) for (const k of s.keyRanges) assert.equal(md.slice(k.start, k.end), k.key);
     assert.equal(sites[0].sentence.text, 'Dense retrieval beats BM25.');
   });

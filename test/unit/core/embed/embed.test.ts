@@ -1,7 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createEmbedder, createOfflineEmbedder, OFFLINE_MODEL, OFFLINE_DIMENSIONS, CachedEmbedder, OpenAIEmbedder } from '../../../../src/core/embed/index.js';
+import {
+  createEmbedder,
+  createOfflineEmbedder,
+  OFFLINE_MODEL,
+  OFFLINE_DIMENSIONS,
+  CachedEmbedder,
+  OpenAIEmbedder,
+} from '../../../../src/core/embed/index.js';
 import { hashString } from '../../../../src/core/embed/offline.js';
 import { contextualize, contextDescriptor } from '../../../../src/core/embed/context.js';
 import { contentTokens, stem, stripCitationTokens } from '../../../../src/core/embed/tokenize.js';
@@ -26,7 +33,10 @@ describe('offline embedder', () => {
   });
 
   test('fixed length, unit norm, deterministic', async () => {
-    const [a, b] = await e.embed(['Cirrhosis increases the risk of death from COVID-19.', 'Cirrhosis increases the risk of death from COVID-19.']);
+    const [a, b] = await e.embed([
+      'Cirrhosis increases the risk of death from COVID-19.',
+      'Cirrhosis increases the risk of death from COVID-19.',
+    ]);
     assert.equal(a.length, 384);
     assert.ok(Math.abs(cos(a, a) - 1) < 1e-5);
     assert.deepEqual([...a], [...b]);
@@ -44,7 +54,10 @@ describe('offline embedder', () => {
     for (const t of ['', '   ', 'the of and', '[<|cit|>]']) {
       const v = e.embedOne(t);
       assert.equal(v.length, 384);
-      assert.ok(v.every((x) => x === 0), JSON.stringify(t));
+      assert.ok(
+        v.every((x) => x === 0),
+        JSON.stringify(t),
+      );
     }
   });
 
@@ -78,7 +91,8 @@ describe('offline embedder', () => {
   });
 
   test('fast: well under 0.1 ms per sentence', () => {
-    const s = 'Compared with the general population with COVID-19, patients with cirrhosis and COVID-19 had higher mortality rates, ranging from 9% to 42.3%.';
+    const s =
+      'Compared with the general population with COVID-19, patients with cirrhosis and COVID-19 had higher mortality rates, ranging from 9% to 42.3%.';
     for (let i = 0; i < 200; i++) e.embedOne(s + i);
     const n = 2000;
     const t0 = performance.now();
@@ -130,7 +144,12 @@ describe('createEmbedder', () => {
 
 describe('contextualize', () => {
   const e = createOfflineEmbedder();
-  const sec = e.embedSync(['Cirrhosis raises COVID-19 mortality.', 'Liver function deteriorates.', 'We studied 200 patients.', 'Outcomes were poor.']);
+  const sec = e.embedSync([
+    'Cirrhosis raises COVID-19 mortality.',
+    'Liver function deteriorates.',
+    'We studied 200 patients.',
+    'Outcomes were poor.',
+  ]);
 
   test('weight 0 or a single sentence gives copies', () => {
     const p = contextualize(sec, { weight: 0 });

@@ -48,7 +48,10 @@ describe('an embedder meets a corpus', () => {
     await assert.rejects(embedderDimensions(make('bge-m3'), corpus), (err: Error) => {
       assert.ok(err instanceof EmbedderMismatchError && err instanceof CorpusMismatchError);
       assert.equal(err.name, 'CorpusMismatchError');
-      assert.match(err.message, /^the corpus holds 768-d vectors from openai:nomic-embed-text; this model \(openai:bge-m3\) gives 1024-d vectors\. /);
+      assert.match(
+        err.message,
+        /^the corpus holds 768-d vectors from openai:nomic-embed-text; this model \(openai:bge-m3\) gives 1024-d vectors\. /,
+      );
       return true;
     });
     await assert.rejects(embedderDimensions(make('other-768', 768), corpus), /this model \(openai:other-768@768\) is another model/);

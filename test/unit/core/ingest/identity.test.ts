@@ -27,25 +27,49 @@ function paper(over: Partial<ParsedPaper> & { texts?: string[] }): ParsedPaper {
 }
 
 /** Forty sentences about sentence retrieval, distinct enough to fingerprint. */
-const BODY = Array.from({ length: 40 }, (_, i) => `Retrieval experiment ${i} measured how sentence embeddings of kind ${i * 3} rank the ${['first', 'second', 'third', 'fourth'][i % 4]} candidates for writers.`);
+const BODY = Array.from(
+  { length: 40 },
+  (_, i) =>
+    `Retrieval experiment ${i} measured how sentence embeddings of kind ${i * 3} rank the ${['first', 'second', 'third', 'fourth'][i % 4]} candidates for writers.`,
+);
 
 test('text ranks: LaTeX and Markdown sources > arXiv HTML > PDF > Zotero full-text cache > .bib / metadata', () => {
-  const order = ['/p/paper.tex', 'https://arxiv.org/html/2501.00001v1', '/p/paper.pdf', '/z/storage/AB12/.zotero-ft-cache', '/p/refs.bib'].map((s) =>
-    textRank(s.startsWith('http') ? { source: s } : { sourcePath: s }),
+  const order = [
+    '/p/paper.tex',
+    'https://arxiv.org/html/2501.00001v1',
+    '/p/paper.pdf',
+    '/z/storage/AB12/.zotero-ft-cache',
+    '/p/refs.bib',
+  ].map((s) => textRank(s.startsWith('http') ? { source: s } : { sourcePath: s }));
+  assert.deepEqual(
+    order,
+    [...order].sort((a, b) => b - a),
   );
-  assert.deepEqual(order, [...order].sort((a, b) => b - a));
   assert.equal(new Set(order).size, 5);
   assert.equal(textRank({ source: 'metadata:openalex' }), 1);
 });
 
 test('the same work by DOI, by arXiv id, by title + first author + year, and by content; different works stay apart', () => {
   const index = new WorkIndex();
-  const tex = paper({ title: 'Sentence Retrieval for Writers', authors: ['Ada Lovelace', 'Alan Turing'], year: 2024, texts: BODY, sourcePath: '/p/paper.tex' });
+  const tex = paper({
+    title: 'Sentence Retrieval for Writers',
+    authors: ['Ada Lovelace', 'Alan Turing'],
+    year: 2024,
+    texts: BODY,
+    sourcePath: '/p/paper.tex',
+  });
   index.add(tex);
   // Its PDF: the text with a running header, a hyphenation difference, no metadata at all.
-  const pdf = paper({ texts: ['Preprint, under review.', ...BODY.map((s, i) => (i % 9 === 0 ? s.replace('embeddings', 'embed- dings') : s))], sourcePath: '/p/paper.pdf' });
+  const pdf = paper({
+    texts: ['Preprint, under review.', ...BODY.map((s, i) => (i % 9 === 0 ? s.replace('embeddings', 'embed- dings') : s))],
+    sourcePath: '/p/paper.pdf',
+  });
   assert.equal(index.find(pdf)?.paper, tex);
-  assert.equal(index.find(paper({ title: 'Sentence retrieval for writers!', authors: ['Lovelace, Ada'], year: 2024 }))?.paper, tex, 'title key');
+  assert.equal(
+    index.find(paper({ title: 'Sentence retrieval for writers!', authors: ['Lovelace, Ada'], year: 2024 }))?.paper,
+    tex,
+    'title key',
+  );
   assert.equal(titleKey({ title: 'X', authors: [], year: 2024 }), null, 'no key without an author');
   const withDoi = paper({ doi: 'https://doi.org/10.1000/ABC', texts: ['Another text entirely.'] });
   index.add(withDoi);
@@ -53,7 +77,9 @@ test('the same work by DOI, by arXiv id, by title + first author + year, and by 
   index.addStored('arxiv:2501.00001');
   assert.equal(index.find(paper({ arxivId: 'arXiv:2501.00001v2' }))?.id, 'arxiv:2501.00001');
   // Same template, other facts (as generated test papers are): not the same work.
-  const other = paper({ texts: BODY.map((s) => s.replace(/experiment (\d+)/, 'trial $1').replace(/kind (\d+)/, (_, n) => `kind ${Number(n) + 1}`)) });
+  const other = paper({
+    texts: BODY.map((s) => s.replace(/experiment (\d+)/, 'trial $1').replace(/kind (\d+)/, (_, n) => `kind ${Number(n) + 1}`)),
+  });
   assert.equal(index.find(other), undefined);
   assert.equal(index.find(paper({ title: 'Sentence Retrieval for Writers', authors: ['Someone Else'], year: 2024 })), undefined);
   // Papers generated from one template differ only in a number: the same text, but other titles and years.
@@ -62,19 +88,45 @@ test('the same work by DOI, by arXiv id, by title + first author + year, and by 
   g.add(generated(1));
   assert.equal(g.find(generated(21)), undefined);
   assert.equal(g.find({ ...generated(21), year: 2001 }), undefined, 'a title is held by another only word for word');
-  assert.equal(g.find({ ...generated(21), title: null, year: null })?.paper?.title, 'Generated Paper 1', 'without metadata the text decides');
+  assert.equal(
+    g.find({ ...generated(21), title: null, year: null })?.paper?.title,
+    'Generated Paper 1',
+    'without metadata the text decides',
+  );
 });
 
-test('merging: the better text, fields filled from either, the user\'s own key and entry, the DOI as id', () => {
-  const pdf = paper({ id: 'doi:10.1000/abc', title: 'Sentence Retrieval for Writers', doi: '10.1000/abc', venue: 'JWR', year: 2024, texts: BODY.slice(0, 10), sourcePath: '/p/paper.pdf', citationKey: 'anon2024sentence' });
-  const tex = paper({ title: 'Sentence Retrieval for Writers', authors: ['Ada Lovelace'], texts: BODY, sourcePath: '/p/paper.tex', citationKey: 'lovelace2024sentence' });
+test("merging: the better text, fields filled from either, the user's own key and entry, the DOI as id", () => {
+  const pdf = paper({
+    id: 'doi:10.1000/abc',
+    title: 'Sentence Retrieval for Writers',
+    doi: '10.1000/abc',
+    venue: 'JWR',
+    year: 2024,
+    texts: BODY.slice(0, 10),
+    sourcePath: '/p/paper.pdf',
+    citationKey: 'anon2024sentence',
+  });
+  const tex = paper({
+    title: 'Sentence Retrieval for Writers',
+    authors: ['Ada Lovelace'],
+    texts: BODY,
+    sourcePath: '/p/paper.tex',
+    citationKey: 'lovelace2024sentence',
+  });
   const merged = mergeWork(pdf, tex);
   assert.equal(merged.sourcePath, '/p/paper.tex');
   assert.equal(merged.sentences.length, 40);
   assert.deepEqual([merged.id, merged.doi, merged.venue, merged.year], ['doi:10.1000/abc', '10.1000/abc', 'JWR', 2024]);
   assert.deepEqual(merged.authors, ['Ada Lovelace']);
   assert.match(merged.citationKey!, /^lovelace2024/, 'a made-up key is made again from the merged metadata, never anon…');
-  const bib = paper({ title: 'Sentence Retrieval for Writers', sourcePath: '/p/refs.bib', citationKey: 'Lovelace:2024sr', ownKey: true, bibtex: '@article{Lovelace:2024sr, title={Sentence Retrieval for Writers}}', texts: BODY.slice(0, 2) });
+  const bib = paper({
+    title: 'Sentence Retrieval for Writers',
+    sourcePath: '/p/refs.bib',
+    citationKey: 'Lovelace:2024sr',
+    ownKey: true,
+    bibtex: '@article{Lovelace:2024sr, title={Sentence Retrieval for Writers}}',
+    texts: BODY.slice(0, 2),
+  });
   const withKey = mergeWork(merged, bib);
   assert.equal(withKey.citationKey, 'Lovelace:2024sr');
   assert.equal(withKey.bibtex, bib.bibtex);

@@ -66,7 +66,10 @@ describe('recurring terms', () => {
   test('normalisation: case, diacritics, possessives, typographic apostrophes, plurals', () => {
     const texts = ['Fréchet’s distance on studies.', 'the frechet distances of one study'];
     const { ranges } = highlightTerms({ texts }, { mode: 'recurring', bigrams: false });
-    assert.deepEqual(marked(texts, ranges), [['Fréchet’s', 'distance'], ['frechet', 'distances']]);
+    assert.deepEqual(marked(texts, ranges), [
+      ['Fréchet’s', 'distance'],
+      ['frechet', 'distances'],
+    ]);
   });
 
   test('empty input and texts without words', () => {
@@ -87,10 +90,7 @@ describe('rare terms', () => {
       'Transformers outperform recurrent architectures on summarisation.',
       'Recurrent networks remain competitive on small datasets.',
     ];
-    const { ranges } = highlightTerms(
-      { texts, query: 'Do transformers beat recurrent networks?' },
-      { mode: 'rare', maxRarePerText: 2 },
-    );
+    const { ranges } = highlightTerms({ texts, query: 'Do transformers beat recurrent networks?' }, { mode: 'rare', maxRarePerText: 2 });
     const m = marked(texts, ranges);
     // "transformers" is in the query, "recurrent" is in both hits; the two longest others remain.
     assert.deepEqual(m[0], ['architectures', 'summarisation']);
@@ -107,8 +107,12 @@ describe('rare terms', () => {
   });
 
   test('recurring and rare never mark the same word of a text', () => {
-    const rec = highlightTerms({ texts: TEXTS }, { mode: 'recurring' }).ranges.flat().map((r) => r.term);
-    const rare = highlightTerms({ texts: TEXTS }, { mode: 'rare', maxRarePerText: 99 }).ranges.flat().map((r) => r.term);
+    const rec = highlightTerms({ texts: TEXTS }, { mode: 'recurring' })
+      .ranges.flat()
+      .map((r) => r.term);
+    const rare = highlightTerms({ texts: TEXTS }, { mode: 'rare', maxRarePerText: 99 })
+      .ranges.flat()
+      .map((r) => r.term);
     for (const t of rare) assert.ok(!rec.includes(t), t);
   });
 });

@@ -15,7 +15,16 @@ function rows(papers: Record<string, (string | null)[]>): SectionTitleRow[] {
 
 describe('section titles are normalised', () => {
   test('numbering, trailing punctuation, case and whitespace', () => {
-    for (const t of ['1 Introduction', 'INTRODUCTION', 'Introduction.', '  Introduction  ', 'I. Introduction', 'II Introduction', '1. Introduction:', '(1) Introduction']) {
+    for (const t of [
+      '1 Introduction',
+      'INTRODUCTION',
+      'Introduction.',
+      '  Introduction  ',
+      'I. Introduction',
+      'II Introduction',
+      '1. Introduction:',
+      '(1) Introduction',
+    ]) {
       assert.equal(normalizeSectionTitle(t), 'introduction', t);
     }
     assert.equal(normalizeSectionTitle('2.1   Related\n Work'), 'related work');
@@ -97,7 +106,10 @@ describe('the ordered distribution of section titles', () => {
       }),
     );
     assert.equal(s.papers, 2, 'a paper with no titled section is not in the denominator');
-    assert.deepEqual(s.sections.map((x) => x.key), ['introduction', 'conclusion']);
+    assert.deepEqual(
+      s.sections.map((x) => x.key),
+      ['introduction', 'conclusion'],
+    );
     assert.equal(s.sections[0].position, (1 / 2 + 1 / 3) / 2);
     assert.equal(s.sections[1].position, 1);
   });
@@ -108,23 +120,40 @@ describe('the ordered distribution of section titles', () => {
       { paperId: 'a', sectionIndex: 40, title: 'Conclusion' },
       { paperId: 'a', sectionIndex: 20, title: 'Method' },
     ]);
-    assert.deepEqual(s.sections.map((x) => [x.title, x.position]), [['Introduction', 0], ['Method', 0.5], ['Conclusion', 1]]);
+    assert.deepEqual(
+      s.sections.map((x) => [x.title, x.position]),
+      [
+        ['Introduction', 0],
+        ['Method', 0.5],
+        ['Conclusion', 1],
+      ],
+    );
   });
 
   test('titles in one paper only are dropped from a corpus of 3 or more papers, kept below', () => {
     const three = sectionStructure(rows({ a: ['Introduction', 'Odd'], b: ['Introduction'], c: ['Introduction'] }));
-    assert.deepEqual(three.sections.map((x) => x.title), ['Introduction']);
+    assert.deepEqual(
+      three.sections.map((x) => x.title),
+      ['Introduction'],
+    );
     const two = sectionStructure(rows({ a: ['Introduction', 'Odd'], b: ['Introduction'] }));
-    assert.deepEqual(two.sections.map((x) => x.title), ['Introduction', 'Odd']);
+    assert.deepEqual(
+      two.sections.map((x) => x.title),
+      ['Introduction', 'Odd'],
+    );
     assert.equal(two.sections[1].share, 0.5);
     const one = sectionStructure(rows({ a: ['Introduction', 'Method', 'Results'] }));
-    assert.deepEqual(one.sections.map((x) => x.title), ['Introduction', 'Method', 'Results']);
+    assert.deepEqual(
+      one.sections.map((x) => x.title),
+      ['Introduction', 'Method', 'Results'],
+    );
   });
 
   test('the cap keeps the most frequent titles, still in position order', () => {
     // 40 titles; title k occurs in k+2 of 45 papers, at position k/39.
     const papers: Record<string, string[]> = {};
-    for (let p = 0; p < 45; p++) papers[`p${p}`] = Array.from({ length: 40 }, (_, k) => (p < k + 2 ? `Section ${String.fromCharCode(65 + (k % 26))}${k}` : ''));
+    for (let p = 0; p < 45; p++)
+      papers[`p${p}`] = Array.from({ length: 40 }, (_, k) => (p < k + 2 ? `Section ${String.fromCharCode(65 + (k % 26))}${k}` : ''));
     const all = rows(papers);
     const capped = sectionStructure(all);
     assert.equal(capped.sections.length, 30);
@@ -147,10 +176,16 @@ describe('the ordered distribution of section titles', () => {
 describe('section headings to insert', () => {
   test('LaTeX \\section with special characters escaped; Markdown ## with tags and links escaped', () => {
     assert.equal(sectionHeading('latex', 'Related Work'), '\\section{Related Work}');
-    assert.equal(sectionHeading('latex', 'Q&A on 100% of #tags_x {y} ~z^'), '\\section{Q\\&A on 100\\% of \\#tags\\_x \\{y\\} \\textasciitilde{}z\\textasciicircum{}}');
+    assert.equal(
+      sectionHeading('latex', 'Q&A on 100% of #tags_x {y} ~z^'),
+      '\\section{Q\\&A on 100\\% of \\#tags\\_x \\{y\\} \\textasciitilde{}z\\textasciicircum{}}',
+    );
     assert.equal(sectionHeading('latex', 'a\\b'), '\\section{a\\textbackslash{}b}');
     assert.equal(sectionHeading('markdown', 'Related Work'), '## Related Work');
-    assert.equal(sectionHeading('markdown', 'Tags <img src=x onerror=alert(1)> and [links](javascript:x)'), '## Tags &lt;img src=x onerror=alert(1)&gt; and \\[links\\](javascript:x)');
+    assert.equal(
+      sectionHeading('markdown', 'Tags <img src=x onerror=alert(1)> and [links](javascript:x)'),
+      '## Tags &lt;img src=x onerror=alert(1)&gt; and \\[links\\](javascript:x)',
+    );
   });
 
   test('the abstract is an environment in LaTeX', () => {

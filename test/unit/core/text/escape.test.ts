@@ -16,6 +16,9 @@ test('a Markdown table cell cannot end early or form a tag or link', () => {
 });
 
 test('LaTeX: special characters become commands, no command survives, typographic quotes become TeX quotes', () => {
-  assert.equal(escapeLatex('50% of R&D costs $3 #1 a_b {c} ~d^ \\input{x}'), '50\\% of R\\&D costs \\$3 \\#1 a\\_b \\{c\\} \\textasciitilde{}d\\textasciicircum{} \\textbackslash{}input\\{x\\}');
+  assert.equal(
+    escapeLatex('50% of R&D costs $3 #1 a_b {c} ~d^ \\input{x}'),
+    '50\\% of R\\&D costs \\$3 \\#1 a\\_b \\{c\\} \\textasciitilde{}d\\textasciicircum{} \\textbackslash{}input\\{x\\}',
+  );
   assert.equal(escapeLatex('\u201cquoted\u201d'), "``quoted''");
 });

@@ -46,12 +46,12 @@ test('sbd eval: Citation-Integrity sentences rejoined (real scientific prose)', 
     t.skip('../shared/eval/retrieval absent');
     return;
   }
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim().length > 0);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0);
   const docs = lines.map((l) => (JSON.parse(l) as { abstract: string[] }).abstract);
   const s = scoreBoundaries(docs, splitSentences);
-  const line =
-    `corpus.jsonl: boundary P ${s.precision.toFixed(4)} R ${s.recall.toFixed(4)}, ` +
-    `${s.exactDocs}/${s.docs} documents exact`;
+  const line = `corpus.jsonl: boundary P ${s.precision.toFixed(4)} R ${s.recall.toFixed(4)}, ` + `${s.exactDocs}/${s.docs} documents exact`;
   console.log(line);
   t.diagnostic(line);
   // Upstream splits miss some real boundaries (`complex I. It …`) and keep headings and table rows that have
@@ -65,7 +65,10 @@ test('sbd eval: Citation-Integrity sentences rejoined (real scientific prose)', 
 const SCIENTIFIC: Array<[string, string[]]> = [
   ['As shown by Smith et al. (2020), it works. We extend it.', ['As shown by Smith et al. (2020), it works.', 'We extend it.']],
   ['Smith et al. showed this. The results hold.', ['Smith et al. showed this.', 'The results hold.']],
-  ['Prior work (e.g., transformers, i.e. attention) helps. It scales.', ['Prior work (e.g., transformers, i.e. attention) helps.', 'It scales.']],
+  [
+    'Prior work (e.g., transformers, i.e. attention) helps. It scales.',
+    ['Prior work (e.g., transformers, i.e. attention) helps.', 'It scales.'],
+  ],
   ['We use e.g. Python here. It is easy.', ['We use e.g. Python here.', 'It is easy.']],
   ['See Fig. 3 for details. The loss in Eq. 2 is convex.', ['See Fig. 3 for details.', 'The loss in Eq. 2 is convex.']],
   ['As in Fig. 3 we see gains. Figs. 4 and 5 agree.', ['As in Fig. 3 we see gains.', 'Figs. 4 and 5 agree.']],
@@ -80,7 +83,10 @@ const SCIENTIFIC: Array<[string, string[]]> = [
   ['Thanks to Dr. Smith and Prof. Jones. They helped.', ['Thanks to Dr. Smith and Prof. Jones.', 'They helped.']],
   ['First paragraph ends here\n\nSecond starts here.', ['First paragraph ends here', 'Second starts here.']],
   ['Blank line with spaces\n  \t \nends it too.', ['Blank line with spaces', 'ends it too.']],
-  ['A sentence that spans\nseveral lines of the\nsource. Then another.', ['A sentence that spans\nseveral lines of the\nsource.', 'Then another.']],
+  [
+    'A sentence that spans\nseveral lines of the\nsource. Then another.',
+    ['A sentence that spans\nseveral lines of the\nsource.', 'Then another.'],
+  ],
   ['where xxxxx. Next sentence.', ['where xxxxx.', 'Next sentence.']],
   ['for all x. Next sentence.', ['for all x.', 'Next sentence.']],
   ['It is minimal at xxx. xxx is then fixed.', ['It is minimal at xxx.', 'xxx is then fixed.']],
@@ -111,7 +117,10 @@ const SCIENTIFIC: Array<[string, string[]]> = [
   ['It binds the protein. mRNA levels then rise.', ['It binds the protein.', 'mRNA levels then rise.']],
   ['It is biased to the liver (Fig. 6c). (a) Hapten responses.', ['It is biased to the liver (Fig. 6c).', '(a) Hapten responses.']],
   ['SEC. 12 APPLIES. FIG. 3 shows it.', ['SEC. 12 APPLIES.', 'FIG. 3 shows it.']],
-  ['(D) The assay of A549 cells. Then we saw the Envelope (E) and more.', ['(D) The assay of A549 cells.', 'Then we saw the Envelope (E) and more.']],
+  [
+    '(D) The assay of A549 cells. Then we saw the Envelope (E) and more.',
+    ['(D) The assay of A549 cells.', 'Then we saw the Envelope (E) and more.'],
+  ],
   ['Model A beats model B. Model C is worse.', ['Model A beats model B.', 'Model C is worse.']],
   ['It needs vitamin D. Patients lack it.', ['It needs vitamin D.', 'Patients lack it.']],
   ['Written by J. Smith and A. Jones. It helped.', ['Written by J. Smith and A. Jones.', 'It helped.']],
@@ -151,19 +160,83 @@ function checkSpans(text: string): void {
 }
 
 const PIECES = [
-  '.', '. ', '...', '. . .', '?', '!', '?!', '…', '"', "'", '“', '”', '‘', '’', '(', ')', '[', ']', '[1]',
-  '\n', '\n\n', ' \n \n', ' ', '  ', '\t', '\u00a0', 'a', 'A', 'x', 'xxx', 'e.g.', 'et al.', 'Fig.', 'U.S.',
-  'Mr.', '1.', '2.', '(i)', '(ii)', 'a)', 'b)', '3.14', 'The', 'we', '•', '⁃', '\0', '😀', 'e\u0301', '．', '。',
-  '--"', 'Jr.\'s', 'p.m.', 'I', 'v1.2', 'co.', 'KG', '°',
+  '.',
+  '. ',
+  '...',
+  '. . .',
+  '?',
+  '!',
+  '?!',
+  '…',
+  '"',
+  "'",
+  '“',
+  '”',
+  '‘',
+  '’',
+  '(',
+  ')',
+  '[',
+  ']',
+  '[1]',
+  '\n',
+  '\n\n',
+  ' \n \n',
+  ' ',
+  '  ',
+  '\t',
+  '\u00a0',
+  'a',
+  'A',
+  'x',
+  'xxx',
+  'e.g.',
+  'et al.',
+  'Fig.',
+  'U.S.',
+  'Mr.',
+  '1.',
+  '2.',
+  '(i)',
+  '(ii)',
+  'a)',
+  'b)',
+  '3.14',
+  'The',
+  'we',
+  '•',
+  '⁃',
+  '\0',
+  '😀',
+  'e\u0301',
+  '．',
+  '。',
+  '--"',
+  "Jr.'s",
+  'p.m.',
+  'I',
+  'v1.2',
+  'co.',
+  'KG',
+  '°',
 ];
 
 test('property: spans cover every non-space character, in order, trimmed', () => {
   const soup = fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }).map((a) => a.join(''));
   // fast-check 4 spells fullUnicodeString() as string({ unit: 'binary' }); lone surrogates come from the code units.
   const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
-  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => checkSpans(s)), { numRuns: 200 });
-  fc.assert(fc.property(fc.string({ unit: codeUnit, maxLength: 200 }), (s) => checkSpans(s)), { numRuns: 200 });
-  fc.assert(fc.property(soup, (s) => checkSpans(s)), { numRuns: 1000 });
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => checkSpans(s)),
+    { numRuns: 200 },
+  );
+  fc.assert(
+    fc.property(fc.string({ unit: codeUnit, maxLength: 200 }), (s) => checkSpans(s)),
+    { numRuns: 200 },
+  );
+  fc.assert(
+    fc.property(soup, (s) => checkSpans(s)),
+    { numRuns: 1000 },
+  );
 });
 
 test('pathological inputs stay fast', () => {

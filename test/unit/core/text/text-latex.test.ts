@@ -131,7 +131,8 @@ test('the preamble, display math, headings and verbatim are not prose', () => {
 });
 
 test('the abstract is prose, even in the preamble, and its section is "Abstract"', () => {
-  const doc = '\\documentclass{article}\n\\title{On \\emph{Things}}\n\\begin{abstract}\nWe study things. They matter.\n\\end{abstract}\n\\begin{document}\n\\maketitle\n\\section{Introduction}\nHello world.\n\\end{document}';
+  const doc =
+    '\\documentclass{article}\n\\title{On \\emph{Things}}\n\\begin{abstract}\nWe study things. They matter.\n\\end{abstract}\n\\begin{document}\n\\maketitle\n\\section{Introduction}\nHello world.\n\\end{document}';
   const model = new TextModel(doc, 'latex');
   assert.equal(model.title(), 'On Things');
   assert.deepEqual(
@@ -171,7 +172,9 @@ test('an offset outside the document is refused', () => {
 });
 
 test('\\bibliography, \\printbibliography, \\appendix, \\maketitle and \\input are not prose and end the sentence above them', () => {
-  const doc = body('\\maketitle\nWe study corpora\n\\input{sections/method}\nThen we rank\n\\appendix\nExtra text\n\\bibliographystyle{plain}\n\\bibliography{refs}');
+  const doc = body(
+    '\\maketitle\nWe study corpora\n\\input{sections/method}\nThen we rank\n\\appendix\nExtra text\n\\bibliographystyle{plain}\n\\bibliography{refs}',
+  );
   assert.deepEqual(cleanSentences(doc, 'latex'), ['We study corpora', 'Then we rank', 'Extra text']);
   assert.equal(at(doc, 'bibliography{refs}', 2), null);
 });

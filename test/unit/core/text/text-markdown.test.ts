@@ -95,7 +95,10 @@ test('a narrative citation is removed without gluing sentences', () => {
 test('all sentences come in document order with sections', () => {
   const all = new TextModel(paper, 'markdown').sentences();
   const starts = all.map((s) => s.start);
-  assert.deepEqual(starts, [...starts].sort((a, b) => a - b));
+  assert.deepEqual(
+    starts,
+    [...starts].sort((a, b) => a - b),
+  );
   for (const s of all) assert.equal(paper.slice(s.start, s.end), s.text);
   assert.deepEqual(
     all.map((s) => s.clean),

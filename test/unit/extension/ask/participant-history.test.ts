@@ -8,11 +8,23 @@ const ID = 'corpusLens.corpus';
 const saved = (turns: number) => {
   const c = newConversation();
   for (let i = 0; i < turns; i++) {
-    c.turns.push({ question: `q${i}`, standalone: `q${i}`, rewrite: 'none', kind: 'unknown', text: "I don't know.", sentences: [], citations: [], answerability: 0, counts: { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: 0, modelMs: 0 }, model: null });
+    c.turns.push({
+      question: `q${i}`,
+      standalone: `q${i}`,
+      rewrite: 'none',
+      kind: 'unknown',
+      text: "I don't know.",
+      sentences: [],
+      citations: [],
+      answerability: 0,
+      counts: { evidence: 0, papers: 0, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: 0, modelMs: 0 },
+      model: null,
+    });
   }
   return serializeConversation(c);
 };
-const from = (history: Parameters<typeof conversationFromHistory>[0]) => conversationFromHistory(history, ID, parseConversation, newConversation);
+const from = (history: Parameters<typeof conversationFromHistory>[0]) =>
+  conversationFromHistory(history, ID, parseConversation, newConversation);
 
 test('the latest reply of @corpus carries the conversation; requests, other participants and unreadable metadata are passed over', () => {
   assert.equal(from([]).turns.length, 0, 'a new chat starts a new conversation');

@@ -21,9 +21,13 @@ function recorder(pick?: string) {
 
 test('a rejected command is logged under its name and shown once with Show Log; its promise resolves', async () => {
   const { seen, reporter, answer } = recorder();
-  const run = guarded('corpusLens.indexFolder', async (folder: string) => {
-    throw new Error(`cannot read ${folder}: EACCES\nat readdir (node:fs)`);
-  }, reporter);
+  const run = guarded(
+    'corpusLens.indexFolder',
+    async (folder: string) => {
+      throw new Error(`cannot read ${folder}: EACCES\nat readdir (node:fs)`);
+    },
+    reporter,
+  );
   assert.equal(await run('/papers'), undefined);
   await answer;
   assert.deepEqual(seen.logged, ['corpusLens.indexFolder failed: cannot read /papers: EACCES\nat readdir (node:fs)']);
@@ -40,9 +44,13 @@ test('picking Show Log opens the log', async () => {
 
 test('a synchronous throw and a thrown non-Error are handled the same way; secrets are not shown', async () => {
   const { seen, reporter, answer } = recorder();
-  await guarded('configure', () => {
-    throw { message: 'could not open postgres://corpus:hunter2@db.example/corpus' };
-  }, reporter)();
+  await guarded(
+    'configure',
+    () => {
+      throw { message: 'could not open postgres://corpus:hunter2@db.example/corpus' };
+    },
+    reporter,
+  )();
   await answer;
   assert.equal(seen.shown.length, 1);
   assert.ok(!seen.shown[0].message.includes('hunter2') && !seen.logged[0].includes('hunter2'), seen.shown[0].message);
@@ -71,7 +79,11 @@ test('no unhandled rejection escapes, even when showing the message fails', asyn
   const onUnhandled = (err: unknown) => unhandled.push(err);
   process.on('unhandledRejection', onUnhandled);
   try {
-    const reporter: FailureReporter = { error: () => undefined, show: () => Promise.reject(new Error('window closed')), showLog: () => undefined };
+    const reporter: FailureReporter = {
+      error: () => undefined,
+      show: () => Promise.reject(new Error('window closed')),
+      showLog: () => undefined,
+    };
     // As the panel calls its actions: without awaiting them.
     void guarded('retry', () => Promise.reject(new Error('corpus gone')), reporter)();
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isAbortError, LlmError } from '../../../../src/core/llm/chat.js';
-import { LanguageModelChat, NoLanguageModelError, selectLanguageModel, type LmChatModel, type LmHost } from '../../../../src/extension/shared/lm-chat.js';
+import {
+  LanguageModelChat,
+  NoLanguageModelError,
+  selectLanguageModel,
+  type LmChatModel,
+  type LmHost,
+} from '../../../../src/extension/shared/lm-chat.js';
 
 interface Sent {
   messages: unknown[];
@@ -53,13 +59,28 @@ const codeError = (code: string, message: string) => Object.assign(new Error(mes
 describe('LanguageModelChat', () => {
   test('streams the fragments to onToken and returns the whole text; a system prompt goes as the first user message', async () => {
     const sent: Sent[] = [];
-    const chat = new LanguageModelChat(host([]), model('gpt-4o', 'gpt-4o', () => fragments(['Recall ', 'fell [P1', '].']), sent));
+    const chat = new LanguageModelChat(
+      host([]),
+      model('gpt-4o', 'gpt-4o', () => fragments(['Recall ', 'fell [P1', '].']), sent),
+    );
     const seen: string[] = [];
-    const r = await chat.complete({ step: 'answer', messages: [{ role: 'system', content: 'rules' }, { role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }], onToken: (d) => seen.push(d) });
+    const r = await chat.complete({
+      step: 'answer',
+      messages: [
+        { role: 'system', content: 'rules' },
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'a' },
+      ],
+      onToken: (d) => seen.push(d),
+    });
     assert.equal(r.text, 'Recall fell [P1].');
     assert.deepEqual(seen, ['Recall ', 'fell [P1', '].']);
     assert.equal(r.usage.estimated, true);
-    assert.deepEqual(sent[0].messages, [{ role: 'user', content: 'rules' }, { role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }]);
+    assert.deepEqual(sent[0].messages, [
+      { role: 'user', content: 'rules' },
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'a' },
+    ]);
     assert.match(sent[0].justification ?? '', /Corpus Lens/, 'VS Code shows why in its consent dialog');
     assert.equal(chat.model, 'vscode:copilot/gpt-4o');
   });
@@ -71,7 +92,10 @@ describe('LanguageModelChat', () => {
       ['NotFound', /step "answer": .*no longer available/],
     ];
     for (const [code, expected] of cases) {
-      const chat = new LanguageModelChat(host([]), model('m', 'f', () => codeError(code, 'nope')));
+      const chat = new LanguageModelChat(
+        host([]),
+        model('m', 'f', () => codeError(code, 'nope')),
+      );
       await assert.rejects(chat.complete({ step: 'answer', messages: [{ role: 'user', content: 'q' }] }), (err: Error) => {
         assert.ok(err instanceof LlmError);
         assert.match(err.message, expected);
@@ -81,7 +105,7 @@ describe('LanguageModelChat', () => {
     }
   });
 
-  test('the caller\'s abort cancels the request\'s token and rejects as an AbortError, mid-stream too', async () => {
+  test("the caller's abort cancels the request's token and rejects as an AbortError, mid-stream too", async () => {
     const sent: Sent[] = [];
     const ctl = new AbortController();
     async function* slow(): AsyncIterable<string> {
@@ -90,8 +114,14 @@ describe('LanguageModelChat', () => {
       await new Promise((r) => setTimeout(r, 5));
       yield 'second';
     }
-    const chat = new LanguageModelChat(host([]), model('m', 'f', () => slow(), sent));
-    await assert.rejects(chat.complete({ step: 'answer', messages: [{ role: 'user', content: 'q' }], signal: ctl.signal, onToken: () => undefined }), (err: unknown) => isAbortError(err));
+    const chat = new LanguageModelChat(
+      host([]),
+      model('m', 'f', () => slow(), sent),
+    );
+    await assert.rejects(
+      chat.complete({ step: 'answer', messages: [{ role: 'user', content: 'q' }], signal: ctl.signal, onToken: () => undefined }),
+      (err: unknown) => isAbortError(err),
+    );
     assert.equal(sent[0].token?.isCancellationRequested, true, 'VS Code is told to stop');
   });
 });
@@ -104,6 +134,9 @@ describe('selectLanguageModel', () => {
     assert.equal((await selectLanguageModel(host(models), 'gpt-4o-mini')).id, 'copilot-gpt-4.1');
   });
   test('none offered: a clear error saying what to install or set', async () => {
-    await assert.rejects(selectLanguageModel(host([]), 'gpt-4o-mini'), (err: Error) => err instanceof NoLanguageModelError && /no chat model.*GitHub Copilot Chat.*"openai"/.test(err.message));
+    await assert.rejects(
+      selectLanguageModel(host([]), 'gpt-4o-mini'),
+      (err: Error) => err instanceof NoLanguageModelError && /no chat model.*GitHub Copilot Chat.*"openai"/.test(err.message),
+    );
   });
 });
