@@ -1,9 +1,24 @@
 import type { Embedder } from '../core/embed/types.js';
-import type { EmbedderFlags } from './corpus.js';
+import type { CorpusMeta } from '../core/store/index.js';
 
 /** A subcommand of `corpus-lens`: parses its arguments by its spec (cli/spec.ts), writes to stdout, returns an exit code. */
 export interface Command {
   run(args: string[]): Promise<number>;
+}
+
+/** The embedder flags, parsed (the options of `embedderOptions` and `dimensionsOptions`). */
+export interface EmbedderFlags {
+  embedder?: string;
+  model?: string;
+  /** --prefixes: `auto` (the model family's preset, the default), `none`, or `QUERY|DOCUMENT` (openai only). */
+  prefixes?: string;
+  /** --dimensions N: the vector length to request (openai only; models that take OpenAI's `dimensions`). */
+  dimensions?: number;
+  /**
+   * The corpus's recorded model, used to pick the embedder when no --embedder is given (query). Its size is checked
+   * where the embedder meets the corpus: before a write (core/ingest/corpus-embedder.ts), and on every query vector.
+   */
+  corpus?: CorpusMeta | null;
 }
 
 /** What a command reads and writes besides its arguments; tests inject them. */

@@ -2,24 +2,9 @@
 // --prefixes, --dimensions), for every command that reads or writes a corpus.
 import type { PrefixSetting } from '../core/embed/prefix.js';
 import type { Embedder } from '../core/embed/types.js';
-import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../core/store/index.js';
-import { CliError } from './command.js';
+import type { CorpusStore, OpenStoreOptions } from '../core/store/index.js';
+import { CliError, type EmbedderFlags } from './command.js';
 import { prefixesValue } from './options.js';
-
-/** The embedder flags, parsed (the options of `embedderOptions` and `dimensionsOptions`). */
-export interface EmbedderFlags {
-  embedder?: string;
-  model?: string;
-  /** --prefixes: `auto` (the model family's preset, the default), `none`, or `QUERY|DOCUMENT` (openai only). */
-  prefixes?: string;
-  /** --dimensions N: the vector length to request (openai only; models that take OpenAI's `dimensions`). */
-  dimensions?: number;
-  /**
-   * The corpus's recorded model, used to pick the embedder when no --embedder is given (query). Its size is checked
-   * where the embedder meets the corpus: before a write (core/ingest/corpus-embedder.ts), and on every query vector.
-   */
-  corpus?: CorpusMeta | null;
-}
 
 /**
  * The embedder for the flags: `--embedder offline|neural|openai`, `--model`, OPENAI_BASE_URL, OPENAI_API_KEY. Without

@@ -7,37 +7,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Candidate, FetchSummary, SearchSource, SourcesConfig } from '../../core/sources/index.js';
-import type { CorpusService } from '../corpus/corpus.js';
 import { isPaperDocument } from '../shared/documents.js';
 import { heavy } from '../load.js';
-import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 import { addFromZotero } from '../zotero/zotero.js';
-
-export interface AddPapersDeps {
-  context: vscode.ExtensionContext;
-  log: vscode.LogOutputChannel;
-  secrets: Secrets;
-  corpus: CorpusService;
-  paperEditor: () => vscode.TextEditor | undefined;
-}
-
-/** One entry of the Add Papers menu (other sources add theirs to ADD_PAPERS_ENTRIES). */
-export interface AddPapersEntry {
-  id: string;
-  label: string;
-  detail: string;
-  /** `input` comes from a script or test calling the command (e.g. `{ ids: '2101.00001' }`); else the user is asked. */
-  run(deps: AddPapersDeps, input?: AddPapersInput): Promise<FetchSummary | void>;
-}
-
-/** What `corpusLens.addPapers` accepts after the entry id, instead of asking. */
-export interface AddPapersInput {
-  ids?: string;
-  bibFile?: string;
-  /** From Zotero: index this collection ('' or no collection: the whole library) without asking. */
-  zotero?: { collection?: string };
-}
+import type { AddPapersDeps, AddPapersEntry, AddPapersInput } from './types.js';
 
 const SEARCHES: { source: SearchSource; name: string }[] = [
   { source: 'arxiv', name: 'arXiv' },

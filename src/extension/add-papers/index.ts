@@ -6,7 +6,8 @@ import type { CorpusService } from '../corpus/corpus.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import type { Secrets } from '../shared/secrets.js';
 import type { SourceOpener } from '../source/open-source.js';
-import { addPapers, type AddPapersInput } from './add-papers.js';
+import { addPapers } from './add-papers.js';
+import type { AddPapersInput } from './types.js';
 import { indexPaths } from './indexing.js';
 
 interface AddPapersFeatureDeps {

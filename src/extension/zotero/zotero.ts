@@ -4,7 +4,7 @@
 // library or one collection through the shared indexing run (progress, cancel, report).
 import * as vscode from 'vscode';
 import type { ZoteroItem } from '../../core/sources/zotero/index.js';
-import type { AddPapersDeps } from '../add-papers/add-papers.js';
+import type { AddPapersDeps } from '../add-papers/types.js';
 import { citePaper } from '../cite/cite.js';
 import { indexWith } from '../add-papers/indexing.js';
 import { heavy } from '../load.js';
