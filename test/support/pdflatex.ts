@@ -1,6 +1,7 @@
 // Whether tests that compile PDF fixtures can run: pdflatex present, or CI (where its absence is a failure, not a skip:
 // .ci/run installs texlive-latex-base).
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Whether `command args` runs (the tool is installed). */
@@ -19,16 +20,40 @@ export const noPdflatex: false | string =
     ? false
     : 'pdflatex is not installed (apt-get install -y --no-install-recommends texlive-latex-base)';
 
-/** Compiles test/fixtures/ingest/NAME.tex twice (so references and the .aux are complete) into `dir`; the PDF's path. */
-export function compileFixture(name: string, dir: string): string {
-  const tex = join(__dirname, '..', 'fixtures', 'ingest', `${name}.tex`);
-  for (let i = 0; i < 2; i++)
+/** Runs pdflatex on `tex` `runs` times (two settle references and the .aux), writing into `dir`. */
+function pdflatex(dir: string, tex: string, runs: number): void {
+  for (let i = 0; i < runs; i++)
     execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], {
       cwd: dir,
       stdio: 'ignore',
       timeout: 60_000,
     });
+}
+
+/** Compiles test/fixtures/ingest/NAME.tex twice (so references and the .aux are complete) into `dir`; the PDF's path. */
+export function compileFixture(name: string, dir: string): string {
+  pdflatex(dir, join(__dirname, '..', 'fixtures', 'ingest', `${name}.tex`), 2);
   return join(dir, `${name}.pdf`);
+}
+
+/**
+ * For the VS Code suites, which index a real typeset PDF: compiles `source` (a .tex path, or a document's lines
+ * written to `dir/<name>.tex` and removed after, so only the PDF is indexed) into `dir`. False when pdflatex is
+ * missing outside CI (the caller skips); under CI a failure throws.
+ */
+export function compilePdf(dir: string, source: string | { name: string; lines: readonly string[] }, runs = 1): boolean {
+  mkdirSync(dir, { recursive: true });
+  const tex = typeof source === 'string' ? source : join(dir, `${source.name}.tex`);
+  if (typeof source !== 'string') writeFileSync(tex, [...source.lines, ''].join('\n'));
+  try {
+    pdflatex(dir, tex, runs);
+    return true;
+  } catch (err) {
+    if (process.env.CI) throw err;
+    return false;
+  } finally {
+    if (typeof source !== 'string') rmSync(tex, { force: true });
+  }
 }
 
 /** The same for tests that also read a PDF with poppler's pdftotext (an independent reading of its lines). */

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { CHAT_MODEL_EXTENSION } from './chat-model/id.ts';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 
 export const root = join(__dirname, '..', '..');
 /** Where code-server is installed (its own package.json, outside our dependencies): `npm run setup:vscode`. */
@@ -166,23 +168,10 @@ export async function runHostSuite(options: {
   );
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  const { chromium } = await import('playwright-core');
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+  let browser: Browser | undefined;
   try {
     await waitForHealth(port, child, 30_000);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => (log += `[console] ${m.text()}\n`));
     page.on('response', (r) => {

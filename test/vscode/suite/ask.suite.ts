@@ -3,13 +3,13 @@
 // webview): a question, a follow-up, "where did you find that?", Insert answer at cursor as one undoable edit with its
 // BibTeX, the conversation kept in the workspace state and cleared. Runs after the other suites.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AskTurn } from '../../../src/core/ask/types.js';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
 import { snapshot } from './snapshot.js';
+import { compilePdf } from '../../support/pdflatex.js';
 import { setUserSettings, waitFor } from './wait.js';
 
 function extension(): vscode.Extension<CorpusLensApi> {
@@ -173,19 +173,8 @@ describe('Ask the Corpus', function () {
     // A compiled fixture (four pages, a figure on page 2), indexed into the corpus from a folder of the workspace.
     const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
     const dir = path.join(workspace, 'pdf-source');
-    mkdirSync(dir, { recursive: true });
     const tex = path.join(extension().extensionPath, 'test', 'fixtures', 'ingest', 'onecol.tex');
-    try {
-      for (let i = 0; i < 2; i++)
-        execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', dir, tex], {
-          cwd: dir,
-          stdio: 'ignore',
-          timeout: 60_000,
-        });
-    } catch (err) {
-      if (process.env.CI) throw err;
-      return this.skip(); // pdflatex is not installed
-    }
+    if (!compilePdf(dir, tex, 2)) return this.skip(); // pdflatex is not installed
     for (const f of readdirSync(dir)) if (!f.endsWith('.pdf')) rmSync(path.join(dir, f));
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');

@@ -2,13 +2,13 @@
 // sentence (merging a second paper into the same citation) and the panel keeps its results; Open source opens
 // the sample paper's file at the sentence; Insert Related Work goes where the cursor is when it is run.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
 import type { ViewState } from '../../../webview/protocol.js';
 import { snapshot } from './snapshot.js';
+import { compilePdf } from '../../support/pdflatex.js';
 import { waitFor } from './wait.js';
 import { writeWarningProject } from '../../support/warning-project.js';
 
@@ -252,35 +252,19 @@ describe('The first hour (issue 12)', function () {
 
   it("opens an indexed PDF in the Corpus Lens viewer at the sentence's page, the sentence highlighted", async function () {
     const dir = path.join(workspace, 'pdf-paper');
-    mkdirSync(dir, { recursive: true });
-    const tex = path.join(dir, 'moraines.tex');
-    writeFileSync(
-      tex,
-      [
-        '\\documentclass{article}',
-        '\\title{Moraines of the Northern Valley}',
-        '\\begin{document}',
-        '\\maketitle',
-        '\\section{Introduction}',
-        'Glaciers shaped the valley over many thousands of years.',
-        '\\newpage',
-        '\\section{Results}',
-        'Moraine deposits in the northern valley date from the last glacial maximum according to our survey.',
-        '\\end{document}',
-        '',
-      ].join('\n'),
-    );
-    try {
-      execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'moraines.tex'], {
-        cwd: dir,
-        stdio: 'ignore',
-        timeout: 60_000,
-      });
-    } catch (err) {
-      if (process.env.CI) throw err;
-      return this.skip(); // pdflatex is not installed
-    }
-    rmSync(tex);
+    const lines = [
+      '\\documentclass{article}',
+      '\\title{Moraines of the Northern Valley}',
+      '\\begin{document}',
+      '\\maketitle',
+      '\\section{Introduction}',
+      'Glaciers shaped the valley over many thousands of years.',
+      '\\newpage',
+      '\\section{Results}',
+      'Moraine deposits in the northern valley date from the last glacial maximum according to our survey.',
+      '\\end{document}',
+    ];
+    if (!compilePdf(dir, { name: 'moraines', lines })) return this.skip(); // pdflatex is not installed
     const a = api();
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
     const editor = await openFile(

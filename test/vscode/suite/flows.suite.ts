@@ -2,13 +2,13 @@
 // indexed: Open source of a PDF hit opens the viewer at the sentence's page with the highlight on screen, and the
 // panel keeps its results while the viewer is the active editor.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
 import type { ViewState } from '../../../webview/protocol.js';
 import { snapshot } from './snapshot.js';
+import { compilePdf } from '../../support/pdflatex.js';
 import { waitFor } from './wait.js';
 
 const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
@@ -50,39 +50,23 @@ describe('Documented flows (issue 31)', function () {
 
   it('Open source on a hit from page 2 opens the PDF viewer at page 2, the highlight on screen; the panel keeps its results', async function () {
     const dir = path.join(workspace, 'pdf-flows');
-    mkdirSync(dir, { recursive: true });
-    const tex = path.join(dir, 'eskers.tex');
-    writeFileSync(
-      tex,
-      [
-        '\\documentclass{article}',
-        '\\title{Eskers of the Southern Basin}',
-        '\\begin{document}',
-        '\\maketitle',
-        '\\section{Introduction}',
-        'Meltwater channels carried sand under the ice sheet for centuries.',
-        ...Array.from(
-          { length: 12 },
-          (_, i) => `Paragraph ${i + 1} describes the survey lines, the sampling grid and the instruments used in the field season.`,
-        ),
-        '\\newpage',
-        '\\section{Results}',
-        'Esker ridges in the southern basin trace the meltwater tunnels of the retreating ice sheet according to our cores.',
-        '\\end{document}',
-        '',
-      ].join('\n'),
-    );
-    try {
-      execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'eskers.tex'], {
-        cwd: dir,
-        stdio: 'ignore',
-        timeout: 60_000,
-      });
-    } catch (err) {
-      if (process.env.CI) throw err;
-      return this.skip(); // pdflatex is not installed
-    }
-    rmSync(tex);
+    const lines = [
+      '\\documentclass{article}',
+      '\\title{Eskers of the Southern Basin}',
+      '\\begin{document}',
+      '\\maketitle',
+      '\\section{Introduction}',
+      'Meltwater channels carried sand under the ice sheet for centuries.',
+      ...Array.from(
+        { length: 12 },
+        (_, i) => `Paragraph ${i + 1} describes the survey lines, the sampling grid and the instruments used in the field season.`,
+      ),
+      '\\newpage',
+      '\\section{Results}',
+      'Esker ridges in the southern basin trace the meltwater tunnels of the retreating ice sheet according to our cores.',
+      '\\end{document}',
+    ];
+    if (!compilePdf(dir, { name: 'eskers', lines })) return this.skip(); // pdflatex is not installed
     await vscode.commands.executeCommand('corpusLens.indexFolder', vscode.Uri.file(dir));
     await vscode.commands.executeCommand('corpusLens.openPanel');
     const editor = await openFile(
