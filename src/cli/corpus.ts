@@ -2,8 +2,9 @@
 // --prefixes, --dimensions), for every command that reads or writes a corpus.
 import type { PrefixSetting } from '../core/embed/prefix.js';
 import type { Embedder } from '../core/embed/types.js';
-import type { CorpusStore, OpenStoreOptions } from '../core/store/index.js';
-import { CliError, type EmbedderFlags } from './command.js';
+import type { ChatModel } from '../core/llm/chat.js';
+import type { CorpusMeta, CorpusStore, OpenStoreOptions } from '../core/store/index.js';
+import { CliError, type EmbedderFlags, type StoreDeps } from './command.js';
 import { prefixesValue } from './options.js';
 
 /**
@@ -86,4 +87,33 @@ export async function openDb(
 /** What the store did differently from what was asked (a serial index build): a warning line on stderr. */
 function warnOnStderr(message: string): void {
   process.stderr.write(`corpus-lens: warning: ${message}\n`);
+}
+
+/**
+ * The embedder to query or enrich a corpus with: the --embedder, --model and --prefixes flags, else the corpus's own
+ * model (`corpus`); tests inject theirs through `deps.makeEmbedder`.
+ */
+export function queryEmbedder(
+  deps: StoreDeps,
+  env: NodeJS.ProcessEnv,
+  flags: Pick<EmbedderFlags, 'embedder' | 'model' | 'prefixes'>,
+  corpus: CorpusMeta,
+): Promise<Embedder> {
+  const make = deps.makeEmbedder ?? ((f: EmbedderFlags) => embedderFromFlags(f, env));
+  return make({ embedder: flags.embedder, model: flags.model, prefixes: flags.prefixes, corpus });
+}
+
+/**
+ * The chat model the LLM flags name: --llm-base-url (else OPENAI_BASE_URL), --llm-model (default gpt-4o-mini),
+ * OPENAI_API_KEY; null without an endpoint (the commands then run offline).
+ */
+export async function chatFromFlags(
+  flags: { 'llm-base-url'?: string; 'llm-model'?: string },
+  env: NodeJS.ProcessEnv,
+  timeoutMs?: number,
+): Promise<ChatModel | null> {
+  const baseURL = flags['llm-base-url'] || env.OPENAI_BASE_URL || '';
+  if (!baseURL) return null;
+  const { OpenAIChat } = await import('../core/llm/index.js');
+  return new OpenAIChat({ baseURL, model: flags['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs });
 }

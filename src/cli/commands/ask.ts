@@ -5,7 +5,7 @@ import { askSpec } from '../spec.js';
 import type { AskElement, AskTurn, Conversation } from '../../core/ask/index.js';
 import { redactSecrets } from '../../core/redact.js';
 import { CliError, outputs, type Command, type StoreDeps } from '../command.js';
-import { embedderFromFlags, openDb } from '../corpus.js';
+import { chatFromFlags, openDb, queryEmbedder } from '../corpus.js';
 
 async function readHistory(file: string): Promise<Conversation> {
   const { newConversation, parseConversation, ConversationError } = await import('../../core/ask/index.js');
@@ -88,11 +88,8 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
       const { evidence, timeout: timeoutMs } = values;
       const conversation = values.history ? await readHistory(values.history) : (await import('../../core/ask/index.js')).newConversation();
 
-      const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
-      const { OpenAIChat, isAbortError } = await import('../../core/llm/index.js');
-      const chat = baseURL
-        ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs })
-        : null;
+      const { isAbortError } = await import('../../core/llm/index.js');
+      const chat = await chatFromFlags(values, env, timeoutMs);
 
       const store = await openDb(values.db, values.schema, env);
       const controller = new AbortController();
@@ -102,12 +99,7 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
       try {
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
-        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
-          embedder: values.embedder,
-          model: values.model,
-          prefixes: values.prefixes,
-          corpus: meta,
-        });
+        const embedder = await queryEmbedder(deps, env, values, meta);
         try {
           turn = await ask(conversation, question, {
             store,

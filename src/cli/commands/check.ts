@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parseCommand } from '../options.js';
 import { checkSpec } from '../spec.js';
 import { CliError, outputs, writeJson, type Command, type StoreDeps } from '../command.js';
-import { embedderFromFlags, openDb } from '../corpus.js';
+import { chatFromFlags, openDb, queryEmbedder } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
 import type { CheckContext, CitationCheck, Evidence, SiteCiteResult } from '../../core/cite-check/index.js';
 
@@ -118,17 +118,8 @@ export function createCheckCommand(deps: StoreDeps = {}): Command {
       try {
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
-        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
-          embedder: values.embedder,
-          model: values.model,
-          prefixes: values.prefixes,
-          corpus: meta,
-        });
-        const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
-        const { OpenAIChat } = await import('../../core/llm/index.js');
-        const chat = baseURL
-          ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs })
-          : null;
+        const embedder = await queryEmbedder(deps, env, values, meta);
+        const chat = await chatFromFlags(values, env, timeoutMs);
         const options = { threshold, evidence };
 
         if (values.claims) {

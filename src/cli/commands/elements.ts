@@ -2,7 +2,7 @@ import { parseCommand, type Values } from '../options.js';
 import { elementsSpec } from '../spec.js';
 import type { ElementHit } from '../../core/store/types.js';
 import { CliError, outputs, writeJson, type Command, type StoreDeps } from '../command.js';
-import { embedderFromFlags, openDb } from '../corpus.js';
+import { chatFromFlags, openDb, queryEmbedder } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
 
 /** One line: 'Table 2 (table, p. 3) Median lookup latency by corpus size. — Paper title [paper id]'. */
@@ -45,12 +45,7 @@ export function createElementsCommand(deps: StoreDeps = {}): Command {
           throw new CliError('this corpus keeps no figures, tables or equations (a Corpus Lens corpus does)');
         let hits: ElementHit[];
         if (query) {
-          const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
-            embedder: values.embedder,
-            model: values.model,
-            prefixes: values.prefixes,
-            corpus: meta,
-          });
+          const embedder = await queryEmbedder(deps, env, values, meta);
           const { searchElements } = await import('../../core/retrieve/elements.js');
           hits = await searchElements(store, embedder, query, { k: k ?? 10, type, paperIds: values.paper });
         } else {
@@ -90,22 +85,15 @@ async function enrich(
 ): Promise<number> {
   const { out, err } = outputs(deps);
   if (positionals.length) throw new CliError('--enrich takes no QUERY', 2);
-  const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
-  if (!baseURL) throw new CliError('--enrich needs a chat model: --llm-base-url URL (or OPENAI_BASE_URL)', 2);
-  const { OpenAIChat } = await import('../../core/llm/index.js');
-  const chat = new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined });
+  const chat = await chatFromFlags(values, env);
+  if (!chat) throw new CliError('--enrich needs a chat model: --llm-base-url URL (or OPENAI_BASE_URL)', 2);
   const store = await openDb(values.db, undefined, env);
   try {
     const meta = await store.meta();
     if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens ingest first)`);
     if (!store.listElements || !store.describeElements)
       throw new CliError('this corpus keeps no figures, tables or equations that can be described (a Corpus Lens corpus does)');
-    const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
-      embedder: values.embedder,
-      model: values.model,
-      prefixes: values.prefixes,
-      corpus: meta,
-    });
+    const embedder = await queryEmbedder(deps, env, values, meta);
     const { enrichElements } = await import('../../core/ingest/enrich.js');
     const s = await enrichElements(store, embedder, chat, { force: values.force });
     if (values.json) writeJson(out, s);

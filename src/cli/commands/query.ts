@@ -3,7 +3,7 @@ import { parseCommand } from '../options.js';
 import { querySpec } from '../spec.js';
 import type { Hit } from '../../core/store/types.js';
 import { CliError, outputs, writeJson, type Command, type StoreDeps } from '../command.js';
-import { embedderFromFlags, openDb } from '../corpus.js';
+import { openDb, queryEmbedder } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
 
 /**
@@ -91,15 +91,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
         const { search, paperSearch } = await import('../../core/retrieve/index.js');
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens import first)`);
-        const embedder =
-          mode === 'keyword' && group === 'sentences'
-            ? null
-            : await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
-                embedder: values.embedder,
-                model: values.model,
-                prefixes: values.prefixes,
-                corpus: meta,
-              });
+        const embedder = mode === 'keyword' && group === 'sentences' ? null : await queryEmbedder(deps, env, values, meta);
         const find = (text: string) =>
           group === 'papers' ? paperSearch(store, embedder!, text, options) : search(store, embedder, text, mode, options);
         if (!queries) {

@@ -5,7 +5,7 @@ import { parseCommand } from '../options.js';
 import { reviewSpec } from '../spec.js';
 import type { ReviewResult } from '../../core/review/types.js';
 import { CliError, printJson, type Command, type StoreDeps } from '../command.js';
-import { embedderFromFlags, openDb } from '../corpus.js';
+import { chatFromFlags, openDb, queryEmbedder } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
 
 async function readText(file: string): Promise<string> {
@@ -94,16 +94,13 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       const format = values.format ?? document?.format ?? 'latex';
       const { papers, candidates, timeout: timeoutMs, unsupported } = values;
       const cite = values.cite ?? 'cite';
-      const baseURL = values['llm-base-url'] || env.OPENAI_BASE_URL || '';
       if (values['rerank-url'] && !values['rerank-model']) throw new CliError('--rerank-url needs --rerank-model', 2);
       const provenance = values.provenance === 'on';
       const verify = values.verify === 'on';
 
-      const { runReview, OpenAIChat, BibIndex, isAbortError } = await import('../../core/review/index.js');
+      const { runReview, BibIndex, isAbortError } = await import('../../core/review/index.js');
       const existingBib = values.bib && existsSync(values.bib) ? await BibIndex.read(await readText(values.bib), values.bib) : undefined;
-      const chat = baseURL
-        ? new OpenAIChat({ baseURL, model: values['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs })
-        : null;
+      const chat = await chatFromFlags(values, env, timeoutMs);
 
       const store = await openDb(values.db, values.schema, env);
       const controller = new AbortController();
@@ -113,12 +110,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       try {
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens import first)`);
-        const embedder = await (deps.makeEmbedder ?? ((f) => embedderFromFlags(f, env)))({
-          embedder: values.embedder,
-          model: values.model,
-          prefixes: values.prefixes,
-          corpus: meta,
-        });
+        const embedder = await queryEmbedder(deps, env, values, meta);
         try {
           result = await runReview({
             store,
