@@ -93,7 +93,7 @@ describe('Corpus Lens in a real VS Code', function () {
 
   it('registers the command table: every command package.json contributes, the ones its links run, and no other', async () => {
     const contributed = (extension().packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
-    const registered = (await vscode.commands.getCommands(true)).filter((id) => /^corpusLens\.\w+$/.test(id));
+    const registered = (await vscode.commands.getCommands(true)).filter((id) => /^corpusLens\.[\w.]+$/.test(id));
     assert.deepEqual([...registered].sort(), [...contributed, ...INTERNAL_COMMANDS].sort());
   });
 
