@@ -11,6 +11,7 @@ import { judgeWithLlm } from './llm.js';
 import { scorePaper } from './score.js';
 import { CHECK_THRESHOLD, CITATION_NEEDED_THRESHOLD } from './threshold.js';
 import { TextModel } from '../text/index.js';
+import { lineStarts, positionAt } from '../text/lines.js';
 import type {
   Alternative,
   CheckContext,
@@ -288,17 +289,14 @@ export async function checkDocument(
   }
   if (options.citationNeeded) {
     const cited = new Set(sites.map((s) => s.sentence.range.start));
-    const starts = [0];
-    for (let i = 0; i < input.text.length; i++) if (input.text.charCodeAt(i) === 10) starts.push(i + 1);
+    const starts = lineStarts(input.text);
     for (const s of new TextModel(input.text, input.format).sentences()) {
       if (cited.has(s.start) || !statesFinding(s.clean) || s.clean.split(/\s+/).length < 6) continue;
       const [best] = await suggestAlternatives(ctx, s.clean, { count: 1, bib: input.bib, threshold: CITATION_NEEDED_THRESHOLD });
       if (!best) continue;
-      let line = 0;
-      while (line + 1 < starts.length && starts[line + 1] <= s.start) line++;
       out.citationNeeded.push({
         sentence: { text: s.clean, range: { start: s.start, end: s.end } },
-        line,
+        line: positionAt(starts, s.start).line,
         file: input.file ?? null,
         suggestion: best,
       });

@@ -7,6 +7,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { bibFilesNamedBy } from '../bib/cite.js';
 import { expandLatexProject } from '../ingest/latex.js';
 import { TextModel } from '../text/index.js';
+import { lineStarts, positionAt } from '../text/lines.js';
 import {
   DEFAULT_CITE_COMMANDS,
   type CitationSite,
@@ -20,24 +21,6 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Pandoc's citation key: starts with a letter, digit or _, inner punctuation allowed, ends on a letter or digit. */
 const PANDOC_KEY = String.raw`[\p{L}\p{N}_](?:[\p{L}\p{N}_:.#$%&+?<>~/-]*[\p{L}\p{N}_])?`;
-
-/** 0-based line and column of each offset (one pass over the line starts). */
-function lineOf(starts: readonly number[], at: number): { line: number; character: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: at - starts[lo] };
-}
-
-function lineStarts(text: string): number[] {
-  const out = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) out.push(i + 1);
-  return out;
-}
 
 function latexSites(
   source: string,
@@ -136,7 +119,7 @@ export function findCitations(text: string, format: CiteFormat, options: FindOpt
     for (const site of found) {
       out.push({
         ...site,
-        ...lineOf(starts, site.range.start),
+        ...positionAt(starts, site.range.start),
         sentence: { text: s.clean, range: { start: s.start, end: s.end } },
         file: options.file ?? null,
       });

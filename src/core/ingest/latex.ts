@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { TextModel } from '../text/index.js';
+import { lineStarts, positionAt } from '../text/lines.js';
 import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
 import { bracedAt, latexElements } from './latex-elements.js';
@@ -192,19 +193,10 @@ export class LineIndex {
   lineOf(file: string, offset: number): number {
     let starts = this.starts.get(file);
     if (!starts) {
-      starts = [0];
-      const text = this.read(file);
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      starts = lineStarts(this.read(file));
       this.starts.set(file, starts);
     }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return positionAt(starts, offset).line + 1;
   }
 }
 

@@ -9,6 +9,7 @@ import type { CitationSite, SiteCiteResult, Alternative, Evidence } from '../../
 import { heavy } from '../load.js';
 import { CiteSources, mainFileOf, type ProjectBib } from './sources.js';
 import { citationNeededEnabled, citeCommands } from './settings.js';
+import { lineStarts, positionAt } from '../../core/text/lines.js';
 
 export const DIAGNOSTIC_SOURCE = 'Corpus Lens';
 
@@ -230,16 +231,9 @@ export function clip(s: string, n: number): string {
 
 /** Offset → Position over a text that may not be open in an editor. */
 function positionsOf(text: string): (offset: number) => vscode.Position {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  const starts = lineStarts(text);
   return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return new vscode.Position(lo, offset - starts[lo]);
+    const { line, character } = positionAt(starts, offset);
+    return new vscode.Position(line, character);
   };
 }
