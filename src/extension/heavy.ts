@@ -37,6 +37,9 @@ export {
   candidatesFromIds,
   fetchToCorpus,
   progressLine,
+  entryName,
+  entryStatus,
+  nothingFetched,
 } from '../core/sources/index.js';
 export { ask, newConversation, parseConversation, serializeConversation } from '../core/ask/index.js';
 export { answerForPaper, citedPapers } from '../core/ask/insert.js';

@@ -106,13 +106,16 @@ export const fetchCommand: Command = {
           useS2: !values['no-s2'],
           onProgress: (p) =>
             process.stderr.write(
-              `${sources.progressLine(p)}${p.entry ? ` · ${p.entry.key ?? p.entry.title ?? ''}: ${p.entry.outcome}` : ''}\n`,
+              `${sources.progressLine(p)}${p.entry ? ` · ${sources.entryName(p.entry)}: ${sources.entryStatus(p.entry)}` : ''}\n`,
             ),
         });
         summary.failed.unshift(...inputErrors);
         if (values.json) printJson(summary);
-        else process.stdout.write(report(summary));
-        return 0;
+        else process.stdout.write(report(summary, sources.entryName, sources.entryStatus));
+        // Nothing came in (offline, every entry missing): a failure, so that a script does not go on as if it had.
+        const nothing = sources.nothingFetched(summary);
+        if (nothing) process.stderr.write(`corpus-lens fetch: ${nothing}\n`);
+        return nothing ? 1 : 0;
       } finally {
         await store.close();
       }
@@ -142,14 +145,18 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-function report(s: FetchSummary): string {
+type EntryWords = (e: FetchSummary['entries'][number]) => string;
+
+function report(s: FetchSummary, name: EntryWords, status: EntryWords): string {
   const o = s.outcomes;
   const lines = [
-    `${s.papers} papers, ${s.sentences} sentences added; ${o.latex} from LaTeX, ${o.html} from HTML, ${o.pdf} from PDF, ${o.metadata} metadata only, ${o['not-found']} not found, ${o['in-corpus']} already in the corpus; ${s.failed.length} failed`,
+    `${s.papers} papers, ${s.sentences} sentences added; ${o.latex} from LaTeX, ${o.html} from HTML, ${o.pdf} from PDF, ${o.metadata} metadata only, ${s.entries.filter((e) => e.outcome === 'not-found' && !e.failed).length} not found, ${o['in-corpus']} already in the corpus; ${s.failed.length} failed`,
   ];
-  for (const e of s.entries)
-    lines.push(
-      `  ${(e.key ?? e.arxivId ?? e.doi ?? '?').padEnd(28)} ${e.outcome.padEnd(9)} ${e.notes.length && e.outcome !== 'latex' ? e.notes.join('; ') : (e.from ?? '')}`,
-    );
+  for (const e of s.entries) {
+    const said = status(e);
+    const failed = said.startsWith('failed');
+    const detail = failed ? '' : e.notes.length && e.outcome !== 'latex' ? e.notes.join('; ') : (e.from ?? '');
+    lines.push(`  ${name(e).padEnd(28)} ${said.padEnd(9)} ${detail}`.trimEnd());
+  }
   return lines.join('\n') + '\n';
 }

@@ -88,6 +88,27 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A host that cannot be reached at all: its name does not resolve or no route leads to it (typically: no network).
+ * Not retried: offline, every try would fail the same way, and a run over many papers would wait on each.
+ */
+export class UnreachableError extends HttpError {
+  constructor(
+    url: string,
+    readonly code: string,
+  ) {
+    super(`${url}: ${code}`, url, undefined, false);
+    this.name = 'UnreachableError';
+  }
+
+  /** The host (`host:port` as in URL.host) that could not be reached. */
+  get host(): string {
+    return new URL(this.url).host;
+  }
+}
+
+const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN']);
+
 /** A body over its byte budget: not retried (the same server would send the same body). */
 export class BodyTooLargeError extends HttpError {
   constructor(
@@ -329,8 +350,9 @@ function classify(e: unknown, url: string, timeout: string | undefined): HttpErr
   if (timeout) return new HttpError(`${url}: ${timeout}`, url, undefined, true);
   const msg = e instanceof Error ? e.message : String(e);
   const code = errorCode(e);
+  if (code && UNREACHABLE_CODES.has(code)) return new UnreachableError(url, code);
   // A name that does not resolve or a bad certificate will not get better in a few seconds.
-  const permanent = code === 'ENOTFOUND' || (code ?? '').startsWith('ERR_TLS') || /CERT|SELF_SIGNED/.test(code ?? '');
+  const permanent = (code ?? '').startsWith('ERR_TLS') || /CERT|SELF_SIGNED/.test(code ?? '');
   return new HttpError(`${url}: ${code ?? msg}`, url, undefined, !permanent);
 }
 

@@ -6,6 +6,7 @@ import { parseBibtex } from '../bib/parse.js';
 import { arxivByIds } from './arxiv.js';
 import { openAlexByDoi, openAlexByTitle } from './openalex.js';
 import { s2Paper } from './semantic-scholar.js';
+import { describeSourceError } from './errors.js';
 import { emptyCandidate, type Candidate, type SourceContext } from './types.js';
 import { normaliseArxivId, normaliseDoi } from '../paper/ids.js';
 
@@ -92,7 +93,7 @@ export async function resolveIdentifiers(ctx: SourceContext, candidates: Candida
       if (options.useS2 !== false && !c.arxivId && !c.pdfUrl && c.doi) fillFrom(c, await s2Paper(ctx, { doi: c.doi }));
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
-      options.onError?.(c, e instanceof Error ? e.message.split('\n')[0] : String(e));
+      options.onError?.(c, describeSourceError(e, ctx.config));
     }
     options.onProgress?.(++done, lookups.length);
   }
@@ -106,6 +107,6 @@ export async function resolveIdentifiers(ctx: SourceContext, candidates: Candida
     for (const c of arxiv) fillFrom(c, byId.get(c.arxivId!));
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
-    for (const c of arxiv) options.onError?.(c, `arXiv metadata: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    for (const c of arxiv) options.onError?.(c, `arXiv metadata: ${describeSourceError(e, ctx.config)}`);
   }
 }

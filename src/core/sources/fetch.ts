@@ -7,7 +7,8 @@ import { initCorpus } from '../ingest/corpus-embedder.js';
 import type { ParsedPaper } from '../ingest/index.js';
 import type { CorpusStore } from '../store/types.js';
 import { resolveIdentifiers } from './bibliography.js';
-import { readFullText, type Outcome } from './fulltext.js';
+import { describeSourceError } from './errors.js';
+import { NO_COPY_KNOWN, readFullText, type Outcome } from './fulltext.js';
 import type { Candidate, SourceContext } from './types.js';
 import { normaliseArxivId, normaliseDoi } from '../paper/ids.js';
 
@@ -54,6 +55,43 @@ export interface FetchOptions {
 /** "12/40 papers · 3 failed" */
 export function progressLine(p: FetchProgress): string {
   return p.phase === 'resolving' ? `looking up ${p.done}/${p.total} entries` : `${p.done}/${p.total} papers · ${p.failed} failed`;
+}
+
+/** How an entry is named in a report: its .bib key, arXiv id, DOI or title. */
+export function entryName(e: EntryReport): string {
+  return e.key ?? (e.arxivId ? `arXiv:${e.arxivId}` : null) ?? (e.doi ? `doi:${e.doi}` : null) ?? e.title ?? '?';
+}
+
+/**
+ * How an entry ended, in words: "latex", "metadata", "not found" (every source answered that it has no copy),
+ * "failed: cannot reach arXiv (no network?)" (a lookup or download failed, so whether there is a copy is unknown).
+ * The same reason from several attempts (metadata, e-print, HTML of one host) is said once.
+ */
+export function entryStatus(e: EntryReport): string {
+  if (e.failed && !e.paperId) return `failed: ${distinctReasons(e.notes).join('; ')}`;
+  return e.outcome === 'not-found' ? 'not found' : e.outcome;
+}
+
+/** "arXiv e-print: cannot reach arXiv (no network?)" and "arXiv HTML: cannot reach arXiv (no network?)" → one reason. */
+function distinctReasons(notes: readonly string[]): string[] {
+  const reasons = notes.map((n) =>
+    /^(?:arXiv e-print|arXiv HTML|arXiv metadata|open-access PDF): /.exec(n) ? n.slice(n.indexOf(': ') + 2) : n,
+  );
+  return [...new Set(reasons)];
+}
+
+/**
+ * Null when the run fetched something (or had nothing to do: every entry already in the corpus); else why nothing
+ * came in, e.g. "nothing was fetched: cannot reach arXiv (no network?)". A run whose every entry failed counts as
+ * nothing fetched even when abstracts from the .bib were stored.
+ */
+export function nothingFetched(s: FetchSummary): string | null {
+  const todo = s.entries.filter((e) => e.outcome !== 'in-corpus');
+  if (!todo.length) return null;
+  if (s.papers > 0 && todo.some((e) => !e.failed)) return null;
+  const reasons = [...new Set(todo.filter((e) => e.failed).flatMap((e) => distinctReasons(e.notes)))];
+  if (reasons.length) return `nothing was fetched: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''}`;
+  return `nothing was fetched: ${todo.length === 1 ? 'the paper was not found' : `none of the ${todo.length} papers was found`}`;
 }
 
 export async function fetchToCorpus(
@@ -141,7 +179,8 @@ async function fetchOne(
   }
   try {
     const r = await readFullText(ctx, c);
-    const notes = [...lookupErrors, ...r.tried];
+    // A lookup that failed cannot say that there is no copy: only that it could not look.
+    const notes = [...lookupErrors, ...r.tried.filter((t) => !(lookupErrors.length && t === NO_COPY_KNOWN))];
     const failed = (r.errored || lookupErrors.length > 0) && (r.outcome === 'metadata' || r.outcome === 'not-found');
     return {
       paper: r.paper,
@@ -158,7 +197,7 @@ async function fetchOne(
     };
   } catch (e) {
     if (ctx.signal?.aborted) throw e;
-    const reason = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    const reason = describeSourceError(e, ctx.config);
     return {
       paper: null,
       report: { ...base, outcome: 'not-found', from: null, paperId: null, failed: true, notes: [...lookupErrors, reason] },

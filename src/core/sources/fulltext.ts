@@ -10,6 +10,7 @@ import { HttpError } from '../net/http.js';
 import { readArxivHtmlText, readLatexProject, readPdfBytes, type ParsedPaper } from '../ingest/index.js';
 import { buildPaper, PaperAssembler, sha256Hex } from '../ingest/paper.js';
 import { fetchArxivEprint, fetchArxivHtml } from './arxiv.js';
+import { describeSourceError } from './errors.js';
 import { isOpenLicense, type Candidate, type SourceContext } from './types.js';
 
 /** How an entry ended: indexed from LaTeX / HTML / PDF, metadata only (abstract), or not found. */
@@ -26,6 +27,8 @@ export interface FullText {
   errored: boolean;
 }
 
+export const NO_COPY_KNOWN = 'no arXiv copy and no open-access PDF known';
+
 export async function readFullText(ctx: SourceContext, c: Candidate): Promise<FullText> {
   const tried: string[] = [];
   let errored = false;
@@ -41,7 +44,7 @@ export async function readFullText(ctx: SourceContext, c: Candidate): Promise<Fu
     } catch (e) {
       if (ctx.signal?.aborted) throw e;
       if (!(e instanceof HttpError && (e.status === 404 || e.status === 410))) errored = true;
-      tried.push(`${what}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      tried.push(`${what}: ${describeSourceError(e, ctx.config)}`);
     }
     return null;
   };
@@ -91,7 +94,7 @@ export async function readFullText(ctx: SourceContext, c: Candidate): Promise<Fu
       if (pdf) return done(pdf, 'pdf');
     }
   }
-  if (!c.arxivId && !c.pdfUrl) tried.push('no arXiv copy and no open-access PDF known');
+  if (!c.arxivId && !c.pdfUrl) tried.push(NO_COPY_KNOWN);
   const meta = abstractPaper(c);
   if (meta)
     return { paper: { ...meta, source: `metadata:${c.origin}`, license: c.license }, outcome: 'metadata', from: null, tried, errored };

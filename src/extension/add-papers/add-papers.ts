@@ -269,7 +269,7 @@ async function fetchInto(deps: AddPapersDeps, candidates: Candidate[], what: str
               reported = Math.max(reported, pct);
               const e = p.entry;
               if (e) {
-                const line = `${e.key ?? e.arxivId ?? e.doi ?? e.title ?? '?'}: ${e.outcome}${e.from ? ` (${e.from})` : ''}${e.notes.length ? ` — ${e.notes.join('; ')}` : ''}`;
+                const line = `${h.entryName(e)}: ${h.entryStatus(e)}${e.from ? ` (${e.from})` : ''}${e.notes.length ? ` — ${e.notes.join('; ')}` : ''}`;
                 if (e.failed) log.warn(line);
                 else log.info(line);
               }
@@ -286,8 +286,10 @@ async function fetchInto(deps: AddPapersDeps, candidates: Candidate[], what: str
   const o = summary.outcomes;
   const line = `${summary.papers} paper${summary.papers === 1 ? '' : 's'} added (${o.latex} LaTeX, ${o.html} HTML, ${o.pdf} PDF, ${o.metadata} abstract only); ${o['not-found']} not found; ${o['in-corpus']} already there; ${summary.failed.length} failed`;
   log.info(line);
-  const message = `Corpus Lens: ${line}.`;
-  const show = summary.failed.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  // Nothing came in (offline, nothing found): say why first ("cannot reach arXiv (no network?)"), the counts after.
+  const nothing = heavy().nothingFetched(summary);
+  const message = nothing ? `Corpus Lens: ${nothing[0].toUpperCase()}${nothing.slice(1)} (${line}).` : `Corpus Lens: ${line}.`;
+  const show = summary.failed.length || nothing ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // Not awaited: the command ends when the papers are in, not when the notification is closed.
   void Promise.resolve(show(`${message} Each paper's outcome is in the log.`, 'Show Log')).then((c) => c === 'Show Log' && log.show());
   return summary;

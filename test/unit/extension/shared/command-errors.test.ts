@@ -92,3 +92,24 @@ test('no unhandled rejection escapes, even when showing the message fails', asyn
     process.off('unhandledRejection', onUnhandled);
   }
 });
+
+test('Add Papers → Search arXiv offline: the notification says "cannot reach arXiv (no network?)", not the URL and ENOTFOUND', async () => {
+  // The search the command runs (core/sources, as add-papers.ts calls it), against hosts no resolver answers (.invalid).
+  const { search, sourceContext, sourcesConfig } = await import('../../../../src/core/sources/index.js');
+  const config = sourcesConfig({
+    arxivApiUrl: 'https://export.arxiv.invalid/api/query',
+    openalexUrl: 'https://api.openalex.invalid',
+    arxivIntervalMs: 0,
+    openalexIntervalMs: 0,
+  });
+  for (const [source, name] of [
+    ['arxiv', 'arXiv'],
+    ['openalex', 'OpenAlex'],
+  ] as const) {
+    const { seen, reporter, answer } = recorder();
+    await guarded('corpusLens.addPapers', () => search(sourceContext(config), source, 'graph sparsification'), reporter)();
+    await answer;
+    assert.deepEqual(seen.shown, [{ message: `Corpus Lens: cannot reach ${name} (no network?)`, actions: [SHOW_LOG] }]);
+    assert.doesNotMatch(seen.logged.join('\n'), /ENOTFOUND|EAI_AGAIN|\.invalid/);
+  }
+});
