@@ -232,7 +232,8 @@ export const schemaSpec = defineCommand({
   name: 'schema',
   summary: 'print the corpus SQL schema and functions (for a PostgreSQL/Supabase migration)',
   synopsis: ['--print [options]'],
-  about: 'Prints the Corpus Lens SQL (tables, indexes, match/keyword/hybrid functions); run it once as a Supabase/PostgreSQL migration.',
+  about:
+    "Prints the Corpus Lens SQL (tables, indexes, match/keyword/hybrid functions); run it once as a Supabase/PostgreSQL migration. It records --dimensions in corpus_meta (the first ingest or copy records the model), so a writer role's first fill needs no DDL.",
   options: {
     print: flag('print the SQL'),
     dimensions: custom('D', "the embeddings' vector length", dimensionsValue, {

@@ -139,10 +139,9 @@ export class SupabaseCorpusStore implements CorpusStore {
 
   async init(options: { model: string; dimensions: number }): Promise<CorpusMeta> {
     const existing = await this.meta();
-    if (existing) {
-      checkCompatible(existing, options);
-      return existing;
-    }
+    checkCompatible(existing ?? options, options);
+    // The migration records the dimension; the first fill records the model (rows that are already there are kept).
+    if (existing?.model) return existing;
     // The tables exist only after the migration; corpus_meta may be empty on a fresh migration.
     const probe = (await this.client.from('corpus_meta').select('key').limit(1).retry(false)) as Reply<unknown[]>;
     if (isMissingRelation(probe)) {

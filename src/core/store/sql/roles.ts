@@ -57,8 +57,9 @@ const list = (names: readonly string[]) => names.join(', ');
 /**
  * Roles for a shared corpus (\`corpus-lens schema --print --roles\`), run after the schema by its owner:
  * corpus_lens_reader may SELECT the corpus tables and EXECUTE the lookup functions, nothing else;
- * corpus_lens_writer may also insert, update and delete rows (ingest, re-ingest). Both are group roles without
- * login: grant them to each person's login role. PUBLIC loses its default EXECUTE on the corpus functions.
+ * corpus_lens_writer may also insert, update and delete rows (ingest, re-ingest) and make temporary tables (its
+ * bulk load stages rows in one). Both are group roles without login: grant them to each person's login role. PUBLIC
+ * loses its default EXECUTE on the corpus functions and its default TEMPORARY on the database.
  * Idempotent.
  */
 export function rolesSql(): string {
@@ -78,6 +79,13 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO corpus_lens_reader, corpus_lens_writer',
       (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'));
   END IF;
+  -- Temporary tables: PostgreSQL lets every role (PUBLIC) make them; the writer's bulk load needs them, a reader not.
+  BEGIN
+    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+    EXECUTE format('GRANT TEMPORARY ON DATABASE %I TO corpus_lens_writer', current_database());
+  EXCEPTION WHEN insufficient_privilege THEN
+    RAISE WARNING 'only the database''s owner can revoke temporary tables from PUBLIC: readers can still create them';
+  END;
 END
 $do$;
 REVOKE ALL ON TABLE ${list(CORPUS_TABLES)} FROM PUBLIC, corpus_lens_reader, corpus_lens_writer;

@@ -23,6 +23,17 @@ export const SCHEMA_VERSION = '12';
 export const DEFAULT_DIMENSIONS = 384;
 
 /**
+ * What a migration records of the corpus it creates (kept where already recorded): its dimension and schema version,
+ * so that a writer's first fill finds a corpus to write into and never needs DDL (the model is recorded by that fill,
+ * a plain INSERT; the writer role may insert rows).
+ */
+function recordedSql(dimensions: number): string {
+  return `INSERT INTO corpus_meta (key, value) VALUES ('dimensions', '${dimensions}'), ('schema_version', '${SCHEMA_VERSION}'),
+  ('created_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ON CONFLICT (key) DO NOTHING;
+`;
+}
+
+/**
  * The schema, indexes and functions for embeddings of `dimensions` floats, indexed at `precision` (see
  * {@link vectorIndex}: default float32 up to 2,000 dimensions, half above). Idempotent (IF NOT EXISTS / OR REPLACE).
  */
@@ -31,6 +42,7 @@ export function schemaSql(dimensions: number = DEFAULT_DIMENSIONS, precision?: I
   return [
     `-- Corpus Lens schema v${SCHEMA_VERSION}, embeddings of ${v.dimensions} dimensions (pgvector), ${v.precision} HNSW indexes.\n`,
     tablesSql(v),
+    recordedSql(v.dimensions),
     statsTablesSql(),
     efSearchSql(),
     statsSql(v),

@@ -214,13 +214,19 @@ export class SqlCorpusStore implements CorpusStore {
           `this corpus's indexes are ${existing.indexPrecision}; ${options.indexPrecision} precision applies to a new corpus only`,
         );
       }
-      return existing;
+      // A corpus its owner's migration created (`schema --print`): its first fill records the model, rows only.
+      return existing.model ? existing : this.recordModel(options);
     }
     const precision = options.indexPrecision ?? (await this.migratedPrecision()) ?? defaultIndexPrecision(this.kind, options.dimensions);
     // Generated (and the dimension checked against the index's limit) before anything is written. The indexes of
     // empty tables need no parallel workers: a server that offers them anyway (a low min_parallel_table_scan_size)
     // would reserve the server's maintenance_work_mem as shared memory for each, which a Docker /dev/shm may lack.
     await this.driver.exec(`SET LOCAL max_parallel_maintenance_workers = 0; ${schemaSql(options.dimensions, precision)}`);
+    return this.recordModel(options);
+  }
+
+  /** Records the model (and vector context) of a corpus that has none yet: no DDL, so a writer role may do it. */
+  private async recordModel(options: InitOptions): Promise<CorpusMeta> {
     await this.driver.query(
       `INSERT INTO corpus_meta (key, value) VALUES ('schema_version', $1), ('embedding_model', $2), ('dimensions', $3),
          ('created_at', $4) ON CONFLICT (key) DO NOTHING`,
