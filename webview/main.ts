@@ -26,6 +26,7 @@ import { BookmarkList } from './bookmarks.js';
 import { onActionArrows, onListFocus, onListKey } from './keyboard.js';
 import { ResultList, type RenderStats } from './results.js';
 import { StateScreens } from './screens.js';
+import { SearchBar } from './filters.js';
 import { connectHost, type PersistedState } from './vscode.js';
 
 // lit falls back to <style> elements where constructable stylesheets are missing; give them the CSP nonce.
@@ -56,6 +57,10 @@ class Panel {
   private readonly status = el('div', { class: 'cl-sr-only', attrs: { id: 'cl-status', role: 'status', 'aria-live': 'polite' } });
   private readonly notice = el('div', { class: 'cl-notice', attrs: { id: 'cl-notice', 'aria-hidden': 'true' } });
 
+  private readonly searchBar = new SearchBar(
+    (m) => this.post(m),
+    (text) => this.announce(text),
+  );
   private readonly askTab = new AskTab((m) => this.post(m));
   private readonly askPanel = el('vscode-tab-panel', { class: 'cl-ask' });
   private readonly tabs = el('vscode-tabs', { attrs: { id: 'cl-tabs' } }) as HTMLElement & { selectedIndex: number };
@@ -78,7 +83,9 @@ class Panel {
         el(
           'header',
           { class: 'cl-header' },
+          this.searchBar.element,
           el('div', { class: 'cl-toolbar', attrs: { role: 'group', 'aria-label': 'View options' } }, this.offsetToggle, this.rareToggle),
+          this.searchBar.summary,
           this.results.meta,
           this.results.queryEl,
         ),
@@ -158,6 +165,9 @@ class Panel {
       case 'askProgress':
         this.askTab.progress(m.progress);
         break;
+      case 'filters':
+        this.searchBar.set(m.filters, m.search);
+        break;
       case 'askFocus':
         this.selectTab('ask');
         this.persist();
@@ -217,7 +227,7 @@ class Panel {
     } else {
       if (state.kind !== 'searching') this.results.clear();
       const announcement = this.screens.show(state);
-      if (state.kind === 'noResults' && state.query) this.results.setQuery(state.query.clean, state.query.section, 0);
+      if (state.kind === 'noResults' && state.query) this.results.setQuery(state.query.clean, state.query.section, 0, state.query.typed);
       if (announcement) this.announce(announcement);
     }
     // A button the user pressed (Try again, Set up corpus…) was replaced: keep focus in the panel.

@@ -60,7 +60,27 @@ export interface QueryView {
   clean: string;
   /** The section it is in, if any. */
   section: string | null;
+  /** Typed in the panel's search box (not the sentence at the cursor). */
+  typed?: boolean;
 }
+
+/**
+ * The panel's search filters (mirrors `SearchFilters` in src/core/retrieve/filters.ts): they apply to every lookup
+ * (the cursor's sentence, the search box, the hover), persist per workspace and show in the panel's header.
+ */
+export interface FiltersView {
+  yearMin?: number | null;
+  yearMax?: number | null;
+  /** A part of the venue, any case. */
+  venue?: string;
+  /** A part of the section title, any case. */
+  section?: string;
+  /** A paper's citation key or id, else a part of its title. */
+  paper?: string;
+}
+
+/** Longest filter text the view sends. */
+export const MAX_FILTER_LENGTH = 200;
 
 export type ViewState =
   | { kind: 'idle' }
@@ -78,7 +98,8 @@ export type ViewState =
       /** Time the lookup took (host side), for the header. */
       elapsedMs?: number;
     }
-  | { kind: 'noResults'; threshold: number; query?: QueryView }
+  /** `filtered`: the panel's filters were set (they may be why nothing was found). */
+  | { kind: 'noResults'; threshold: number; query?: QueryView; filtered?: boolean }
   | { kind: 'notProse'; reason?: string }
   | { kind: 'notConfigured'; reason?: string }
   /** `corpus`: the corpus that failed; `recover`: the last one that worked (a "Go back to …" button). */
@@ -184,7 +205,9 @@ export type HostMessage =
   | { type: 'ask'; ask: AskView }
   | { type: 'askProgress'; progress: AskProgressView }
   /** Show the Ask tab and put the cursor in its question box. */
-  | { type: 'askFocus' };
+  | { type: 'askFocus' }
+  /** The filters in force and the search box's text ('' = the cursor's sentence), after `ready` and each change. */
+  | { type: 'filters'; filters: FiltersView; search: string };
 
 /** Webview → host. */
 export type ViewMessage =
@@ -214,7 +237,11 @@ export type ViewMessage =
   | { type: 'askCite'; source: number }
   | { type: 'askOpenSource'; source: number }
   /** Open source of element card `element` (its index) of turn `turn`: the PDF page with its region outlined. */
-  | { type: 'askOpenElement'; turn: number; element: number };
+  | { type: 'askOpenElement'; turn: number; element: number }
+  /** The search box: look `text` up in the corpus; '' goes back to the sentence at the cursor. */
+  | { type: 'search'; text: string }
+  /** The filter form's Apply (or Clear: every field empty). */
+  | { type: 'setFilters'; filters: FiltersView };
 
 /** The next actions the panel offers: add papers, open the sample corpus, connect to (or switch) a corpus. */
 export type NextAction = 'addPapers' | 'openSample' | 'connect';
@@ -224,7 +251,17 @@ export type HostMessageType = HostMessage['type'];
 export type ViewMessageType = ViewMessage['type'];
 
 const STATE_KINDS = everyMember<ViewStateKind>()(['idle', 'searching', 'results', 'noResults', 'notProse', 'notConfigured', 'error']);
-const HOST_TYPES = everyMember<HostMessageType>()(['state', 'bookmarks', 'settings', 'notice', 'reveal', 'ask', 'askProgress', 'askFocus']);
+const HOST_TYPES = everyMember<HostMessageType>()([
+  'state',
+  'bookmarks',
+  'settings',
+  'notice',
+  'reveal',
+  'ask',
+  'askProgress',
+  'askFocus',
+  'filters',
+]);
 const ASK_PROGRESS_KINDS = everyMember<AskProgressKind>()(['start', 'stage', 'standalone', 'draft', 'stopped']);
 const ASK_STAGES = everyMember<AskStage>()(['rewrite', 'search', 'answer', 'check']);
 const ASK_KINDS = everyMember<AskKind>()(['answer', 'extract', 'unknown', 'sources']);
@@ -250,6 +287,8 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
   'askCite',
   'askOpenSource',
   'askOpenElement',
+  'search',
+  'setFilters',
 ]);
 
 /**
@@ -276,6 +315,7 @@ export function isHostMessage(x: unknown): x is HostMessage {
   if (x.type === 'ask') return isAskView(x.ask);
   if (x.type === 'askProgress') return isAskProgress(x.progress);
   if (x.type === 'askFocus') return true;
+  if (x.type === 'filters') return isFilters(x.filters) && isString(x.search);
   return typeof x.hitId === 'string';
 }
 
@@ -386,9 +426,21 @@ export function isViewMessage(x: unknown): x is ViewMessage {
       return isCount(x.source) && x.source > 0;
     case 'askOpenElement':
       return isCount(x.turn) && isCount(x.element);
+    case 'search':
+      return isString(x.text) && x.text.length <= MAX_QUESTION_LENGTH;
+    case 'setFilters':
+      return isFilters(x.filters);
     default:
       return true;
   }
+}
+
+const isYear = (x: unknown) => x === undefined || x === null || (typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 9999);
+const isFilterText = (x: unknown) => x === undefined || (isString(x) && x.length <= MAX_FILTER_LENGTH);
+
+/** Every field of a filters object has its type (years: whole numbers; texts: at most MAX_FILTER_LENGTH). */
+export function isFilters(x: unknown): x is FiltersView {
+  return isObject(x) && isYear(x.yearMin) && isYear(x.yearMax) && isFilterText(x.venue) && isFilterText(x.section) && isFilterText(x.paper);
 }
 
 export function isHighlightMode(x: unknown): x is HighlightMode {

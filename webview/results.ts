@@ -66,10 +66,17 @@ export class ResultList implements ListNavigation {
     this.queryEl.replaceChildren();
   }
 
-  setQuery(clean: string, section: string | null, offset: Offset): void {
+  setQuery(clean: string, section: string | null, offset: Offset, typed = false): void {
+    const label = typed
+      ? offset === 1
+        ? 'What authors write after sentences matching '
+        : 'Sentences matching '
+      : offset === 1
+        ? 'What authors write after sentences like '
+        : 'Sentences like ';
     replace(
       this.queryEl,
-      el('span', { class: 'cl-query-label' }, offset === 1 ? 'What authors write after sentences like ' : 'Sentences like '),
+      el('span', { class: 'cl-query-label' }, label),
       el('q', {}, clean),
       section ? el('span', { class: 'cl-query-section' }, ` in ${section}`) : null,
     );
@@ -93,7 +100,7 @@ export class ResultList implements ListNavigation {
       el('span', { class: 'cl-embedder', attrs: { title: 'Embedder' } }, state.embedder),
       state.elapsedMs != null ? el('span', { class: 'cl-elapsed' }, `${Math.round(state.elapsedMs)} ms`) : null,
     );
-    this.setQuery(state.query.clean, state.query.section, state.offset);
+    this.setQuery(state.query.clean, state.query.section, state.offset, state.query.typed);
     this.ranges = this.computeRanges();
     const hadFocus = this.list.contains(document.activeElement);
     this.list.replaceChildren();

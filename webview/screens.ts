@@ -22,10 +22,16 @@ export class StateScreens {
         return 'Searching…';
       }
       case 'noResults':
+        if (state.query?.typed) {
+          this.set('cl-info', `Nothing in the corpus matches this search${state.filtered ? ' within the filters' : ''}.`, []);
+          return 'No results for the search.';
+        }
         this.set(
           'cl-info',
-          `No sentences in the corpus are similar enough (similarity at least ${state.threshold.toFixed(2)}). ` +
-            'Try a longer or more specific sentence, or lower the threshold in the corpusLens.results.threshold setting.',
+          `No sentences in the corpus are similar enough (similarity at least ${state.threshold.toFixed(2)})${state.filtered ? ' within the filters' : ''}. ` +
+            (state.filtered
+              ? 'Widen or clear the filters, or try a longer or more specific sentence.'
+              : 'Try a longer or more specific sentence, or lower the threshold in the corpusLens.results.threshold setting.'),
           [],
         );
         return 'No similar sentences above the threshold.';

@@ -132,6 +132,8 @@ export const querySpec = defineCommand({
     'year-min': integer('Y', 'only papers published in or after Y', { min: 0, max: INT_MAX }),
     'year-max': integer('Y', 'only papers published in or before Y', { min: 0, max: INT_MAX }),
     paper: texts('ID', 'only this paper (repeat for several)'),
+    venue: text('TEXT', 'only papers whose venue contains TEXT (case-insensitive)'),
+    section: text('TEXT', 'only sentences whose section title contains TEXT (case-insensitive), e.g. "related work"'),
     'rrf-k': integer('N', "reciprocal-rank fusion's k (--mode hybrid)", { min: 1, max: INT_MAX, defaultText: '60' }),
     ...readSchemaOptions,
     ...embedderOptions,

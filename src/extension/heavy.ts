@@ -5,6 +5,7 @@ export { openStore, targetKind } from '../core/store/index.js';
 export { openRemoteStore } from '../core/store/backends/remote.js';
 export { createEmbedder } from '../core/embed/index.js';
 export { search } from '../core/retrieve/index.js';
+export { filterOptions, papersNamed } from '../core/retrieve/filters.js';
 export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';
 export { readPaperFile } from '../core/ingest/index.js';
 export {

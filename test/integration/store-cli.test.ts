@@ -235,6 +235,32 @@ test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async ()
   for (const l of lines) assert.equal(l.hits.length, 2);
 });
 
+test('query --venue, --section (case-insensitive parts), with --year-min/--year-max and every mode', async () => {
+  const text = 'sentences retrieval writing authors';
+  const q = async (...flags: string[]) => {
+    const r = await capture(() => queryCmd.run(['--db', db, '--k', '25', ...flags, text]));
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as { paper: { id: string; venue: string; year: number }; sentence: { sectionTitle: string } }[];
+  };
+  const sigir = await q('--venue', 'sigir');
+  assert.ok(sigir.length > 0);
+  for (const h of sigir) assert.equal(h.paper.venue, 'SIGIR');
+  const intro = await q('--section', 'INTRO', '--venue', 'acl');
+  assert.equal(intro.length, 3);
+  for (const h of intro) assert.deepEqual([h.paper.id, h.sentence.sectionTitle], ['p1', 'Introduction']);
+  assert.deepEqual(await q('--venue', 'acl', '--year-min', '2020'), []);
+  for (const mode of ['keyword', 'hybrid']) {
+    const hits = await q('--mode', mode, '--section', 'results');
+    assert.ok(hits.length > 0, mode);
+    for (const h of hits) assert.equal(h.sentence.sectionTitle, 'Results');
+  }
+  const papers = await q('--group', 'papers', '--section', 'background');
+  assert.deepEqual(
+    papers.map((h) => h.paper.id),
+    ['p3'],
+  );
+});
+
 test('query --group papers prints one hit per paper in the paper ranking, the hit contract unchanged', async () => {
   const text = 'Writing assistants suggest example sentences while authors draft [12].';
   const r = await capture(() => queryCmd.run(['--db', db, '--group', 'papers', '--k', '3', text]));

@@ -153,6 +153,38 @@ export function storeContract(t: ContractTarget): void {
     for (const h of p3) assert.equal(h.sentence.paperId, 'p3');
   });
 
+  test('venue and section filters: case-insensitive substrings, with each other and with the year', async () => {
+    const text = 'sentences retrieval writing authors';
+    const sigir = await match(t.store(), q(text), { k: 25, venue: 'sigi' });
+    assert.deepEqual([...new Set(sigir.map((h) => h.paper.id))], ['p2']);
+    assert.equal(sigir.length, 5, "every sentence of p2 (the fixture's one SIGIR paper)");
+    const background = await match(t.store(), q(text), { k: 25, section: 'BACKGROUND' });
+    assert.equal(background.length, 3);
+    for (const h of background) assert.equal(h.sentence.sectionTitle, 'Background');
+    // Two papers have an Introduction: the venue narrows it to one; the context stays the section's.
+    const intro = await match(t.store(), q(text), { k: 25, venue: 'acl', section: 'intro' });
+    assert.equal(intro.length, 3);
+    for (const h of intro) assert.deepEqual([h.paper.id, h.sentence.sectionTitle], ['p1', 'Introduction']);
+    intro.forEach(assertContext);
+    assert.deepEqual(await match(t.store(), q(text), { k: 25, venue: 'acl', years: { min: 2020 } }), [], 'ACL is 2019');
+    assert.deepEqual(await match(t.store(), q(text), { k: 25, section: 'no such section' }), []);
+    // A blank filter is no filter: all 14 sentences.
+    assert.equal((await match(t.store(), q(text), { k: 25, venue: '  ', section: '', dedupe: false })).length, 14);
+    if (t.keyword) {
+      const kw = await keywordSearch(t.store(), 'sentences', { k: 25, section: 'results' });
+      assert.ok(kw.length > 0);
+      for (const h of kw) assert.equal(h.sentence.sectionTitle, 'Results');
+      const hy = await hybridSearch(t.store(), q('cosine similarity ranks'), 'cosine similarity ranks', { k: 25, venue: 'ACL' });
+      assert.ok(hy.length > 0);
+      for (const h of hy) assert.equal(h.paper.venue, 'ACL');
+      const papers = await t.store().matchPapers(q(text).vector, text, { count: 3, section: 'background' });
+      assert.deepEqual(
+        papers.map((h) => h.paper.id),
+        ['p3'],
+      );
+    }
+  });
+
   test('a query from another model or dimension is refused, naming both', async () => {
     await assert.rejects(match(t.store(), q('x y', 'other-model')), (err: Error) => {
       assert.match(err.message, /other-model \(64-d\)/);

@@ -185,7 +185,11 @@ export async function runHostSuite(options: {
       ['extensionDevelopmentPath', remote(options.developmentPath ?? root)],
       ['extensionTestsPath', remote(suiteFile)],
     ]);
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
+    // Loading the workbench takes well over playwright's default 30 s on a machine whose 2 cores are shared by
+    // several test runs.
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
+      timeout: 120_000,
+    });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<number>((_, reject) => {
       timer = setTimeout(() => reject(new Error('the extension-host suite did not finish in time')), options.timeoutMs ?? 120_000);

@@ -424,7 +424,8 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       await showResults(p);
       await p.clearPosted();
       // Tab order: the tab strip (its selected tab, "Similar sentences"), its tab panel (vscode-tabs makes it a stop,
-      // as the ARIA tabs pattern has it), the two toggles, then the list (one tab stop).
+      // as the ARIA tabs pattern has it), the search box, the Filters disclosure, the two toggles, then the list (one
+      // tab stop).
       await p.page.keyboard.press('Tab');
       assert.equal(
         await p.page.evaluate(() => document.activeElement?.tagName.toLowerCase() + ' ' + document.activeElement?.textContent),
@@ -432,6 +433,10 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       );
       await p.page.keyboard.press('Tab');
       assert.equal(await p.page.evaluate(() => document.activeElement?.getAttribute('role')), 'tabpanel');
+      await p.page.keyboard.press('Tab');
+      assert.equal(await p.page.evaluate(() => document.activeElement?.id), 'cl-search');
+      await p.page.keyboard.press('Tab');
+      assert.equal(await p.page.evaluate(() => document.activeElement?.id), 'cl-filters-toggle');
       await p.page.keyboard.press('Tab');
       assert.equal(await p.page.evaluate(() => document.activeElement?.id), 'cl-offset-toggle');
       await p.page.keyboard.press('Space');

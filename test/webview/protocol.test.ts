@@ -65,6 +65,8 @@ describe('protocol guards', () => {
       { type: 'askProgress', progress: { kind: 'draft', delta: 'Rec' } },
       { type: 'askProgress', progress: { kind: 'stopped', reason: 'failed', message: 'no corpus' } },
       { type: 'askFocus' },
+      { type: 'filters', filters: {}, search: '' },
+      { type: 'filters', filters: { yearMin: 2019, yearMax: null, venue: 'ACL', section: 'Related', paper: 'p1' }, search: 'bm25' },
     ];
     for (const m of ok) assert.ok(isHostMessage(m), JSON.stringify(m));
     // The Ask tab renders every field of the conversation: a wrong-typed one anywhere refuses the message.
@@ -116,6 +118,8 @@ describe('protocol guards', () => {
       { type: 'state', state: { kind: 'weird' } },
       { type: 'bookmarks' },
       { type: 'reveal' },
+      { type: 'filters', filters: {} },
+      { type: 'filters', filters: { yearMin: '2019' }, search: '' },
     ]) {
       assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
     }
@@ -143,6 +147,10 @@ describe('protocol guards', () => {
       { type: 'askCite', source: 3 },
       { type: 'askOpenSource', source: 1 },
       { type: 'askOpenElement', turn: 0, element: 2 },
+      { type: 'search', text: 'reciprocal rank fusion' },
+      { type: 'search', text: '' },
+      { type: 'setFilters', filters: { yearMin: 2019, yearMax: 2023, venue: '', section: 'related work', paper: '' } },
+      { type: 'setFilters', filters: {} },
     ];
     for (const m of ok) assert.ok(isViewMessage(m), JSON.stringify(m));
     for (const bad of [
@@ -163,6 +171,12 @@ describe('protocol guards', () => {
       { type: 'askOpenElement', turn: 0 },
       { type: 'askOpenElement', turn: 0, element: -1 },
       { type: 'askOpenElement', turn: '1', element: 0 },
+      { type: 'search' },
+      { type: 'search', text: 'x'.repeat(MAX_QUESTION_LENGTH + 1) },
+      { type: 'setFilters' },
+      { type: 'setFilters', filters: { yearMin: 20.5 } },
+      { type: 'setFilters', filters: { venue: 7 } },
+      { type: 'setFilters', filters: { section: 'x'.repeat(201) } },
     ]) {
       assert.equal(isViewMessage(bad), false, JSON.stringify(bad));
     }

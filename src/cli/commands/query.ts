@@ -46,6 +46,8 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
             ? { min: values['year-min'], max: values['year-max'] }
             : undefined,
         paperIds: values.paper,
+        venue: values.venue,
+        section: values.section,
         rrfK: values['rrf-k'],
       };
 

@@ -41,6 +41,10 @@ export interface MatchOptions {
   /** Inclusive publication-year range. */
   years?: { min?: number; max?: number };
   paperIds?: readonly string[];
+  /** Only papers whose venue contains this text (case-insensitive). */
+  venue?: string;
+  /** Only sentences whose section title contains this text (case-insensitive). */
+  section?: string;
   /**
    * Papers left out of the hits: the author's own draft as indexed (src/core/retrieve/self.ts), which would otherwise
    * match every sentence of itself at 1.00. Filtered after the store's lookup, which is asked for more rows until k
@@ -83,6 +87,8 @@ function lookupOptions(o: MatchOptions): LookupOptions {
     yearMin: o.years?.min,
     yearMax: o.years?.max,
     paperIds: o.paperIds,
+    venue: o.venue,
+    section: o.section,
   };
 }
 

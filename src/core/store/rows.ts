@@ -87,15 +87,36 @@ export function parseVectorText(s: string): Float32Array {
   return Float32Array.from(inner ? inner.split(',').map(Number) : []);
 }
 
-/** The common positional arguments of match/keyword functions after the first one. */
-export function filterArgs(o: LookupOptions): [number, number, number | null, number | null, string[] | null] {
+/** The common positional arguments of match/keyword functions after the first one (FILTER_PARAMS' order). */
+export function filterArgs(
+  o: LookupOptions,
+): [number, number, number | null, number | null, string[] | null, string | null, string | null] {
   return [
     Math.max(0, Math.floor(o.count)),
     Math.trunc(o.offset ?? 0),
     o.yearMin ?? null,
     o.yearMax ?? null,
     o.paperIds ? [...o.paperIds] : null,
+    textFilter(o.venue),
+    textFilter(o.section),
   ];
+}
+
+/** A venue or section filter as the lookups take it: trimmed, null when blank. */
+export function textFilter(value: string | null | undefined): string | null {
+  const t = value?.trim();
+  return t ? t : null;
+}
+
+/** Whether a lookup restricts its rows at all (year, paper, venue or section). */
+export function isFiltered(o: LookupOptions): boolean {
+  return o.yearMin != null || o.yearMax != null || o.paperIds != null || textFilter(o.venue) != null || textFilter(o.section) != null;
+}
+
+/** The stores' venue and section filter on a value they already hold: a case-insensitive substring (sql/lookup.ts FILTER). */
+export function matchesTextFilter(value: string | null | undefined, filter: string | null | undefined): boolean {
+  const f = textFilter(filter);
+  return f == null || (value != null && value.toLowerCase().includes(f.toLowerCase()));
 }
 
 /** Collapses any error into its first line. */

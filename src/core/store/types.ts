@@ -210,6 +210,10 @@ export interface LookupOptions {
   yearMin?: number;
   yearMax?: number;
   paperIds?: readonly string[];
+  /** Only papers whose venue contains this text (case-insensitive; blank: no filter). */
+  venue?: string;
+  /** Only sentences whose section title contains this text (case-insensitive; blank: no filter). */
+  section?: string;
 }
 
 /** The hybrid lookup's defaults: the TypeScript stores and the SQL function's own DEFAULTs. */

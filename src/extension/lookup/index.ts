@@ -42,7 +42,7 @@ export function register(context: vscode.ExtensionContext, deps: LookupDeps): Lo
   lookups.onDidLookup((event) => {
     panel.show(event);
     status.show(event);
-    if (event.kind === 'results') guard.check(event.document, event.result);
+    if (event.kind === 'results' && event.document) guard.check(event.document, event.result);
   });
 
   // The corpus opens as soon as the author may look something up, not at the first sentence (issue 31.14).

@@ -10,12 +10,17 @@ import type { Hit } from '../../core/store/types.js';
 import type { Sentence } from '../../core/text/index.js';
 import { NotConfiguredError, type CorpusService, type Connection } from '../corpus/corpus.js';
 import { documentModel, isPaperDocument } from '../shared/documents.js';
-import { heavy } from '../load.js';
+import { heavy, type Heavy } from '../load.js';
+import { hasFilters, type SearchFilters } from '../../core/retrieve/filters.js';
 import { readSettings } from '../shared/settings.js';
 import { choiceLabel as choiceLabelOf } from '../corpus/switching.js';
 
 export interface LookupResult {
   sentence: Sentence;
+  /** The text came from the panel's search box, not the cursor. */
+  typed?: boolean;
+  /** The panel's filters were in force. */
+  filtered?: boolean;
   hits: Hit[];
   connection: Connection;
   /** 1: the hits show the sentence after each match ("what authors write next"); the store's `offset`. */
@@ -25,7 +30,8 @@ export interface LookupResult {
 
 export type LookupEvent =
   | { kind: 'searching'; sentence: Sentence }
-  | { kind: 'results'; result: LookupResult; document: vscode.TextDocument }
+  /** `document`: the paper whose sentence was looked up (none for the search box's text). */
+  | { kind: 'results'; result: LookupResult; document: vscode.TextDocument | undefined }
   | { kind: 'notProse' }
   | { kind: 'notConfigured'; reason: string }
   /** `corpus`: the corpus that failed; `recover`: the one that last worked, to go back to. */
@@ -44,6 +50,12 @@ export class Lookups implements vscode.Disposable {
   readonly onDidLookup = this.emitter.event;
   /** 1 = "what authors write next" (the sentence after each match); not a character offset. */
   shift: 0 | 1 = 0;
+  /** The panel's filters (panel/filters.ts keeps them per workspace): every lookup, the hover's too, applies them. */
+  filters: SearchFilters = {};
+  /** The panel's search box text: while set, the panel shows its hits and the cursor's sentence is not looked up. */
+  private searching: string | undefined;
+  /** The paper filter's text resolved to paper ids, per corpus (listing the papers costs a statement). */
+  private papersNamed: { key: string; ids: Promise<string[]> } | undefined;
 
   constructor(
     private readonly corpus: CorpusService,
@@ -61,7 +73,7 @@ export class Lookups implements vscode.Disposable {
 
   /** Looks up the sentence holding character offset `at` in a paper document. */
   async lookupAt(doc: vscode.TextDocument, at: number, force = false): Promise<void> {
-    if (!isPaperDocument(doc)) return;
+    if (!isPaperDocument(doc) || this.searching !== undefined) return;
     const sentence = documentModel(doc).sentenceAt(Math.min(at, doc.getText().length));
     if (!sentence) {
       this.inflight?.abort();
@@ -72,18 +84,84 @@ export class Lookups implements vscode.Disposable {
     const key = `${this.shift}\u0000${sentence.clean}`;
     if (!force && key === this.lastKey) return;
     this.lastKey = key;
-    await this.run(doc, sentence);
+    await this.run(doc, sentence, (signal) => this.hitsOnCurrentCorpus(doc, sentence, signal));
   }
 
-  /** Runs a lookup for a sentence and reports it to listeners, unless a newer lookup started meanwhile. */
-  private async run(doc: vscode.TextDocument, sentence: Sentence): Promise<void> {
+  /** The search box's text, or undefined while the panel follows the cursor. */
+  get searchText(): string | undefined {
+    return this.searching;
+  }
+
+  /**
+   * Looks up text typed in the panel's search box (hybrid: a few typed words are matched by their terms as well as
+   * by meaning); until it is cleared, cursor moves look nothing up. '' clears it (the caller looks up the cursor again).
+   */
+  async search(text: string): Promise<void> {
+    const clean = text.replace(/\s+/g, ' ').trim();
+    this.searching = clean || undefined;
+    this.lastKey = undefined;
+    if (!clean) return;
+    const sentence: Sentence = { start: 0, end: 0, text: clean, clean, section: null };
+    await this.run(undefined, sentence, async (signal) => {
+      const generation = this.generation;
+      try {
+        return await this.searchHits(sentence, signal);
+      } catch (err) {
+        if (generation === this.generation || signal.aborted) throw err;
+        return this.searchHits(sentence, signal);
+      }
+    });
+  }
+
+  private async searchHits(sentence: Sentence, signal: AbortSignal): Promise<LookupResult> {
+    const t0 = performance.now();
+    const connection = await this.corpus.connection();
+    const settings = readSettings(undefined);
+    const filters = await this.filterOptions(connection);
+    const hits = await heavy().search(connection.store, connection.embedder, sentence.clean, 'hybrid', {
+      k: settings.results.count,
+      offset: this.shift,
+      ...filters,
+      signal,
+    });
+    signal.throwIfAborted();
+    return {
+      sentence,
+      hits,
+      connection,
+      shift: this.shift,
+      elapsedMs: performance.now() - t0,
+      typed: true,
+      filtered: hasFilters(this.filters),
+    };
+  }
+
+  /** The panel's filters as match options, the paper filter resolved on this corpus (once per corpus and text). */
+  private async filterOptions(connection: Connection): Promise<Awaited<ReturnType<Heavy['filterOptions']>>> {
+    const { paper, ...rest } = this.filters;
+    const options = await heavy().filterOptions(connection.store, rest);
+    const text = paper?.trim();
+    if (!text) return options;
+    const key = `${this.generation}\u0000${connection.name}\u0000${text}`;
+    if (this.papersNamed?.key !== key) this.papersNamed = { key, ids: heavy().papersNamed(connection.store, text) };
+    const ids = this.papersNamed.ids;
+    ids.catch(() => (this.papersNamed?.ids === ids ? (this.papersNamed = undefined) : undefined));
+    return { ...options, paperIds: await ids };
+  }
+
+  /** Runs a lookup and reports it to listeners, unless a newer lookup started meanwhile. */
+  private async run(
+    doc: vscode.TextDocument | undefined,
+    sentence: Sentence,
+    lookup: (signal: AbortSignal) => Promise<LookupResult>,
+  ): Promise<void> {
     this.inflight?.abort();
     const controller = new AbortController();
     this.inflight = controller;
     const seq = ++this.seq;
     this.emitter.fire({ kind: 'searching', sentence });
     try {
-      const result = await this.hitsOnCurrentCorpus(doc, sentence, controller.signal);
+      const result = await lookup(controller.signal);
       if (seq === this.seq) this.emitter.fire({ kind: 'results', result, document: doc });
     } catch (err) {
       if (seq !== this.seq || controller.signal.aborted) return;
@@ -128,9 +206,18 @@ export class Lookups implements vscode.Disposable {
     const title = settings.embedding.prefixTitle ? documentModel(doc).title() : null;
     const text = title ? `${title}. ${sentence.clean}` : sentence.clean;
     // Per document: its own papers are left out of its hits, so the same sentence in another document may differ.
-    const key = JSON.stringify([doc.uri.toString(), connection.name, shift, settings.results.count, settings.results.threshold, text]);
+    const key = JSON.stringify([
+      doc.uri.toString(),
+      connection.name,
+      shift,
+      settings.results.count,
+      settings.results.threshold,
+      this.filters,
+      text,
+    ]);
     let hits = this.cache.get(key);
     if (!hits) {
+      const filters = await this.filterOptions(connection);
       hits = await lookupExcludingSelf(
         this.selfPapers(doc, connection),
         (excludePaperIds) =>
@@ -138,6 +225,7 @@ export class Lookups implements vscode.Disposable {
             k: settings.results.count,
             threshold: settings.results.threshold,
             offset: shift,
+            ...filters,
             excludePaperIds,
             signal,
           }),
@@ -146,7 +234,7 @@ export class Lookups implements vscode.Disposable {
       signal?.throwIfAborted();
       if (generation === this.generation) this.cache.set(key, hits);
     }
-    return { sentence, hits, connection, shift, elapsedMs: performance.now() - t0 };
+    return { sentence, hits, connection, shift, elapsedMs: performance.now() - t0, filtered: hasFilters(this.filters) };
   }
 
   /**
@@ -180,6 +268,7 @@ export class Lookups implements vscode.Disposable {
   /** Forgets cached results (after the corpus changed). */
   clear(): void {
     this.generation++;
+    this.papersNamed = undefined;
     this.selves.clear();
     this.cache.clear();
     this.lastKey = undefined;

@@ -13,6 +13,8 @@ import { guarded } from '../shared/command-errors.js';
 import { failureReporter } from '../shared/register.js';
 import type { SourceOpener } from '../source/open-source.js';
 import { RESULTS_VIEW_ID, type ResultsPanel } from './panel.js';
+import { loadFilters, normaliseFilters, saveFilters } from './filters.js';
+import type { FiltersView } from '../../../webview/protocol.js';
 
 interface PanelDeps {
   log: vscode.LogOutputChannel;
@@ -31,6 +33,13 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
   const reporter = failureReporter(log);
   const safeFindSimilar = guarded('find similar sentences', lookup.findSimilar, reporter);
   const safeOpenSource = guarded('open source', sources.openSource, reporter);
+  lookups.filters = loadFilters(context.workspaceState);
+  // After a change of filters or search text: the search box's text again, else the cursor's sentence.
+  const lookUpAgain = async () => {
+    panel.showFilters();
+    if (lookups.searchText !== undefined) await lookups.search(lookups.searchText);
+    else await safeFindSimilar();
+  };
   panel.bind({
     cite: (hit) => cite.cite(hit),
     openSource: async (hit) => void (await safeOpenSource(hit)),
@@ -52,6 +61,27 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
     askOpenSource: (n) =>
       void guarded('open an Ask source', async (m: number) => sources.openSource(await asking.sourceHit(m)), reporter)(n),
     askOpenElement: (turn, element) => void guarded('open a figure, table or equation', asking.openElement, reporter)(turn, element),
+    search: (text) =>
+      void guarded(
+        'search the corpus',
+        async (t: string) => {
+          await lookups.search(t);
+          panel.showFilters();
+          if (lookups.searchText === undefined) await safeFindSimilar();
+        },
+        reporter,
+      )(text),
+    setFilters: (filters) =>
+      void guarded(
+        'filter the results',
+        async (f: FiltersView) => {
+          lookups.filters = normaliseFilters(f);
+          await saveFilters(context.workspaceState, lookups.filters);
+          await lookUpAgain();
+        },
+        reporter,
+      )(filters),
+    filters: () => ({ filters: lookups.filters, search: lookups.searchText ?? '' }),
   });
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),

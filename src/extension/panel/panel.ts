@@ -9,6 +9,7 @@ import {
   type AskProgressView,
   type AskView,
   type BookmarkView,
+  type FiltersView,
   type HitView,
   type HostMessage,
   type NextAction,
@@ -42,6 +43,12 @@ export interface PanelActions {
   askOpenSource(source: number): void;
   /** Open source of element card `element` of turn `turn`. */
   askOpenElement(turn: number, element: number): void;
+  /** The search box's text ('' = back to the cursor's sentence). */
+  search(text: string): void;
+  /** The filter form's Apply / Clear. */
+  setFilters(filters: FiltersView): void;
+  /** The filters in force and the search box's text. */
+  filters(): { filters: FiltersView; search: string };
 }
 
 export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -117,12 +124,13 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.setState({ kind: 'error', message: event.error.message, corpus: event.corpus, recover: event.recover });
       case 'results': {
         const { result } = event;
-        const query = { clean: result.sentence.clean, section: result.sentence.section };
+        const query = { clean: result.sentence.clean, section: result.sentence.section, ...(result.typed ? { typed: true } : {}) };
         if (!result.hits.length) {
           return this.setState({
             kind: 'noResults',
             threshold: vscode.workspace.getConfiguration('corpusLens').get('results.threshold', 0.2),
             query,
+            ...(result.filtered ? { filtered: true } : {}),
           });
         }
         const hits = result.hits.map((h) => toHitView(h));
@@ -166,6 +174,12 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
     else this.askFocusPending = true;
   }
 
+  /** The filters and the search box's text as they are now (after a change). */
+  showFilters(): void {
+    const { filters, search } = this.actions.filters();
+    void this.post({ type: 'filters', filters, search });
+  }
+
   notice(text: string): void {
     void this.post({ type: 'notice', text });
   }
@@ -199,6 +213,7 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
       case 'ready':
         await this.post({ type: 'settings', settings: { offset: this.hitsOffset() } });
         await this.post({ type: 'bookmarks', list: this.bookmarks() });
+        await this.post({ type: 'filters', ...this.actions.filters() });
         await this.post({ type: 'state', state: this.state });
         await this.post({ type: 'ask', ask: this.actions.askView() });
         this.ready = true;
@@ -250,6 +265,10 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.actions.askOpenSource(m.source);
       case 'askOpenElement':
         return this.actions.askOpenElement(m.turn, m.element);
+      case 'search':
+        return this.actions.search(m.text);
+      case 'setFilters':
+        return this.actions.setFilters(m.filters);
       default:
         return assertNever(m);
     }

@@ -147,6 +147,78 @@ describe('Corpus Lens in a real VS Code', function () {
     assert.ok(seen.some((t) => /similar sentences/i.test(t)));
   });
 
+  it("searches from the panel's box and filters by year: the header names the filter, the cursor waits until the box is cleared", async () => {
+    const editor = await openPaper();
+    await vscode.commands.executeCommand('corpusLens.openPanel');
+    await waitFor('the panel to show', () => api.panel.visible);
+    const typedResults = (text: string, check: (hits: HitView[]) => boolean = () => true) =>
+      waitFor(`results for the typed "${text}"`, () => {
+        const s = api.panel.current;
+        return s.kind === 'results' && s.query.typed && s.query.clean === text && check(s.hits) ? s : undefined;
+      });
+    // The webview's script is running (its toolbar is on screen) before the harness types into it.
+    await waitForAsync(
+      'the panel webview',
+      async () => ((await snapshot('panel-search-ready')).some((t) => t.includes('What authors write next')) ? true : undefined),
+      60_000,
+    );
+    try {
+      await snapshot('panel-search-typed', 40_000, [
+        { fill: '#cl-search', text: 'reciprocal rank fusion' },
+        { press: '#cl-search', key: 'Enter' },
+      ]);
+      const searched = await typedResults('reciprocal rank fusion');
+      assert.ok(searched.hits.length > 0);
+      assert.ok(
+        searched.hits.slice(0, 3).some((h) => /reciprocal rank fusion/i.test(h.sentence.text)),
+        `a top hit names the searched words: ${searched.hits
+          .slice(0, 3)
+          .map((h) => h.sentence.text)
+          .join(' | ')}`,
+      );
+      const years = searched.hits.map((h) => h.paper.year ?? 0);
+      assert.ok(
+        years.some((y) => y < 2022),
+        `unfiltered, the hits span years before 2022: ${years}`,
+      );
+      // While the box holds text, moving the cursor looks nothing up.
+      await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
+      moveTo(editor, 'Novice authors often imitate the phrasing');
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(api.panel.current.kind === 'results' && api.panel.current.query.clean, 'reciprocal rank fusion');
+
+      // The year filter, typed in the panel's form: every hit is from 2022 on, and the header says so.
+      await snapshot('panel-filter-typed', 40_000, [
+        { click: '#cl-filters-toggle' },
+        { fill: '#cl-filter-year-min', text: '2022' },
+        { press: '#cl-filter-year-min', key: 'Enter' },
+      ]);
+      await waitFor('the year filter in force', () => api.lookups.filters.yearMin === 2022);
+      const filtered = await typedResults('reciprocal rank fusion', (hits) => hits.every((h) => (h.paper.year ?? 0) >= 2022));
+      assert.ok(filtered.hits.length > 0, 'hits from 2022 on');
+      const screen = await waitForAsync('the header to name the filter', async () => {
+        const texts = await snapshot('panel-search-year-filter');
+        return texts.some((t) => t.includes('Filtered: since 2022') && t.includes('Sentences matching')) ? texts : undefined;
+      });
+      assert.ok(
+        screen.some((t) => t.includes(filtered.hits[0].sentence.text.slice(0, 40))),
+        'the filtered hits are on screen',
+      );
+      // Cleared: the cursor's sentence again, no filter.
+      await snapshot('panel-filter-cleared', 40_000, [{ click: '#cl-filter-clear' }, { fill: '#cl-search', text: '' }]);
+      await waitFor('no filter', () => Object.keys(api.lookups.filters).length === 0 && api.lookups.searchText === undefined);
+      const back = await waitFor('the cursor sentence again', () => {
+        const s = api.panel.current;
+        return s.kind === 'results' && !s.query.typed && /^Novice authors often imitate/.test(s.query.clean) ? s : undefined;
+      });
+      assert.ok(back.hits.length > 0);
+    } finally {
+      // Whatever failed above, the suites after this one start unfiltered, following the cursor.
+      api.lookups.filters = {};
+      await api.lookups.search('');
+    }
+  });
+
   it('shows the top matches on hover, from the same cache', async () => {
     const editor = await openPaper();
     const offset = editor.document.getText().indexOf('Novice authors often imitate') + 10;

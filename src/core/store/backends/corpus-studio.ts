@@ -8,10 +8,10 @@
 //   (or=(and(doc_id.eq.X,section_title.eq."S",sentence_index.in.(i-1,i,i+1)),…)) sent together with ONE GET on
 //   "Source" (doc_id=in.(…)): 2 sequential round trips, 3 requests, whatever k is.
 // Context follows CorpusStudio's definition: same doc_id and section_title, sentence_index ± 1.
-// Year and paper filters are applied after match_documents (it has no filter parameters), so a filtered lookup
+// Year, paper, venue and section filters are applied after match_documents (it has no filter parameters), so a filtered lookup
 // can return fewer than k hits. Keyword and hybrid search need the Corpus Lens schema.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { filterArgs, parseVectorText, toHit, toSectionTitle } from '../rows.js';
+import { filterArgs, matchesTextFilter, parseVectorText, toHit, toSectionTitle } from '../rows.js';
 import type { SqlDriver } from '../driver.js';
 import { createSupabaseClient, unwrap } from './supabase.js';
 import {
@@ -89,8 +89,11 @@ const SENTENCE = (a: string) => `jsonb_build_object('id', ${a}.id, 'paperId', ${
   'sectionTitle', ${a}.section_title, 'sectionNumber', ${a}.section_number, 'sentenceIndex', ${a}.sentence_index,
   'globalIndex', ${a}.global_index)`;
 
-/** Target (shifted), context and Source of `hits(id, ord, similarity)`; $o = offset, $ymin/$ymax/$pids filters. */
-function contextSql(hitsCte: string, o: number, ymin: number, ymax: number, pids: number): string {
+/**
+ * Target (shifted), context and Source of `hits(id, ord, similarity)`; $o = offset, $ymin/$ymax/$pids/$ven/$sec
+ * filters (venue and section: case-insensitive substrings, as the Corpus Lens schema's FILTER).
+ */
+function contextSql(hitsCte: string, o: number, ymin: number, ymax: number, pids: number, ven: number, sec: number): string {
   const neighbour = (alias: string, delta: string) => `LEFT JOIN LATERAL (
       SELECT * FROM "Document" x WHERE x.doc_id = t.doc_id AND x.section_title IS NOT DISTINCT FROM t.section_title
         AND x.sentence_index = t.sentence_index ${delta} ORDER BY x.global_index LIMIT 1) ${alias} ON true`;
@@ -112,6 +115,8 @@ function contextSql(hitsCte: string, o: number, ymin: number, ymax: number, pids
   WHERE ($${pids}::text[] IS NULL OR t.doc_id = ANY ($${pids}::text[]))
     AND ($${ymin}::int IS NULL OR (to_jsonb(s) ->> 'year')::int >= $${ymin}::int)
     AND ($${ymax}::int IS NULL OR (to_jsonb(s) ->> 'year')::int <= $${ymax}::int)
+    AND ($${ven}::text IS NULL OR strpos(lower(s.venue_name), lower($${ven}::text)) > 0)
+    AND ($${sec}::text IS NULL OR strpos(lower(m.section_title), lower($${sec}::text)) > 0)
   ORDER BY h.ord`;
 }
 
@@ -139,10 +144,19 @@ class CorpusStudioSqlStore extends ReadOnlyStore implements CorpusStore {
   /** ONE statement: match_documents, then target/previous/next/Source joined. */
   async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
     await this.requireMeta(embedding);
-    const [count, offset, ymin, ymax, pids] = filterArgs(o);
+    const [count, offset, ymin, ymax, pids, venue, section] = filterArgs(o);
     const hits = `m0 AS MATERIALIZED (SELECT md.id, row_number() OVER () AS ord FROM match_documents($1, $2::float8, $3::int) md),
       hits AS (SELECT m0.id, m0.ord, (1 - (d.embedding <=> $1))::float8 AS similarity FROM m0 JOIN "Document" d ON d.id = m0.id)`;
-    const rows = await this.driver.lookup(contextSql(hits, 4, 5, 6, 7), embedding, [o.threshold ?? -1, count, offset, ymin, ymax, pids]);
+    const rows = await this.driver.lookup(contextSql(hits, 4, 5, 6, 7, 8, 9), embedding, [
+      o.threshold ?? -1,
+      count,
+      offset,
+      ymin,
+      ymax,
+      pids,
+      venue,
+      section,
+    ]);
     return rows.map(toHit);
   }
 
@@ -150,7 +164,15 @@ class CorpusStudioSqlStore extends ReadOnlyStore implements CorpusStore {
     await this.requireMeta();
     const hits = `hits AS (SELECT u.id::int AS id, u.ord, NULL::float8 AS similarity
       FROM unnest($1::bigint[]) WITH ORDINALITY u(id, ord))`;
-    const rows = await this.driver.lookup(contextSql(hits, 2, 3, 4, 5), null, [sentenceIds.map(String), offset, null, null, null]);
+    const rows = await this.driver.lookup(contextSql(hits, 2, 3, 4, 5, 6, 7), null, [
+      sentenceIds.map(String),
+      offset,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     return rows.map(toHit);
   }
 
@@ -253,7 +275,7 @@ class CorpusStudioSupabaseStore extends ReadOnlyStore implements CorpusStore {
     targets: { doc: DocRow; similarity: number | null }[],
     offset: number,
     query: Float32Array | null,
-    o: Pick<LookupOptions, 'yearMin' | 'yearMax' | 'paperIds'>,
+    o: Pick<LookupOptions, 'yearMin' | 'yearMax' | 'paperIds' | 'venue' | 'section'>,
   ): Promise<Hit[]> {
     if (!targets.length) return [];
     const needSimilarity = query != null && targets.some((t) => t.similarity == null);
@@ -303,6 +325,8 @@ class CorpusStudioSupabaseStore extends ReadOnlyStore implements CorpusStore {
       if (o.paperIds && !o.paperIds.includes(String(t.doc_id))) continue;
       if (o.yearMin != null && !(year != null && year >= o.yearMin)) continue;
       if (o.yearMax != null && !(year != null && year <= o.yearMax)) continue;
+      if (!matchesTextFilter(s.venue_name == null ? null : String(s.venue_name), o.venue)) continue;
+      if (!matchesTextFilter(doc.section_title, o.section)) continue;
       const prev = get(doc, i - 1);
       const next = get(doc, i + 1);
       const doi = s.doi_link == null ? null : String(s.doi_link);

@@ -5,7 +5,7 @@
 // sentences, its elements), not one transaction: a failed later request leaves a paper without sentences or elements,
 // which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
+import { textFilter, toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
 import {
   checkCompatible,
@@ -328,16 +328,23 @@ export class SupabaseCorpusStore implements CorpusStore {
 
   private async rpc(fn: string, args: Record<string, unknown>): Promise<Hit[]> {
     const r = (await this.client.rpc(fn, args)) as Reply<Record<string, unknown>[]>;
+    missingFilters(fn, args, r);
     return (unwrap(this.url, fn, r) ?? []).map(toHit);
   }
 
   private filters(o: LookupOptions) {
+    const venue = textFilter(o.venue);
+    const section = textFilter(o.section);
     return {
       match_count: o.count,
       match_offset: o.offset ?? 0,
       year_min: o.yearMin ?? null,
       year_max: o.yearMax ?? null,
       paper_ids: o.paperIds ? [...o.paperIds] : null,
+      // Sent only when set: a project migrated before schema v13 has no such parameters, and PostgREST finds a
+      // function by the names it is given.
+      ...(venue ? { venue_filter: venue } : {}),
+      ...(section ? { section_filter: section } : {}),
     };
   }
 
@@ -385,6 +392,7 @@ export class SupabaseCorpusStore implements CorpusStore {
       vector_weight: o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight,
       candidate_count: o.candidates ?? PAPER_DEFAULTS.candidates,
     })) as Reply<Record<string, unknown>[]>;
+    missingFilters('rank_papers', this.filters(o), r);
     if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
       throw new StoreError(
         'this Supabase project has no rank_papers() function (a Corpus Lens schema before v4): run the output of `corpus-lens schema --print` as a migration',
@@ -496,4 +504,13 @@ export async function openSupabaseStore(url: string, key: string, options: { tim
   const store = new SupabaseCorpusStore(await createSupabaseClient(url, key, options), url);
   await store.meta();
   return store;
+}
+
+/** A lookup given a venue or section filter that the project's functions do not take (migrated before schema v13). */
+function missingFilters(fn: string, args: Record<string, unknown>, r: Reply<unknown>): void {
+  if (r.error?.code === 'PGRST202' && ('venue_filter' in args || 'section_filter' in args)) {
+    throw new StoreError(
+      `this Supabase project's ${fn}() has no venue or section filter (a Corpus Lens schema before v13): run the output of \`corpus-lens schema --print\` as a migration`,
+    );
+  }
 }

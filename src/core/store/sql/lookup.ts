@@ -34,16 +34,31 @@ export function contextTail(offset: string): string {
 
 export const CONTEXT_TAIL = contextTail('match_offset');
 
-/** The filter on a sentence row `s` (year range through its paper, paper ids). */
+/**
+ * The filter on a sentence or section row `s` (year range and venue through its paper, paper ids, section title).
+ * Venue and section are case-insensitive substrings ("acl" matches "Proceedings of ACL 2020", "related" matches
+ * "Related Work"): what a person types in the panel's filter box, with no wildcard syntax to escape. The section
+ * title is read from the section's sentences, so the same text filters the sections table (which has no title).
+ */
 export const FILTER = `(paper_ids IS NULL OR s.paper_id = ANY (paper_ids))
-      AND ((year_min IS NULL AND year_max IS NULL) OR EXISTS (
+      AND ((year_min IS NULL AND year_max IS NULL AND venue_filter IS NULL) OR EXISTS (
         SELECT 1 FROM papers fp WHERE fp.id = s.paper_id
-          AND (year_min IS NULL OR fp.year >= year_min) AND (year_max IS NULL OR fp.year <= year_max)))`;
+          AND (year_min IS NULL OR fp.year >= year_min) AND (year_max IS NULL OR fp.year <= year_max)
+          AND (venue_filter IS NULL OR strpos(lower(fp.venue), lower(venue_filter)) > 0)))
+      AND (section_filter IS NULL OR EXISTS (
+        SELECT 1 FROM sentences fs WHERE fs.paper_id = s.paper_id AND fs.section_index = s.section_index
+          AND strpos(lower(fs.section_title), lower(section_filter)) > 0))`;
 
-/** The filter parameters of every lookup function (see FILTER). */
+/** The filter parameters of every lookup function (see FILTER); venue and section last, added in schema v13. */
 export const FILTER_PARAMS = `year_min int DEFAULT NULL,
   year_max int DEFAULT NULL,
-  paper_ids text[] DEFAULT NULL`;
+  paper_ids text[] DEFAULT NULL,
+  venue_filter text DEFAULT NULL,
+  section_filter text DEFAULT NULL`;
+
+/** Whether a call has any filter (FILTER_PARAMS): a filtered lookup searches wider (lookup_ef_search). */
+const FILTERED =
+  'year_min IS NOT NULL OR year_max IS NOT NULL OR paper_ids IS NOT NULL OR venue_filter IS NOT NULL OR section_filter IS NOT NULL';
 
 export const RETURNS = `RETURNS TABLE (similarity float8, score float8, sentence jsonb, previous jsonb, next jsonb, paper jsonb)`;
 
@@ -94,7 +109,7 @@ END $do$`;
 
 /** A lookup function's first statement: ef_search for this corpus and this call (ends with the call). */
 export const RAISE_EF_SEARCH = `PERFORM set_config('hnsw.ef_search', greatest(current_setting('hnsw.ef_search')::int,
-    lookup_ef_search(year_min IS NOT NULL OR year_max IS NOT NULL OR paper_ids IS NOT NULL))::text, true);`;
+    lookup_ef_search(${FILTERED}))::text, true);`;
 
 /**
  * A paper filter whose papers hold at most this many sentences is answered by an exact scan of their rows (schema

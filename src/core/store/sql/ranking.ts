@@ -112,7 +112,7 @@ interface HybridParams {
   perSection: string;
   /** The filter on sentence and section rows `s` (FILTER, or 'true'). */
   filter: string;
-  /** bm25_sentences' filter arguments (year_min, year_max, paper_ids). */
+  /** bm25_sentences' filter arguments (year_min, year_max, paper_ids, venue_filter, section_filter). */
   keywordFilter: string;
   /** Whether the vector candidates come from an exact scan (see nearest). */
   exact?: string;
@@ -194,7 +194,7 @@ export function hybridStatement(count: number, candidates: number, v: VectorInde
     sectionWeight: '$5::float8',
     perSection: '$6::int',
     filter: 'true',
-    keywordFilter: 'NULL, NULL, NULL',
+    keywordFilter: 'NULL, NULL, NULL, NULL, NULL',
   });
 }
 
@@ -205,10 +205,25 @@ export function hybridStatement(count: number, candidates: number, v: VectorInde
 export const QUERY_LEXEMES_SQL = `SELECT ${WEBSEARCH.replace('query_text', '$1::text')} AS web,
   coalesce((SELECT array_agg(DISTINCT u.lexeme) FROM unnest(to_tsvector('english', $1::text)) u), '{}') AS lexemes`;
 
+/** The filter arguments a lookup function passes on to bm25_sentences (FILTER_PARAMS by name). */
+const KEYWORD_FILTER = 'year_min, year_max, paper_ids, venue_filter, section_filter';
+
+/**
+ * The lookup functions' signatures before schema v13 added the venue and section filters: dropped, so that a call by
+ * name or with fewer arguments never finds two candidates (CREATE OR REPLACE with other arguments adds an overload).
+ */
+const BEFORE_V13 = `DROP FUNCTION IF EXISTS bm25_sentences(text, int, int, int, text[]);
+DROP FUNCTION IF EXISTS match_sentences(vector, float8, int, int, int, int, text[]);
+DROP FUNCTION IF EXISTS keyword_sentences(text, int, int, int, int, text[]);
+DROP FUNCTION IF EXISTS hybrid_sentences(vector, text, int, int, int, int, text[], int, int, float8, int);
+DROP FUNCTION IF EXISTS rank_papers(vector, text, int, int, int, int, text[], float8, int);
+`;
+
 /** bm25_sentences, match_sentences, keyword_sentences, hybrid_sentences and rank_papers. */
 export function rankingSql(v: VectorIndex): string {
   const D = v.dimensions;
-  return `-- Okapi BM25 over sentences (k1 ${BM25_K1}, b ${BM25_B}; document length = distinct lexemes), best first. Candidates are the
+  return `${BEFORE_V13}
+-- Okapi BM25 over sentences (k1 ${BM25_K1}, b ${BM25_B}; document length = distinct lexemes), best first. Candidates are the
 -- sentences holding one of the query's selective terms (or matching its web-search syntax).
 CREATE OR REPLACE FUNCTION bm25_sentences(
   query_text text,
@@ -326,7 +341,7 @@ BEGIN
   RETURN QUERY
   WITH hits AS MATERIALIZED (
     SELECT b.id, b.score, b.score AS similarity
-    FROM bm25_sentences(query_text, match_count, year_min, year_max, paper_ids) b
+    FROM bm25_sentences(query_text, match_count, ${KEYWORD_FILTER}) b
   )
   ${CONTEXT_TAIL};
 END
@@ -367,7 +382,7 @@ BEGIN
     sectionWeight: 'section_weight',
     perSection: 'per_section',
     filter: FILTER,
-    keywordFilter: 'year_min, year_max, paper_ids',
+    keywordFilter: KEYWORD_FILTER,
     exact: 'exact_scan',
   })};
 END

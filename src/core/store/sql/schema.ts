@@ -19,7 +19,7 @@ import { vectorIndex } from './vector.js';
 
 export type { IndexPrecision };
 
-export const SCHEMA_VERSION = '12';
+export const SCHEMA_VERSION = '13';
 export const DEFAULT_DIMENSIONS = 384;
 
 /**

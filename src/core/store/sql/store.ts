@@ -7,7 +7,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { filterArgs, parseVectorText, toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
+import { filterArgs, isFiltered, parseVectorText, toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -171,7 +171,8 @@ export class SqlCorpusStore implements CorpusStore {
    * vector match searches with ef_search ≥ 400, the function replaced, nothing rewritten; v10 the keyword ranking
    * reads the sections of its 400 best candidates only, the function replaced; v11 the index precision, recorded as
    * float32 for the corpora before it and kept, and the exact scan of a small paper filter, functions replaced; v12
-   * ef_search at least 200 above 100k sentences, lookup_ef_search replaced). A
+   * ef_search at least 200 above 100k sentences, lookup_ef_search replaced; v13 the venue and section filters, the
+   * lookup functions replaced with two more parameters, their old signatures dropped). A
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
@@ -531,29 +532,27 @@ export class SqlCorpusStore implements CorpusStore {
     const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
-    const [count, offset, yearMin, yearMax, paperIds] = filterArgs(o);
-    const rows =
-      yearMin == null && yearMax == null && paperIds == null
-        ? await this.driver.lookup(
-            matchStatement(count, vectorsOf(meta)),
-            embedding,
-            [o.threshold ?? null, offset],
-            `corpus_lens_match_${count}`,
-          )
-        : await this.driver.lookup(`SELECT * FROM match_sentences($1, $2, $3, $4, $5, $6, $7)`, embedding, [
-            o.threshold ?? null,
-            count,
-            offset,
-            yearMin,
-            yearMax,
-            paperIds,
-          ]);
+    const [count, offset] = filterArgs(o);
+    const rows = !isFiltered(o)
+      ? await this.driver.lookup(
+          matchStatement(count, vectorsOf(meta)),
+          embedding,
+          [o.threshold ?? null, offset],
+          `corpus_lens_match_${count}`,
+        )
+      : await this.driver.lookup(`SELECT * FROM match_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9)`, embedding, [
+          o.threshold ?? null,
+          ...filterArgs(o),
+        ]);
     return rows.map(toHit);
   }
 
   async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
     await requireMeta(this);
-    const rows = await this.driver.lookup(`SELECT * FROM keyword_sentences($1, $2, $3, $4, $5, $6)`, null, [text, ...filterArgs(o)]);
+    const rows = await this.driver.lookup(`SELECT * FROM keyword_sentences($1, $2, $3, $4, $5, $6, $7, $8)`, null, [
+      text,
+      ...filterArgs(o),
+    ]);
     return rows.map(toHit);
   }
 
@@ -562,8 +561,8 @@ export class SqlCorpusStore implements CorpusStore {
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const t = hybridTuning(o);
-    const [count, offset, yearMin, yearMax, paperIds] = filterArgs(o);
-    const unfiltered = yearMin == null && yearMax == null && paperIds == null;
+    const [count, offset] = filterArgs(o);
+    const unfiltered = !isFiltered(o);
     const ranking = unfiltered ? await this.keywordRanking(text, t.candidates) : undefined;
     // Unfiltered (the related-work and Q&A paths' usual case): hybrid_sentences' SQL as a prepared statement, with
     // the embedded corpus's keyword ranking from memory where it is ready.
@@ -581,7 +580,7 @@ export class SqlCorpusStore implements CorpusStore {
             [text, offset, t.rrfK, t.sectionWeight, t.perSection],
             `corpus_lens_hybrid_${count}_${t.candidates}`,
           )
-        : await this.driver.lookup(`SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, embedding, [
+        : await this.driver.lookup(`SELECT * FROM hybrid_sentences($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, embedding, [
             text,
             ...filterArgs(o),
             t.rrfK,
@@ -633,7 +632,7 @@ export class SqlCorpusStore implements CorpusStore {
     const meta = await requireMeta(this);
     this.checkVector(embedding, meta);
     await this.prepareSession();
-    const rows = await this.driver.lookup(`SELECT * FROM rank_papers($1, $2, $3, $4, $5, $6, $7, $8, $9)`, embedding, [
+    const rows = await this.driver.lookup(`SELECT * FROM rank_papers($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, embedding, [
       text,
       ...filterArgs(o),
       o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight,
