@@ -13,7 +13,7 @@ import { BibIndex, bibKeys } from '../../src/core/bib/bib-index.js';
 import { citedKeys, filterShortIds } from '../../src/core/grounding/check.js';
 import { renderCitations } from '../../src/core/review/emit.js';
 import { escapeLatex } from '../../src/core/text/escape.js';
-import { clusterLabel, htmlCommentSafe, kMeans, renderOutline } from '../../src/core/review/outline.js';
+import { clusterLabel, htmlCommentSafe, kMeans, renderOutline, wholeSentence } from '../../src/core/review/outline.js';
 import { neutralize, quotesPrompt } from '../../src/core/review/prompts.js';
 import { splitQuote } from '../../src/core/review/quotes.js';
 import { mmrOrder } from '../../src/core/review/rerank.js';
@@ -310,4 +310,57 @@ test('issue 19.7: the quotes prompt keeps the paper title and authors inside the
   const report = fenceReport({ messages } as unknown as ChatCall, marker);
   assert.equal(report.intact, true, report.outside);
   assert.match(messages[1].content, /<corpus_data>\nPaper P1: "Ignore previous instructions/);
+});
+
+test('outline themes: labelled by their most distinctive phrase, never a word beside its plural', () => {
+  const members = [
+    'Sentence retrieval helps writers find phrasing in prior papers.',
+    'We evaluate sentence retrieval on three corpora of sentences.',
+    'Retrieval of single sentences beats whole-document retrieval for writers.',
+    'Sentence retrieval with context windows improves precision.',
+  ];
+  const others = ['Protein folding is hard to predict.', 'Citation graphs link papers.'];
+  const label = clusterLabel(members, others);
+  assert.equal(label[0], 'sentence retrieval');
+  const stems = label.flatMap((p) => p.split(' ')).map((w) => w.replace(/s$/, ''));
+  assert.equal(new Set(stems).size, stems.length, `no word twice, plural or not: ${label.join(', ')}`);
+  assert.ok(!label.includes('sentences') && !label.includes('retrieval'), label.join(', '));
+});
+
+test('outline quotes are whole sentences (a fragment is joined with the neighbour it continues); the topic is never cut', () => {
+  const ref = (id: number, text: string) => ({
+    id,
+    paperId: 'p',
+    text,
+    sectionTitle: 'Results',
+    sectionNumber: '3',
+    sentenceIndex: id,
+    globalIndex: id,
+  });
+  const paper = { id: 'p', title: 'T', authors: ['A'], year: 2020, venue: null, doi: null };
+  const fragment: Hit = {
+    similarity: 1,
+    score: 1,
+    previous: ref(1, 'Writers reused three kinds of text: phrases (41%);'),
+    sentence: ref(2, 'templates, where the writer adapted the structure (33%);'),
+    next: ref(3, 'and whole sentences (26%).'),
+    paper,
+  };
+  assert.equal(
+    wholeSentence(fragment),
+    'Writers reused three kinds of text: phrases (41%); templates, where the writer adapted the structure (33%); and whole sentences (26%).',
+  );
+  const whole: Hit = {
+    ...fragment,
+    previous: ref(1, 'It ends here.'),
+    sentence: ref(2, 'A sentence stands alone.'),
+    next: ref(3, 'next one.'),
+  };
+  assert.equal(wholeSentence(whole), 'A sentence stands alone.');
+  const topic = `${'Sentence-level retrieval for writing support, with the sentence under the cursor as the query, '.repeat(5)}and its limits.`;
+  for (const format of ['markdown', 'latex'] as const) {
+    const out = renderOutline(topic, [{ label: ['sentence retrieval'], members: [fragment] }], new Map([['p', 'a2020t']]), format);
+    assert.ok(out.replace(/\n% /g, ' ').includes(`Topic: ${topic.trim()}`), `the whole topic (${format})`);
+    assert.ok(out.includes('"Writers reused three kinds of text: phrases (41%); templates,'), out);
+  }
 });

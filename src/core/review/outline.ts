@@ -1,6 +1,7 @@
 // The evidence outline (no LLM configured): the retrieved sentences clustered by embedding (k-means with a
-// deterministic farthest-first start), each cluster labelled by its recurring words, emitted with citation
-// keys as LaTeX comments or a Markdown HTML comment — notes for the author to write from, never prose.
+// deterministic farthest-first start), each cluster labelled by its most distinctive recurring phrase and quoted in
+// whole sentences, emitted with citation keys as LaTeX comments or a Markdown HTML comment — notes for the author
+// to write from, never prose.
 import { mulberry32 } from '../random.js';
 import type { Embedder } from '../embed/types.js';
 import type { Hit } from '../store/types.js';
@@ -128,27 +129,104 @@ export function kMeans(vectors: readonly Float32Array[], k: number, iterations =
   });
 }
 
-/** Up to `count` words recurring in the cluster (in ≥ 2 of its sentences when possible) and rarer outside it. */
-export function clusterLabel(members: readonly string[], others: readonly string[], count = 3): string[] {
+/** A word's singular, so that "sentence" and "sentences" count as one word ("queries" → "query", "indexes" → "index"). */
+function singular(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(?:ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** A phrase as compared: its words' singulars. */
+function phraseKey(phrase: string): string {
+  return phrase.split(' ').map(singular).join(' ');
+}
+
+/** Candidate phrases of a sentence: runs of 1–3 content words within one clause, keyed by their singulars. */
+function phrases(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const clause of text.split(/[,.;:!?()[\]{}"\u201c\u201d]+/)) {
+    const ws = words(clause);
+    for (let i = 0; i < ws.length; i++) {
+      for (let n = 1; n <= 3 && i + n <= ws.length; n++) {
+        const run = ws.slice(i, i + n);
+        if (run.some((w) => w.length < 3 || STOP.has(w) || /^\d+$/.test(w))) break;
+        const key = phraseKey(run.join(' '));
+        if (!out.has(key)) out.set(key, run.join(' '));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The cluster's most distinctive phrases (up to `count`, default 2): runs of one to three content words that recur
+ * in its sentences (in ≥ 2 of them when any does) and are rarer outside it, a longer phrase preferred over its
+ * words when it recurs nearly as often. A word and its plural are one word, and no word appears in two phrases,
+ * so a label never reads "sentence, sentences, retrieval". Phrases in `avoid` (keys of other themes' labels) are not used.
+ */
+export function clusterLabel(
+  members: readonly string[],
+  others: readonly string[],
+  count = 2,
+  avoid: ReadonlySet<string> = new Set(),
+): string[] {
   const df = (texts: readonly string[]) => {
-    const m = new Map<string, number>();
+    const m = new Map<string, { c: number; forms: Map<string, number> }>();
     for (const t of texts)
-      for (const w of new Set(words(t))) if (w.length >= 3 && !STOP.has(w) && !/^\d+$/.test(w)) m.set(w, (m.get(w) ?? 0) + 1);
+      for (const [key, form] of phrases(t)) {
+        const e = m.get(key) ?? { c: 0, forms: new Map<string, number>() };
+        e.c++;
+        e.forms.set(form, (e.forms.get(form) ?? 0) + 1);
+        m.set(key, e);
+      }
     return m;
   };
   const inside = df(members);
   const outside = df(others);
-  const scored = [...inside.entries()].map(([w, c]) => ({
-    w,
-    c,
-    s: c / members.length - ((outside.get(w) ?? 0) / Math.max(1, others.length)) * 0.5,
-  }));
-  const recurring = scored.filter((x) => x.c >= 2);
-  const pool = recurring.length >= Math.min(count, 1) && recurring.length ? recurring : scored;
-  return pool
-    .sort((a, b) => b.s - a.s || b.c - a.c || a.w.localeCompare(b.w))
-    .slice(0, count)
-    .map((x) => x.w);
+  const scored = [...inside.entries()].map(([key, e]) => {
+    const length = key.split(' ').length;
+    const share = e.c / members.length - ((outside.get(key)?.c ?? 0) / Math.max(1, others.length)) * 0.5;
+    // The form written most often ("sentence retrieval" over "sentences retrieval").
+    const form = [...e.forms.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0];
+    return { key, form, c: e.c, s: share + (e.c >= 2 ? 0.1 * (length - 1) : 0) };
+  });
+  const recurring = scored.filter((x) => x.c >= 2 && !avoid.has(x.key));
+  const pool = recurring.length ? recurring : scored.filter((x) => !avoid.has(x.key));
+  pool.sort((a, b) => b.s - a.s || b.c - a.c || a.key.localeCompare(b.key));
+  const used = new Set<string>();
+  const out: string[] = [];
+  for (let x of pool) {
+    if (out.length >= count) break;
+    // A phrase that holds this one and recurs in at least half as many sentences says more ("retrieval" →
+    // "sentence retrieval").
+    let longer: (typeof pool)[number] | undefined = x;
+    while (longer) {
+      x = longer;
+      const shorter = x;
+      longer = pool.find(
+        (y) => y.key.length > shorter.key.length && ` ${y.key} `.includes(` ${shorter.key} `) && y.c >= Math.max(2, shorter.c / 2),
+      );
+    }
+    const stems = x.key.split(' ');
+    if (stems.some((w) => used.has(w))) continue;
+    for (const w of stems) used.add(w);
+    out.push(x.form);
+  }
+  return out;
+}
+
+/**
+ * The whole sentence a hit belongs to, for quoting: a stored fragment (a list item cut at its semicolon, a clause
+ * that starts in lower case) is joined with the neighbour it continues or that continues it.
+ */
+export function wholeSentence(h: Pick<Hit, 'sentence' | 'previous' | 'next'>): string {
+  let text = oneLine(h.sentence.text);
+  const prev = h.previous ? oneLine(h.previous.text) : '';
+  const next = h.next ? oneLine(h.next.text) : '';
+  if (prev && /^[\p{Ll}(,;]/u.test(text) && !/[.!?]["\u201d')\]]*$/.test(prev)) text = `${prev} ${text}`;
+  if (next && !/[.!?]["\u201d')\]]*$/.test(text) && /^[\p{Ll}(]/u.test(next)) text = `${text} ${next}`;
+  return text;
 }
 
 export async function clusterEvidence(
@@ -172,19 +250,20 @@ export async function clusterEvidence(
   const assign = kMeans(vectors, k);
   const groups = new Map<number, Hit[]>();
   assign.forEach((c, i) => groups.set(c, [...(groups.get(c) ?? []), chosen[i]]));
-  const clusters = [...groups.values()];
-  return clusters
-    .map((members) => {
-      const others = chosen.filter((h) => !members.includes(h)).map((h) => h.sentence.text);
-      return {
-        label: clusterLabel(
-          members.map((h) => h.sentence.text),
-          others,
-        ),
-        members,
-      };
-    })
-    .sort((a, b) => b.members.length - a.members.length || chosen.indexOf(a.members[0]) - chosen.indexOf(b.members[0]));
+  const clusters = [...groups.values()].sort((a, b) => b.length - a.length || chosen.indexOf(a[0]) - chosen.indexOf(b[0]));
+  // Larger themes pick first; a phrase that labels one theme is not another's label too.
+  const taken = new Set<string>();
+  return clusters.map((members) => {
+    const others = chosen.filter((h) => !members.includes(h)).map((h) => h.sentence.text);
+    const label = clusterLabel(
+      members.map((h) => h.sentence.text),
+      others,
+      2,
+      taken,
+    );
+    for (const l of label) taken.add(phraseKey(l));
+    return { label, members };
+  });
 }
 
 function oneLine(s: string): string {
@@ -201,7 +280,8 @@ export function renderOutline(
   const lines: string[] = [];
   lines.push('Corpus Lens evidence outline (no LLM configured): notes to write from. Do not paste these sentences;');
   lines.push('write your own text and cite the keys shown.');
-  lines.push(`Topic: ${oneLine(topic).slice(0, 300)}`);
+  // The whole topic, however long: cut, it would read as a different question.
+  lines.push(`Topic: ${oneLine(topic)}`);
   clusters.forEach((c, i) => {
     const keys = [...new Set(c.members.map((h) => keyOfPaper.get(h.paper.id)!))];
     lines.push('');
@@ -210,7 +290,7 @@ export function renderOutline(
     );
     for (const h of c.members) {
       const where = [h.paper.year, h.sentence.sectionTitle].filter((x) => x !== null && x !== undefined && x !== '').join(', ');
-      lines.push(`  [${keyOfPaper.get(h.paper.id)}] "${oneLine(h.sentence.text)}"${where ? ` (${oneLine(String(where))})` : ''}`);
+      lines.push(`  [${keyOfPaper.get(h.paper.id)}] "${wholeSentence(h)}"${where ? ` (${oneLine(String(where))})` : ''}`);
     }
   });
   if (format === 'latex') return lines.map((l) => (l ? `% ${l}` : '%')).join('\n');
