@@ -77,3 +77,28 @@ test('nothing to insert for "I don\'t know" and "where did you find that?"', () 
     null,
   );
 });
+
+test('LaTeX: the inserted answer is LaTeX-safe: quotes, %, _, &, #, formulas in math mode; a dropped \\ref reads Fig. [ref]', () => {
+  const t = turn(
+    'extract',
+    [
+      sentence('Fusion with k=60 beats "precision at k" by 5% on top_k R&D queries #2 [1].'),
+      sentence('We retrieve sentences, as in Fig.. [2]'),
+      sentence('Writers were faster (see Sec.) when p < 0.05 [3].'),
+    ],
+    [1, 2, 3],
+  );
+  assert.equal(
+    answerForPaper(t, sources, 'latex', (id) => keys[id]),
+    [
+      "Fusion with $k=60$ beats ``precision at k'' by 5\\% on top\\_k R\\&D queries \\#2~\\cite{smith2020}.",
+      'We retrieve sentences, as in Fig. [ref].~\\cite{lee_2021}',
+      'Writers were faster (see Sec. [ref]) when $p<0.05$~\\cite{smith2020}.',
+    ].join('\n'),
+  );
+  // Markdown keeps the words as typed; the placeholder is escaped so that it cannot form a link.
+  assert.equal(
+    answerForPaper(turn('answer', [sentence('As in Fig.. [2]')], [2]), sources, 'markdown', (id) => keys[id]),
+    'As in Fig. \\[ref\\]. [@lee_2021]',
+  );
+});

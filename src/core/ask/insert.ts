@@ -1,7 +1,8 @@
 // An answer as text for the author's paper ("Insert answer at cursor"): the kept, checked sentences only, each run
 // of [n] markers one citation of the cited papers' keys in the document's format, the prose escaped as related-work
-// prose is (review/emit.ts). Which key a paper gets (the .bib's entry, its own, a new one) is the caller's to decide.
+// prose is (review/emit.ts): LaTeX-safe quotes, `%`, `_`, `&`, formulas such as k=60 in math mode. Which key a paper gets (the .bib's entry, its own, a new one) is the caller's to decide.
 import { escapeLatex, escapeMarkdownProse } from '../text/escape.js';
+import { mendDroppedReferences } from '../text/references.js';
 import type { CitationCommand } from '../bib/cite.js';
 import type { AskSource, AskTurn } from './types.js';
 
@@ -39,7 +40,8 @@ export function answerForPaper(
   const glue = format === 'latex' ? '~' : ' ';
   const out = kept.map((s) => {
     // Text between markers is escaped; a run of markers ("[1][2]", "[1] [3]") becomes one citation of distinct keys.
-    const parts = s.text.split(/((?:\s*\[\d+\])+)/);
+    // A sentence echoed from a corpus indexed before references left a placeholder: "Fig.." → "Fig. [ref].".
+    const parts = mendDroppedReferences(s.text).split(/((?:\s*\[\d+\])+)/);
     return parts
       .map((part, i) => {
         if (i % 2 === 0) return escape(part);

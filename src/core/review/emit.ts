@@ -7,6 +7,7 @@ import type { BibIndex } from '../bib/bib-index.js';
 import { assessSupport, type SectionUnit } from '../grounding/index.js';
 import type { CitationCommand } from '../bib/cite.js';
 import { escapeLatex, escapeMarkdownCell, escapeMarkdownProse } from '../text/escape.js';
+import { mendDroppedReferences } from '../text/references.js';
 import type { CitedPaper, CopiedSpan, OutputFormat, PaperCandidate, SectionFormat, SentenceReport, VerifiedQuote } from './types.js';
 
 /** Assigns keys to the cited papers (first citation first), reusing the keys of papers the .bib has (BibIndex.find). */
@@ -140,7 +141,7 @@ export function renderUnits(
     const mark = note && !latex ? `[^${s.id.replace('.', '-')}]` : '';
     if (note) notes.push(latex ? `% ${note}` : `${mark}: ${note}`);
     else if (flag) notes.push(latex ? `% ${s.id}: UNSUPPORTED: ${oneLine(s.reasons.join('; '))}` : '');
-    return `${flag}${r(s.text)}${mark}`;
+    return `${flag}${r(mendDroppedReferences(s.text))}${mark}`;
   };
   const flushNotes = () => {
     const kept = notes.filter(Boolean);

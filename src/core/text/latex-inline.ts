@@ -7,6 +7,7 @@ import {
   KEEP_LAST_ARG,
   MASKED_ARG,
   MATH_SYMBOLS,
+  REFERENCES,
   SYMBOLS,
   TEXT_LETTERS,
 } from './latex-symbols.js';
@@ -16,6 +17,8 @@ import {
  * anchors (a `\label` after a heading belongs to no sentence).
  */
 const NOT_SILENT = new Set(['footnote', 'footnotetext', 'marginpar', 'todo', 'caption', 'captionof', 'label', 'index']);
+/** What a cross-reference reads as in the clean text. */
+const REFERENCE_PLACEHOLDER = '[ref]';
 /** Number of required arguments where it is not one. */
 const ARITY: Record<string, number> = {
   setcounter: 2,
@@ -209,6 +212,13 @@ class LatexReader {
       return LETTER_SET.has(name) ? this.skipBlanks(p, end) : p;
     }
     if (name in KEEP_LAST_ARG) return this.skipArgs(p, end, KEEP_LAST_ARG[name] - 1);
+    if (REFERENCES.has(name)) {
+      // `Fig.~\ref{x}.` would read "Fig.." and `(see Sec.~\ref{s})` "(see Sec.)": the number is not known
+      // here (it lives in the .aux), so a placeholder stands where LaTeX prints it.
+      const after = this.skipArgs(p, end, ARITY[name] ?? 1);
+      out.push(REFERENCE_PLACEHOLDER, i, after);
+      return after;
+    }
     if (DROP_WITH_ARGS.has(name)) {
       const after = this.skipArgs(p, end, ARITY[name] ?? 1);
       if (!NOT_SILENT.has(name)) out.markSilent(i, after);

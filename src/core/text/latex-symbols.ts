@@ -1,6 +1,23 @@
 // Tables that decide what a LaTeX command contributes to the clean text.
 
-/** Commands dropped with all their arguments; they render as no prose (citations, references, layout). */
+/** Cross-references: each prints a number (or a name) in the typeset paper, so each leaves a placeholder in the clean text. */
+export const REFERENCES = new Set([
+  'ref',
+  'eqref',
+  'autoref',
+  'Autoref',
+  'cref',
+  'Cref',
+  'crefrange',
+  'Crefrange',
+  'pageref',
+  'nameref',
+  'vref',
+  'Vref',
+  'subref',
+]);
+
+/** Commands dropped with all their arguments; they render as no prose (citations, labels, layout). */
 export const DROP_WITH_ARGS = new Set([
   'cite',
   'citep',
@@ -28,19 +45,6 @@ export const DROP_WITH_ARGS = new Set([
   'parencites',
   'autocites',
   'inlinecite',
-  'ref',
-  'eqref',
-  'autoref',
-  'Autoref',
-  'cref',
-  'Cref',
-  'crefrange',
-  'Crefrange',
-  'pageref',
-  'nameref',
-  'vref',
-  'Vref',
-  'subref',
   'label',
   'index',
   'glossary',

@@ -7,6 +7,8 @@ import { pushInlineMath } from './latex-inline.js';
 const ORDINARY = /[^\\`$[\]!<*_~&@\n\r]+/y;
 const LINE_MARKERS = /[ \t]*(?:>[ \t]?)*[ \t]*(?:([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|(\[\^[^\]\s]+\]:)[ \t]*)?/y;
 const CITATION = /^\s*(?:[^\]@]*?[\s;(-])?-?@[\p{L}\p{N}_]/u;
+/** `[12]`, `[3, 4]`, `[5–7]`, `[1; 2, 9-11]`: numbered citations as Markdown papers write them. */
+const NUMERIC_CITATION = /^\s*\d{1,3}(?:\s*[,;\u2013-]\s*\d{1,3})*\s*$/;
 const ENTITIES: Record<string, string> = {
   amp: '&',
   lt: '<',
@@ -173,6 +175,11 @@ class MarkdownReader {
       return close + 1;
     }
     const after = this.linkTarget(close + 1, end);
+    if (after === close + 1 && this.src[close + 1] !== '[' && NUMERIC_CITATION.test(inner)) {
+      // `improved by [12]`: a numeric citation, silent like `[@key]` (its number alone would read as a quantity).
+      this.out.markSilent(i, close + 1);
+      return close + 1;
+    }
     if (after === close + 1 && this.src[close + 1] !== '[') {
       this.read(i + 1, close); // plain brackets: keep the words, drop the brackets
       return close + 1;

@@ -146,6 +146,34 @@ describe('Ask the Corpus', function () {
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
   });
 
+  it('Insert answer at cursor in a .tex paper: LaTeX-safe prose (formulas in math mode, TeX quotes), a dropped \\ref as Fig. [ref]', async () => {
+    await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+    const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
+    const paper = await vscode.window.showTextDocument(
+      await vscode.workspace.openTextDocument(path.join(workspace, 'paper.tex')),
+      vscode.ViewColumn.One,
+    );
+    // falk2024quantization: "With $R=100$, the loss shrank to 0.012, as Fig.~\ref{fig:pq} shows."
+    const turn = await vscode.commands.executeCommand<AskTurn | undefined>('corpusLens.ask', {
+      question: 'How much did the loss shrink with R=100 product quantisation?',
+    });
+    assert.equal(turn?.kind, 'extract');
+    await vscode.window.showTextDocument(paper.document, vscode.ViewColumn.One);
+    const at = paper.document.positionAt(paper.document.getText().indexOf('\\section{Method}'));
+    paper.selection = new vscode.Selection(at, at);
+    const original = paper.document.getText();
+    await vscode.commands.executeCommand('corpusLens.insertAskAnswer');
+    await waitFor('the answer in the paper', () => paper.document.getText() !== original, 30_000);
+    const text = paper.document.getText();
+    const inserted = text.slice(paper.document.offsetAt(at), text.length - (original.length - original.indexOf('\\section{Method}')));
+    assert.ok(inserted.includes("``With $R=100$, the loss shrank to 0.012, as Fig. [ref] shows.''~\\cite{"), inserted);
+    assert.doesNotMatch(inserted, /Fig\.\.|[^$]R=100|"|\u201c|\u201d|\[\d+\]/, inserted);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(paper.document.getText(), original, 'one undo removes the answer');
+    await paper.document.save();
+    await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+  });
+
   it('a new topic after two questions on retrieval is searched as itself: "I don\'t know", not an answer from the retrieval papers', async () => {
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
     await vscode.commands.executeCommand('corpusLens.ask'); // opens the Ask tab

@@ -17,13 +17,24 @@ test('a sentence spanning lines, with its span slicing back to its source', () =
   assert.equal(at(doc, 'Then')?.clean, 'Then we test it.');
 });
 
-test('citations, references and labels never end a sentence and vanish from the clean text', () => {
+test('citations and labels never end a sentence and vanish from the clean text; a reference leaves [ref]', () => {
   const doc = body('As shown by Smith~\\cite[p.~3]{smith2020,doe2019} and in Fig.~\\ref{fig:a}, the loss\\label{eq:x} falls. It rises.');
   const s = at(doc, 'doe2019');
   assert.ok(s, 'the cursor inside a \\cite key is in the sentence');
   assert.match(s.text, /^As shown by Smith.*falls\.$/s);
-  assert.equal(s.clean, 'As shown by Smith and in Fig., the loss falls.');
+  assert.equal(s.clean, 'As shown by Smith and in Fig. [ref], the loss falls.');
   assert.doesNotMatch(s.clean, /smith2020|fig:a|eq:x|\\/);
+});
+
+test('a reference at the end of a sentence or in parentheses reads "Fig. [ref]." and "(see Sec. [ref])", never "Fig.." or "(see Sec.)"', () => {
+  const doc = body(
+    'We retrieve single sentences, as in Fig.~\\ref{fig:ui}. Participants wrote faster (see Sec.~\\ref{sec:intro}). By \\eqref{eq:loss} and \\cref{tab:x} it holds.',
+  );
+  assert.deepEqual(cleanSentences(doc, 'latex'), [
+    'We retrieve single sentences, as in Fig. [ref].',
+    'Participants wrote faster (see Sec. [ref]).',
+    'By [ref] and [ref] it holds.',
+  ]);
 });
 
 test('a citation right after the period belongs to the sentence it closes', () => {

@@ -121,3 +121,10 @@ test('all sentences come in document order with sections', () => {
   assert.equal(all[0].section, 'Introduction');
   assert.equal(all[all.length - 1].section, 'Methods');
 });
+
+test('a numeric citation [12] is silent like [@key]: "improved by [12]." never reads "improved by 12."', () => {
+  assert.deepEqual(
+    cleanSentences('Recall was improved by [12]. Others agree [3, 4] and [5–7]. See [the guide](https://x.org) and [3 items].', 'markdown'),
+    ['Recall was improved by.', 'Others agree and.', 'See the guide and 3 items.'],
+  );
+});
