@@ -17,6 +17,8 @@ export interface OpenStoreOptions {
   lockWaitMs?: number;
   /** Embedded corpus: what this process is, for the message another opener sees. */
   owner?: string;
+  /** Embedded corpus: this process closes the corpus when another opener asks (SIGUSR2; see ops/lock.ts). */
+  handover?: boolean;
   /** PostgreSQL corpus: hears what the store did differently from what was asked (a serial index build). */
   onNotice?: (message: string) => void;
   /** Embedded corpus: keep an in-memory keyword index for hybrid lookups (a long-lived process; SqlStoreOptions). */
@@ -63,6 +65,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     create: options.create,
     lockWaitMs: options.lockWaitMs,
     owner: options.owner,
+    handover: options.handover,
     keywordIndex: options.keywordIndex,
   });
   if (schema === 'corpusStudio') {

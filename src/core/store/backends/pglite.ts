@@ -71,6 +71,8 @@ export interface PGliteOpenOptions {
   lockWaitMs?: number;
   /** What this process is, for the message another opener sees. */
   owner?: string;
+  /** This process closes the corpus when another opener asks (it handles SIGUSR2; see ops/lock.ts). */
+  handover?: boolean;
 }
 
 /** The folder is an existing PGlite corpus (PostgreSQL writes PG_VERSION first). */
@@ -266,7 +268,7 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
       }
     });
   }
-  const lock = await lockCorpus(path, { waitMs: options.lockWaitMs, command: options.owner });
+  const lock = await lockCorpus(path, { waitMs: options.lockWaitMs, command: options.owner, handover: options.handover });
   let db: PGlite;
   try {
     checkContents(path);

@@ -1,7 +1,11 @@
 // The child process behind `openRemoteStore` (remote.ts), bundled as dist/store-host.js: one corpus per process,
 // opened with `openStore` on the first request, every later request a method call on it. It exits when the parent
 // disconnects (close(), or the parent died: no orphan survives a crashed extension host).
+// An embedded corpus is handed over when another opener asks (SIGUSR2, ops/lock.ts): once no request is in flight
+// the corpus is closed, and the next request opens it again (asking the new owner in turn), so a reloaded
+// code-server tab or a second window gets the corpus instead of "in use by" a window nobody looks at.
 import { openStore, type OpenStoreOptions } from '../index.js';
+import { HANDOVER_WAIT_MS } from '../ops/lock.js';
 import {
   CALLBACK_MARK,
   OPTIONAL_METHODS,
@@ -21,6 +25,47 @@ let opening: Promise<unknown> | undefined;
 let closed: Promise<void> | undefined;
 let methods = new Map<string, Method>();
 const controllers = new Map<number, AbortController>();
+/** What `open` was given, to open the corpus again after a handover. */
+let target: { path: string; options: OpenStoreOptions } | undefined;
+/** Requests being served: a handover waits for them (a write is never cut off by another window). */
+let inFlight = 0;
+let handoverAsked = false;
+let handingOver: Promise<void> | undefined;
+let reopening: Promise<void> | undefined;
+
+// Registered before the corpus is opened: the lock advertises the handover only to a process that handles it.
+process.on('SIGUSR2', () => {
+  handoverAsked = true;
+  handOverIfIdle();
+});
+
+function handOverIfIdle(): void {
+  if (!handoverAsked || inFlight > 0 || !store || handingOver || closed) return;
+  handoverAsked = false;
+  const s = store;
+  store = undefined;
+  methods = new Map();
+  handingOver = s
+    .close()
+    .catch(() => undefined)
+    .finally(() => (handingOver = undefined));
+}
+
+/** Opens the corpus again after a handover: the opener there now is asked to hand it back, and waited for. */
+async function ensureOpen(): Promise<void> {
+  if (store || !target) return;
+  if (handingOver) await handingOver;
+  if (store) return;
+  const { path, options } = target;
+  reopening ??= openStore(path, { ...options, lockWaitMs: Math.max(options.lockWaitMs ?? 0, HANDOVER_WAIT_MS) })
+    .then((s) => {
+      yieldAfterTransactions(s);
+      store = s;
+      methods = methodsOf(s);
+    })
+    .finally(() => (reopening = undefined));
+  await reopening;
+}
 
 function send(m: HostReply): void {
   if (!process.connected) return;
@@ -61,16 +106,19 @@ function yieldAfterTransactions(s: CorpusStore): void {
   driver.transaction = (fn) => transaction(fn).finally(turn);
 }
 
-async function open(target: string, options: OpenStoreOptions): Promise<OpenedStore> {
+async function open(path: string, options: OpenStoreOptions): Promise<OpenedStore> {
   if (store || opening) throw new StoreError('this corpus process already has a corpus open');
   // The lock file names this process to other openers: say whose corpus process it is.
   // A long-lived process answering many hybrid lookups (Q&A, related work): worth the keyword index's load.
-  const p = openStore(target, {
+  const full: OpenStoreOptions = {
     owner: `Corpus Lens corpus process of the VS Code extension host ${process.ppid}`,
     keywordIndex: true,
+    handover: true,
     ...options,
-  });
+  };
+  const p = openStore(path, full);
   opening = p;
+  target = { path, options: full };
   store = await p;
   yieldAfterTransactions(store);
   methods = methodsOf(store);
@@ -85,6 +133,10 @@ async function open(target: string, options: OpenStoreOptions): Promise<OpenedSt
 
 async function call(id: number, method: string, rawArgs: unknown[]): Promise<unknown> {
   if (method === 'open') return open(rawArgs[0] as string, (rawArgs[1] ?? {}) as OpenStoreOptions);
+  if (!target) throw new StoreError('no corpus is open in this process');
+  // Closing a corpus that was handed over: nothing to close, and no reason to take it back first.
+  if (method === 'close' && !store) return handingOver;
+  await ensureOpen();
   const f = methods.get(method);
   if (!store) throw new StoreError('no corpus is open in this process');
   if (!f) throw new StoreError(`this corpus has no method ${method}`);
@@ -119,17 +171,22 @@ process.on('message', (raw) => {
     if (m.aborted) c.abort();
     controllers.set(m.id, c);
   }
+  inFlight++;
   call(m.id, m.method, m.args)
     .then(
       (result) => send({ type: 'result', id: m.id, result }),
       (err) => send({ type: 'error', id: m.id, error: serializeError(err) }),
     )
-    .finally(() => controllers.delete(m.id));
+    .finally(() => {
+      controllers.delete(m.id);
+      inFlight--;
+      handOverIfIdle();
+    });
 });
 
 // close() and a dead parent both end here: close the corpus (PGlite flushes its files), then exit.
 process.on('disconnect', () => {
-  const closing = store ? (closed ??= store.close()).catch(() => undefined) : Promise.resolve();
+  const closing = store ? (closed ??= store.close()).catch(() => undefined) : (handingOver ?? Promise.resolve());
   const timer = setTimeout(() => process.exit(0), 1500);
   void closing.then(() => {
     clearTimeout(timer);

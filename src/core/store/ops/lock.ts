@@ -7,6 +7,11 @@
 // A pid alone does not name a process for long (after a reboot or in a container the lock's pid may be init or a
 // shell): the lock records the owner's start time too (Linux: boot id + start ticks from /proc), and a live pid with
 // another start time, or one that is not a Node/VS Code process, is not the owner.
+// A VS Code window's corpus process holds its corpus for as long as the window lives, and code-server keeps a closed
+// tab's extension host alive for hours (for reconnection): a reloaded tab, a second window or a CLI run would find
+// the corpus taken by a window nobody looks at. Such an owner records `handover` and gives the corpus up when asked
+// (SIGUSR2) as soon as it has no request in flight; it takes the corpus back the same way when next asked to serve.
+// Only owners that say so are signalled: SIGUSR2 ends a Node process that does not handle it.
 import { hostname } from 'node:os';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -24,7 +29,12 @@ export interface LockOwner {
   since: string;
   /** When the owner process started, `BOOT_ID:TICKS` (Linux; absent elsewhere and in older locks). */
   started?: string;
+  /** The owner gives the corpus up when another opener sends it SIGUSR2 (a VS Code corpus process). */
+  handover?: boolean;
 }
+
+/** How long an opener waits for an owner that was asked to hand the corpus over (it finishes what it is doing). */
+export const HANDOVER_WAIT_MS = 15_000;
 
 /** The corpus is open in another live process. */
 export class CorpusInUseError extends StoreError {
@@ -54,6 +64,8 @@ export interface LockOptions {
   signal?: AbortSignal;
   /** What this process is, for the message another opener sees (default: from process.argv). */
   command?: string;
+  /** This process gives the corpus up on SIGUSR2 (it must handle the signal): recorded in the lock for other openers. */
+  handover?: boolean;
 }
 
 /** "corpus-lens ingest", "store-host.js", …: what a user recognises in a process list. */
@@ -173,8 +185,10 @@ export async function lockCorpus(dir: string, options: LockOptions = {}): Promis
     command: options.command ?? describeProcess(),
     since: new Date().toISOString(),
     ...(started ? { started } : {}),
+    ...(options.handover ? { handover: true } : {}),
   };
-  const deadline = Date.now() + (options.waitMs ?? 0);
+  let deadline = Date.now() + (options.waitMs ?? 0);
+  let asked = false;
   for (;;) {
     try {
       createComplete(file, JSON.stringify(me));
@@ -189,6 +203,10 @@ export async function lockCorpus(dir: string, options: LockOptions = {}): Promis
       if (stale(owner)) {
         takeOver(file, owner);
         continue;
+      }
+      if (!asked && owner && askHandover(owner)) {
+        asked = true;
+        deadline = Math.max(deadline, Date.now() + HANDOVER_WAIT_MS);
       }
       if (Date.now() >= deadline) throw new CorpusInUseError(dir, owner!);
       await sleep(Math.min(250, Math.max(10, deadline - Date.now())), options.signal);
@@ -212,6 +230,21 @@ export async function lockCorpus(dir: string, options: LockOptions = {}): Promis
         }
       },
     };
+  }
+}
+
+/**
+ * Asks a live owner that accepts it to hand the corpus over. Only an owner verified on this machine (same host, same
+ * start time) is signalled, never a pid that might now name another process; never on Windows (no SIGUSR2).
+ */
+function askHandover(owner: LockOwner): boolean {
+  if (!owner.handover || process.platform === 'win32' || owner.host !== hostname() || owner.pid === process.pid) return false;
+  if (!owner.started || owner.started !== processStarted(owner.pid)) return false;
+  try {
+    process.kill(owner.pid, 'SIGUSR2');
+    return true;
+  } catch {
+    return false;
   }
 }
 
