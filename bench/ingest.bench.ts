@@ -1,6 +1,6 @@
 // Readers only (no embedding, no store): PDF pages/s, LaTeX and arXiv-HTML sentences/s, BibTeX entries/s.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readArxivHtmlText, readLatexProject, readPdfBytes } from '../src/core/ingest/index.ts';
@@ -104,6 +104,7 @@ export async function run(): Promise<void> {
       );
     }
     await endToEnd(dir);
+    bigBib(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -170,25 +171,71 @@ async function endToEnd(dir: string): Promise<void> {
   cliPeak(dir, folder, n);
 }
 
-/**
- * `corpus-lens ingest` (the built dist/cli.js, as users run it) on the same folder into a new corpus: its peak RSS
- * (VmHWM, read by a preloaded exit hook: Node reports no child's rusage).
- */
-function cliPeak(dir: string, folder: string, n: number): void {
+/** `corpus-lens ingest` (the built dist/cli.js, as users run it) with its wall time, CPU time and peak RSS. */
+function measuredIngest(
+  dir: string,
+  args: string[],
+): { seconds: number; cpuSeconds: number | null; peak: string; stdout: string; stderr: string } | null {
   const cli = join(root, 'dist', 'cli.js');
-  if (!existsSync(cli)) return void console.log('corpus-lens ingest peak RSS: skipped (dist/cli.js missing: npm run build)');
+  if (!existsSync(cli)) return null;
+  // VmHWM and the CPU time, read by a preloaded exit hook: Node reports no child's rusage.
   const hook = join(dir, 'peak-hook.cjs');
-  const out = join(dir, 'peak.txt');
+  const out = join(dir, 'peak.json');
+  rmSync(out, { force: true });
   writeFileSync(
     hook,
     `process.on('exit', () => { try { const m = /VmHWM:\\s+(\\d+) kB/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'));` +
-      ` if (m) require('fs').writeFileSync(${JSON.stringify(out)}, m[1]); } catch {} });\n`,
+      ` const c = process.cpuUsage(); require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ kb: m ? Number(m[1]) : null, cpu: (c.user + c.system) / 1e6 })); } catch {} });\n`,
   );
   const t0 = performance.now();
-  execFileSync(process.execPath, ['--require', hook, cli, 'ingest', '--db', join(dir, 'cli-corpus'), '--json', folder], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const s = (performance.now() - t0) / 1000;
-  const peak = existsSync(out) ? `${(Number(readFileSync(out, 'utf8')) / 1024).toFixed(0)} MB` : 'n/a (no /proc)';
-  console.log(`corpus-lens ingest (${n} sentences, offline embedder, new embedded corpus): ${s.toFixed(1)} s, peak RSS ${peak}; ${load()}`);
+  const r = spawnSync(process.execPath, ['--require', hook, cli, 'ingest', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`corpus-lens ingest failed: ${r.stderr.slice(-400)}`);
+  const seconds = (performance.now() - t0) / 1000;
+  const m = existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as { kb: number | null; cpu: number }) : null;
+  return {
+    seconds,
+    cpuSeconds: m?.cpu ?? null,
+    peak: m?.kb ? `${(m.kb / 1024).toFixed(0)} MB` : 'n/a (no /proc)',
+    stdout: r.stdout,
+    stderr: r.stderr,
+  };
+}
+
+/** `corpus-lens ingest` on the same folder into a new corpus: its peak RSS. */
+function cliPeak(dir: string, folder: string, n: number): void {
+  const r = measuredIngest(dir, ['--db', join(dir, 'cli-corpus'), '--json', folder]);
+  if (!r) return void console.log('corpus-lens ingest peak RSS: skipped (dist/cli.js missing: npm run build)');
+  console.log(
+    `corpus-lens ingest (${n} sentences, offline embedder, new embedded corpus): ${r.seconds.toFixed(1)} s, peak RSS ${r.peak}; ${load()}`,
+  );
+}
+
+/**
+ * A large .bib (INGEST_BENCH_BIB entries, default 100,000; about 200 bytes each as in an exported library, every
+ * second one with a one-sentence abstract) through `corpus-lens ingest --progress` into a new embedded corpus: entries
+ * a second, peak RSS, and how many progress lines came while the file was read. Target: 100k entries in ≤ 3 min.
+ */
+function bigBib(dir: string): void {
+  const n = Number(process.env.INGEST_BENCH_BIB ?? 100_000);
+  const file = join(dir, 'library.bib');
+  const topics = ['retrieval', 'citation', 'embedding', 'ranking', 'parsing', 'graphs', 'attention', 'corpora'];
+  const entries: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = topics[i % topics.length];
+    const abstract = i % 2 ? '' : `\n  abstract = {We measure ${t} on collection ${i} and gain ${i % 41} points.},`;
+    entries.push(
+      `@article{k${i},\n  author = {Smith, J. and Lee${i % 97}, K.},\n  title = {On ${t} number ${i}},\n  journal = {J. ${t}},\n  year = {${1990 + (i % 35)}},${abstract}\n  doi = {10.1/${i}}\n}\n`,
+    );
+  }
+  writeFileSync(file, entries.join('\n'));
+  const mb = (statSync(file).size / 1e6).toFixed(1);
+  const r = measuredIngest(dir, ['--db', join(dir, 'bib-corpus'), '--json', '--progress', file]);
+  if (!r) return void console.log('.bib ingest: skipped (dist/cli.js missing: npm run build)');
+  const summary = JSON.parse(r.stdout) as { papers: number; sentences: number };
+  const lines = r.stderr.split('\n').filter((l) => l.includes('"filePapers"')).length;
+  console.log(
+    `.bib ingest (${n.toLocaleString('en')} entries, ${mb} MB, ${summary.papers} papers with abstracts, ${summary.sentences} sentences, offline embedder, new embedded corpus):` +
+      ` ${r.seconds.toFixed(0)} s wall, ${r.cpuSeconds?.toFixed(0) ?? 'n/a'} s CPU, ${((n / r.seconds) * 60).toFixed(0)} entries/min [target: 100k in ≤ 180 s],` +
+      ` peak RSS ${r.peak}, ${lines} progress lines inside the file; ${load()}`,
+  );
 }

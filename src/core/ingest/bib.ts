@@ -1,9 +1,9 @@
 // The .bib reader: each BibTeX entry with an abstract becomes an abstract-only paper (one section "Abstract").
-import { parseBibtex } from '../bib/parse.js';
+import { parseBibtex, type BibRecord } from '../bib/parse.js';
 import { BibIndex } from '../bib/bib-index.js';
 import { sentences } from '../text/index.js';
 import { buildPaper, PaperAssembler, sha256Hex } from './paper.js';
-import type { ReadResult } from './types.js';
+import type { ParsedPaper, ReadResult } from './types.js';
 
 /**
  * Read a .bib text: abstract-only papers for the entries that have an abstract, and a BibIndex of all entries (for
@@ -15,8 +15,12 @@ export async function readBibtexText(
   contentHash: string = sha256Hex(text),
 ): Promise<ReadResult & { index: BibIndex }> {
   const { records, errors, warnings } = await parseBibtex(text, file);
-  const index = new BibIndex(records);
-  const papers = [];
+  return { papers: bibPapers(records, file, contentHash), errors, warnings, index: new BibIndex(records) };
+}
+
+/** The abstract-only papers of parsed .bib records (those with an abstract). */
+export function bibPapers(records: readonly BibRecord[], file: string | null, contentHash: string): ParsedPaper[] {
+  const papers: ParsedPaper[] = [];
   for (const r of records) {
     if (!r.abstract) continue;
     const asm = new PaperAssembler();
@@ -43,5 +47,5 @@ export async function readBibtexText(
       ),
     );
   }
-  return { papers, errors, warnings, index };
+  return papers;
 }

@@ -2,7 +2,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { PaperInput } from '../store/types.js';
-import { parseBibtex } from '../bib/parse.js';
+import { parseBibtex, type BibRecord } from '../bib/parse.js';
+import { decodeText, NotTextError } from './decode.js';
+import { sha256Hex } from './paper.js';
 import { BibIndex } from '../bib/bib-index.js';
 import { selectPaperFiles } from './latex.js';
 import type { ParsedElement, ParsedPaper, ReadError } from './types.js';
@@ -43,22 +45,42 @@ export async function listPaperFiles(dir: string, extensions: readonly string[],
   return selectPaperFiles(out.sort());
 }
 
-/** One BibIndex over several .bib files (malformed entries reported per entry; kept ones with warnings apart). */
-export async function collectBibIndex(paths: string[]): Promise<{ index: BibIndex; errors: ReadError[]; warnings: ReadError[] }> {
+/** A .bib file as collectBibIndex parsed it: its papers are built from these records, not parsed a second time. */
+export interface ParsedBib {
+  contentHash: string;
+  records: BibRecord[];
+  errors: ReadError[];
+  warnings: ReadError[];
+  /** Decoding notes (a Latin-1 file, a BOM): reported with the file's papers, as readPaperFile does. */
+  decodeWarnings: string[];
+}
+
+/**
+ * One BibIndex over several .bib files (malformed entries reported per entry; kept ones with warnings apart), and each
+ * file's parse, so that its papers need no second parse (a 100,000-entry .bib takes minutes to parse).
+ */
+export async function collectBibIndex(
+  paths: string[],
+): Promise<{ index: BibIndex; errors: ReadError[]; warnings: ReadError[]; parsed: Map<string, ParsedBib> }> {
   const index = new BibIndex();
   const errors: ReadError[] = [];
   const warnings: ReadError[] = [];
+  const parsed = new Map<string, ParsedBib>();
   for (const p of paths) {
     try {
-      const { records, errors: errs, warnings: warns } = await parseBibtex(await readFile(p, 'utf8'), p);
+      const bytes = new Uint8Array(await readFile(p));
+      const decoded = decodeText(bytes, 'BibTeX');
+      const { records, errors: errs, warnings: warns } = await parseBibtex(decoded.text, p);
       for (const r of records) index.add(r);
       errors.push(...errs);
       warnings.push(...warns);
+      parsed.set(p, { contentHash: sha256Hex(bytes), records, errors: errs, warnings: warns, decodeWarnings: decoded.warnings });
     } catch (e) {
-      errors.push({ file: p, reason: e instanceof Error ? e.message : String(e) });
+      // Binary data named .bib: its own read reports it.
+      if (!(e instanceof NotTextError)) errors.push({ file: p, reason: e instanceof Error ? e.message : String(e) });
     }
   }
-  return { index, errors, warnings };
+  return { index, errors, warnings, parsed };
 }
 
 /**

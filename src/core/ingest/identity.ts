@@ -51,6 +51,8 @@ export interface Work {
  * papers) share up to ~0.6, so the bar is well above that.
  */
 const SAME_WORK = 0.8;
+/** Works a shingle may belong to and still name candidates (see WorkIndex.find). */
+const COMMON_SHINGLE = 64;
 
 /**
  * The works of an ingest run, looked up by identifier, by title key, and by fingerprint through an inverted index
@@ -113,12 +115,21 @@ export class WorkIndex {
     if (direct && direct.paper !== paper) return direct;
     const print = fingerprint(paper.sentences.map((s) => s.text));
     if (print.size < MIN_SHINGLES) return undefined;
-    const shared = new Map<Work, number>();
-    for (const s of print) for (const w of this.byShingle.get(s) ?? []) shared.set(w, (shared.get(w) ?? 0) + 1);
+    // Candidates through the shingles few works share: a shingle of hundreds of works (a template's boilerplate, the
+    // same sentence in every abstract of a generated .bib) names no work, and walking its list for every record made
+    // a large .bib quadratic. A candidate's share is then counted over all its shingles.
+    const candidates = new Set<Work>();
+    for (const s of print) {
+      const list = this.byShingle.get(s);
+      if (list && list.length <= COMMON_SHINGLE) for (const w of list) candidates.add(w);
+    }
     let best: Work | undefined;
     let bestShare = 0;
-    for (const [w, n] of shared) {
+    for (const w of candidates) {
       if (w.print.size < MIN_SHINGLES || w.paper === paper || (w.paper && conflicting(w.paper, paper))) continue;
+      let n = 0;
+      const [small, large] = w.print.size < print.size ? [w.print, print] : [print, w.print];
+      for (const s of small) if (large.has(s)) n++;
       const share = n / Math.min(w.print.size, print.size);
       if (share >= SAME_WORK && share > bestShare) [best, bestShare] = [w, share];
     }

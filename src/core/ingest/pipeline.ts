@@ -8,7 +8,8 @@ import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
 import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
-import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput } from './folder.js';
+import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput, type ParsedBib } from './folder.js';
+import { bibPapers } from './bib.js';
 import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
@@ -26,6 +27,8 @@ export interface IngestProgress {
   /** Estimated seconds left, once a few files are done. */
   etaSeconds: number | null;
   file?: string;
+  /** Within a source of many papers (a .bib), written batch by batch: its papers written so far, of how many. */
+  filePapers?: { done: number; total: number };
 }
 
 export interface IngestSummary {
@@ -75,10 +78,11 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
     index: bib,
     errors: bibErrors,
     warnings: bibWarnings,
+    parsed,
   } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
   const summary = await ingestUnits(
     store,
-    files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings })),
+    files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings }, parsed.get(f))),
     options,
   );
   // Folders the walk could not read are failures too: their papers are missing.
@@ -87,21 +91,36 @@ export async function ingest(store: CorpusStore, inputs: readonly string[], opti
 }
 
 /** A paper file; a LaTeX project's hash covers its includes, so it is always read (its papers' hashes decide). */
-function fileUnit(file: string, bib: BibIndex, bibProblems: { errors: ReadError[]; warnings: ReadError[] }): IngestUnit {
+function fileUnit(
+  file: string,
+  bib: BibIndex,
+  bibProblems: { errors: ReadError[]; warnings: ReadError[] },
+  parsedBib?: ParsedBib,
+): IngestUnit {
   let kind: ReturnType<typeof sniffKind> = null;
+  let hash = '';
   return {
     label: file,
     identity: async () => {
       const bytes = await readFile(file);
       kind = sniffKind(file, bytes);
-      return kind === 'latex' ? null : { sourcePath: file, contentHash: sha256Hex(bytes) };
+      hash = sha256Hex(bytes);
+      return kind === 'latex' ? null : { sourcePath: file, contentHash: hash };
     },
     // A .bib's problems are reported once: by its own read, or from the BibIndex's read when it is skipped as unchanged.
     problemsWhenSkipped: () =>
       kind === 'bibtex'
         ? { errors: bibProblems.errors.filter((e) => e.file === file), warnings: bibProblems.warnings.filter((e) => e.file === file) }
         : { errors: [], warnings: [] },
-    read: (signal) => readPaperFile(file, { bib, signal }),
+    // A .bib the BibIndex has parsed (and that has not changed since): its papers from that parse.
+    read: async (signal) =>
+      kind === 'bibtex' && parsedBib?.contentHash === hash
+        ? {
+            papers: bibPapers(parsedBib.records, file, hash),
+            errors: parsedBib.errors,
+            warnings: [...parsedBib.decodeWarnings.map((reason) => ({ file, reason })), ...parsedBib.warnings],
+          }
+        : readPaperFile(file, { bib, signal }),
   };
 }
 
@@ -207,11 +226,22 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
             pending = pending.filter((p) => !replaced.has(p.id));
             pendingSentences = pending.reduce((n, p) => n + p.sentences.length, 0);
           }
-          for (const paper of fresh) {
+          // Written batch by batch as it is embedded, also within one source: a .bib of 100,000 entries is one file, and
+          // held whole (vectors included) until its end it took gigabytes and said nothing for minutes.
+          for (const [k, paper] of fresh.entries()) {
+            signal?.throwIfAborted();
             pending.push(await embedPaper(paper, embedder, signal));
             pendingSentences += paper.sentences.length;
+            if (pendingSentences >= (options.writeBatch ?? 2000)) {
+              await flush();
+              if (k < fresh.length - 1) {
+                options.onProgress?.({
+                  ...progress(i, units.length, summary, 0, started, unit.label),
+                  filePapers: { done: k + 1, total: fresh.length },
+                });
+              }
+            }
           }
-          if (pendingSentences >= (options.writeBatch ?? 2000)) await flush();
         }
       } catch (err) {
         if (signal?.aborted) throw err;
