@@ -27,5 +27,5 @@ export interface AddPapersInput {
   ids?: string;
   bibFile?: string;
   /** From Zotero: index this collection ('' or no collection: the whole library) without asking. */
-  zotero?: { collection?: string };
+  zotero?: { collection?: string; collections?: string[] };
 }

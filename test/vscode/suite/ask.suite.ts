@@ -146,7 +146,7 @@ describe('Ask the Corpus', function () {
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
   });
 
-  it('Insert answer at cursor in a .tex paper: LaTeX-safe prose (formulas in math mode, TeX quotes), a dropped \\ref as Fig. [ref]', async () => {
+  it('Insert answer at cursor in a .tex paper: LaTeX-safe prose (formulas in math mode, TeX quotes), a dropped \\ref as Fig. [ref] (issue 31.10)', async () => {
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
     const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
     const paper = await vscode.window.showTextDocument(

@@ -6,6 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
+import { snapshot } from './snapshot.js';
+import { waitFor } from './wait.js';
 
 const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
 const paperPath = path.join(workspace, 'zotero-paper.tex');
@@ -13,6 +15,18 @@ const bibPath = path.join(workspace, 'zotero-refs.bib');
 const PAPER =
   '\\documentclass{article}\n\\begin{document}\nInformation can be measured in bits. Romantic networks form long chains.\n\n\\bibliography{zotero-refs}\n\\end{document}\n';
 const EXISTING = '@article{Bearman:2004,\n  title = {Chains of Affection},\n  doi = {10.1086/386272}\n}\n';
+
+/** Screenshots (named `name`) until the workbench shows every one of `texts`; the text shown. */
+async function screenShowing(name: string, texts: string[], timeoutMs = 30_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = (await snapshot(name)).join('\n');
+    if (texts.every((t) => shown.includes(t))) return shown;
+    if (Date.now() > until)
+      throw new Error(`the screen does not show ${texts.filter((t) => !shown.includes(t)).join(', ')}:\n${shown.slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
 
 /** Runs Cite from Zotero with `query` typed into its picker, accepts the first match, returns the key. */
 async function citeThroughPicker(query: string): Promise<string | undefined> {
@@ -82,5 +96,36 @@ describe('Cite from Zotero', function () {
     assert.equal(hits[0]?.paper.id, 'doi:10.1002/j.1538-7305.1948.tb01338.x', 'Shannon 1948 (indexed from its Zotero abstract) is found');
     const ids = new Set((await store.sources()).map((p) => p.id));
     for (const id of ['doi:10.1086/386272', 'doi:10.48550/arxiv.1011.1937']) assert.ok(ids.has(id), `${id} is in the corpus`);
+  });
+
+  it('with no Zotero folder: Choose Zotero folder… saves the setting and the picker opens, key and year first (issue 31.7)', async function () {
+    this.timeout(120_000);
+    const config = () => vscode.workspace.getConfiguration('corpusLens');
+    const real = config().get<string>('zotero.dataDir')!;
+    await config().update('zotero.dataDir', path.join(workspace, 'no-zotero-here'), vscode.ConfigurationTarget.Global);
+    try {
+      await openAt('measured');
+      const running = vscode.commands.executeCommand<string | undefined>('corpusLens.citeFromZotero', { query: 'shannon1948' });
+      await screenShowing('zotero-no-folder', ['cannot read the Zotero library', 'Choose Zotero folder…', 'Open Settings']);
+      // The folder picker (code-server's own dialog): the data directory typed in and accepted.
+      await snapshot('zotero-choose-folder', 30_000, [
+        { click: '.notifications-toasts .monaco-button:has-text("Choose Zotero folder")' },
+        { fill: '.quick-input-box input', text: real },
+        { press: '.quick-input-box input', key: 'Enter' },
+      ]);
+      for (let i = 0; i < 3 && config().get<string>('zotero.dataDir') !== real; i++) {
+        await new Promise((r) => setTimeout(r, 1500));
+        if (config().get<string>('zotero.dataDir') !== real)
+          await snapshot('zotero-choose-folder-again', 15_000, [{ press: '.quick-input-box input', key: 'Enter' }]);
+      }
+      await waitFor('the chosen folder saved as corpusLens.zotero.dataDir', () => config().get<string>('zotero.dataDir') === real, 15_000);
+      // The library is read again and the picker opens on the query: each row starts with the key and the year.
+      await screenShowing('zotero-picker-key-first', ['shannon1948 · 1948']);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      assert.equal(await running, 'shannon1948');
+      await vscode.commands.executeCommand('undo');
+    } finally {
+      await config().update('zotero.dataDir', real, vscode.ConfigurationTarget.Global);
+    }
   });
 });
