@@ -39,6 +39,8 @@ export interface CorpusLensApi {
   /** The PDF viewer "Open source" opens PDFs in (what it showed last). */
   pdfViewer: PdfViewer;
   structure: StructureProvider;
+  /** The status-bar item (its text: the corpus and its size). */
+  status: Pick<StatusBar, 'text'>;
   /** The extension's log folder (the Corpus Lens output channel's file is in the session's log folder above it). */
   logUri: vscode.Uri;
 }
@@ -55,12 +57,13 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const lookups = new Lookups(corpus, log);
   const guard = new OriginalityGuard();
   const status = new StatusBar();
+  corpus.onDidCount((c) => status.showCounts(c));
   const panel = new ResultsPanel(context);
   const pdfViewer = new PdfViewer(context.extensionUri, log);
   const sources = sourceOpener(context, corpus, log, pdfViewer);
   const ask = new AskCorpus(context.workspaceState, corpus, secrets, log, () => lookups.selfPaperIds(editors.current()?.document));
   const relatedWork = new RelatedWork(corpus, secrets, log, () => editors.current());
-  const structure = new StructureProvider(corpus, log);
+  const structure = new StructureProvider(corpus, log, editors);
   context.subscriptions.push(log, corpus, editors, lookups, guard, status, panel, pdfViewer, ask, structure);
 
   const looking = lookup.register(context, { corpus, lookups, guard, status, panel, editors });
@@ -84,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   registerCommands(context, log, commands);
   context.subscriptions.push(vscode.workspace.onDidCloseTextDocument(closedDocument));
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus, structure, ask, pdfViewer, logUri: context.logUri };
+  return { panel, lookups, corpus, structure, ask, pdfViewer, status, logUri: context.logUri };
 }
 
 /** VS Code waits for this promise before it ends the extension host: the corpus process flushes its files first. */

@@ -29,7 +29,7 @@ export {
   isAbortError,
   htmlCommentSafe,
 } from '../core/review/index.js';
-export { sectionStructure, sectionHeading } from '../core/retrieve/structure.js';
+export { sectionStructure, sectionHeading, sectionsInPaper } from '../core/retrieve/structure.js';
 export {
   sourcesConfig,
   sourceContext,

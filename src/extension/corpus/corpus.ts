@@ -56,6 +56,12 @@ export class CorpusService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the connection is dropped (settings changed, corpus re-indexed). */
   readonly onDidChange = this.changed.event;
+  private readonly counted = new vscode.EventEmitter<Connection>();
+  /**
+   * Fires with the connection in use when its papers and sentences were counted: when it opens and after every
+   * write (an indexing run's end), so the status bar, the panel and the log say the corpus's size as it is now.
+   */
+  readonly onDidCount = this.counted.event;
 
   /** The corpora used recently and the way back after a failed switch. */
   readonly history: CorpusHistory;
@@ -109,6 +115,7 @@ export class CorpusService implements vscode.Disposable {
         (c) => {
           if (this.current?.connection !== connection) return; // dropped before it opened
           this.log.info(`connected to ${label}: ${c.papers} papers, ${c.sentences} sentences`);
+          this.counted.fire(c);
           void this.history.opened(currentChoice(settings));
         },
         (err) => {
@@ -209,7 +216,28 @@ export class CorpusService implements vscode.Disposable {
       if (n > 0) this.writing.set(target, n);
       else this.writing.delete(target);
       this.finishedIndexing.fire();
+      if (!this.indexing) void this.recount();
     };
+  }
+
+  /**
+   * Counts the corpus in use again (after a write): a server corpus keeps its connection through an indexing run,
+   * so its counts from when it opened were stale; an embedded one reopens here with fresh counts.
+   */
+  async recount(): Promise<void> {
+    if (this.indexing || this.held) return;
+    try {
+      const c = await this.connection();
+      const n = await c.store.counts();
+      if (n.papers !== c.papers || n.sentences !== c.sentences) {
+        this.log.info(`corpus ${c.name}: now ${n.papers} papers, ${n.sentences} sentences`);
+        c.papers = n.papers;
+        c.sentences = n.sentences;
+      }
+      this.counted.fire(c);
+    } catch {
+      // No corpus (yet), or it cannot open: the next lookup reports that.
+    }
   }
 
   /**
@@ -323,6 +351,7 @@ export class CorpusService implements vscode.Disposable {
     this.changed.dispose();
     this.resumed.dispose();
     this.finishedIndexing.dispose();
+    this.counted.dispose();
   }
 }
 

@@ -1,6 +1,7 @@
 // The status-bar item: corpus, size, embedder and state; a click opens the panel.
 import * as vscode from 'vscode';
 import type { LookupEvent } from '../lookup/lookup.js';
+import type { Connection } from '../corpus/corpus.js';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('corpusLens.status', vscode.StatusBarAlignment.Right, 100);
@@ -11,6 +12,19 @@ export class StatusBar implements vscode.Disposable {
     this.item.command = 'corpusLens.openPanel';
     this.set('$(library) Corpus Lens', 'Corpus Lens: open the panel');
     this.item.show();
+  }
+
+  /** The corpus's size as counted now (a connection opened, or the corpus was written): the text, not the state. */
+  showCounts(c: Pick<Connection, 'name' | 'papers' | 'sentences'>): void {
+    this.corpus = `${c.name} · ${c.sentences.toLocaleString('en')} sentences`;
+    if (this.item.text.startsWith('$(error)')) return; // the failure stays until a lookup works
+    this.item.text = this.item.text.startsWith('$(sync~spin)') ? `$(sync~spin) ${this.corpus}` : `$(library) ${this.corpus}`;
+    this.item.tooltip = `Corpus Lens: ${c.name}, ${c.papers} papers, ${c.sentences} sentences`;
+  }
+
+  /** What the status bar says now (for tests). */
+  get text(): string {
+    return this.item.text;
   }
 
   show(event: LookupEvent): void {

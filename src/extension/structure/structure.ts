@@ -1,11 +1,14 @@
 // The "Section Structure" view: the corpus's usual section titles in their usual order and how many papers use each
-// (CorpusStudio's ordered distribution of section titles), to help outline a paper. A native tree: themed and
-// keyboard accessible as it is. It reads the corpus only when the view is shown (VS Code asks for its items only
-// then), reloads when the corpus changes, and offers "Insert Section Heading" for the paper being written.
+// (CorpusStudio's ordered distribution of section titles), to help outline a paper. Titles that say the same thing
+// at the same place are one expandable row listing them with their counts (core/retrieve/structure.ts,
+// clusterTitles). A native tree: themed and keyboard accessible as it is. It reads the corpus only when the view is
+// shown (VS Code asks for its items only then), reloads when the corpus changes, marks the rows the paper being
+// written already has, and offers "Insert Section Heading" for it.
 import * as vscode from 'vscode';
 import type { SectionStat, SectionStructure } from '../../core/retrieve/structure.js';
 import { NotConfiguredError, type CorpusService } from '../corpus/corpus.js';
-import { formatOf } from '../shared/documents.js';
+import { documentModel, formatOf } from '../shared/documents.js';
+import type { PaperEditors } from '../shared/paper-editors.js';
 import { heavy } from '../load.js';
 
 export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
@@ -21,10 +24,25 @@ export type StructureState =
   | { kind: 'notConfigured'; reason: string }
   | { kind: 'error'; message: string };
 
-/** The tree's data: one flat list of section titles. */
-export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, vscode.Disposable {
+/** A title of a clustered row (its child in the tree). */
+export interface SectionVariant {
+  variantOf: SectionStat;
+  key: string;
+  title: string;
+  papers: number;
+}
+
+export type StructureItem = SectionStat | SectionVariant;
+
+const isVariant = (x: StructureItem): x is SectionVariant => 'variantOf' in x;
+
+/** The tree's data: the rows (a row of several titles expands to them). */
+export class StructureProvider implements vscode.TreeDataProvider<StructureItem>, vscode.Disposable {
   private state: StructureState = { kind: 'idle' };
-  private view: vscode.TreeView<SectionStat> | undefined;
+  private view: vscode.TreeView<StructureItem> | undefined;
+  /** Row key → offset of the section in the paper being written that is that row (see markPaper). */
+  private inPaper = new Map<string, number>();
+  private paperTimer: NodeJS.Timeout | undefined;
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -34,6 +52,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
   constructor(
     private readonly corpus: CorpusService,
     private readonly log: vscode.LogOutputChannel,
+    private readonly editors?: Pick<PaperEditors, 'current'>,
   ) {
     this.disposables.push(
       corpus.onDidChange(() => this.invalidate()),
@@ -41,7 +60,47 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('corpusLens.corpus')) this.invalidate();
       }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.schedulePaperMarks()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === this.editors?.current()?.document) this.schedulePaperMarks();
+      }),
     );
+  }
+
+  /**
+   * Where the paper being written has the row `key` (the offset of its heading, or of its LaTeX abstract), or
+   * undefined: Insert Section Heading goes there instead of adding a second one.
+   */
+  inCurrentPaper(key: string): number | undefined {
+    this.markPaper();
+    return this.inPaper.get(key);
+  }
+
+  /** The rows the paper being written has, by key (what the tree marks). */
+  get paperSections(): ReadonlySet<string> {
+    return new Set(this.inPaper.keys());
+  }
+
+  private schedulePaperMarks(): void {
+    if (this.state.kind !== 'loaded') return;
+    clearTimeout(this.paperTimer);
+    this.paperTimer = setTimeout(() => {
+      const before = [...this.inPaper.keys()].join('\u0000');
+      this.markPaper();
+      if ([...this.inPaper.keys()].join('\u0000') !== before) this.changed.fire();
+    }, 300);
+  }
+
+  /** Reads which rows the paper being written has (its headings, its abstract environment). */
+  private markPaper(): void {
+    const doc = this.editors?.current()?.document;
+    const format = doc ? formatOf(doc) : undefined;
+    if (this.state.kind !== 'loaded' || !doc || !format) {
+      this.inPaper = new Map();
+      return;
+    }
+    const model = documentModel(doc);
+    this.inPaper = heavy().sectionsInPaper(this.state.structure, { headings: model.headings(), text: doc.getText(), format });
   }
 
   get current(): StructureState {
@@ -53,7 +112,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
     return this.state.kind === 'loaded' ? this.state.structure.sections : [];
   }
 
-  attach(view: vscode.TreeView<SectionStat>): void {
+  attach(view: vscode.TreeView<StructureItem>): void {
     this.view = view;
     this.disposables.push(
       view.onDidChangeVisibility((e) => {
@@ -63,23 +122,45 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
     this.render();
   }
 
-  getChildren(element?: SectionStat): SectionStat[] {
-    if (element) return [];
+  getChildren(element?: StructureItem): StructureItem[] {
+    if (element) {
+      if (isVariant(element) || element.variants.length < 2) return [];
+      return element.variants.map((v) => ({ variantOf: element, ...v }));
+    }
     // VS Code asks for the items only while the view is visible: the first time is when the corpus is read.
     if (this.state.kind === 'idle') void this.load();
     return [...this.sections];
   }
 
-  getTreeItem(s: SectionStat): vscode.TreeItem {
+  getTreeItem(x: StructureItem): vscode.TreeItem {
     const total = this.state.kind === 'loaded' ? this.state.structure.papers : 0;
+    if (isVariant(x)) {
+      const item = new vscode.TreeItem(x.title, vscode.TreeItemCollapsibleState.None);
+      item.id = `${x.variantOf.key}\u0000${x.key}`;
+      item.description = `${x.papers} paper${x.papers === 1 ? '' : 's'}`;
+      item.contextValue = ITEM_CONTEXT;
+      item.tooltip = `"${x.title}" heads this part of ${x.papers} of ${total} papers`;
+      item.accessibilityInformation = { label: `${x.title}, ${x.papers} papers`, role: 'treeitem' };
+      return item;
+    }
+    const s = x;
     const pct = Math.round(s.share * 100);
-    const item = new vscode.TreeItem(s.title, vscode.TreeItemCollapsibleState.None);
+    const clustered = s.variants.length > 1;
+    const have = this.inPaper.has(s.key);
+    const item = new vscode.TreeItem(s.title, clustered ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = s.key;
-    item.description = `${s.papers}/${total} papers · ${pct}%`;
+    item.description = `${have ? '✓ in your paper · ' : ''}${s.papers}/${total} papers · ${pct}%${clustered ? ` · ${s.variants.length} titles` : ''}`;
+    if (have) item.iconPath = new vscode.ThemeIcon('check');
     item.contextValue = ITEM_CONTEXT;
-    const spellings = s.spellings.map((x) => `"${x.text}" ×${x.count}`).join(', ');
-    item.tooltip = `${s.title}\nIn ${s.papers} of ${total} papers (${pct}%), typically ${Math.round(s.position * 100)}% of the way through a paper.\nSpellings merged: ${spellings}`;
-    item.accessibilityInformation = { label: `${s.title}, in ${s.papers} of ${total} papers, ${pct} percent`, role: 'treeitem' };
+    const spellings = s.spellings.map((v) => `"${v.text}" ×${v.count}`).join(', ');
+    const titles = clustered ? `\nTitles: ${s.variants.map((v) => `${v.title} (${v.papers})`).join(', ')}` : '';
+    item.tooltip =
+      `${s.title}${have ? ' (your paper has it)' : ''}\nIn ${s.papers} of ${total} papers (${pct}%), typically ` +
+      `${Math.round(s.position * 100)}% of the way through a paper.${titles}\nSpellings merged: ${spellings}`;
+    item.accessibilityInformation = {
+      label: `${s.title}, in ${s.papers} of ${total} papers, ${pct} percent${have ? ', your paper has it' : ''}${clustered ? `, ${s.variants.length} titles` : ''}`,
+      role: 'treeitem',
+    };
     return item;
   }
 
@@ -116,8 +197,11 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
       const connection = await this.corpus.connection();
       const store = connection.store;
       if (typeof store.sectionTitles !== 'function') throw new Error('this corpus connection cannot list sections');
-      const rows = await store.sectionTitles();
-      next = { kind: 'loaded', structure: heavy().sectionStructure(rows), corpus: connection.name };
+      // The corpus's own paper count, read now: the one the panel, the status bar and the log say (not the papers
+      // with titled sections, which the view said before).
+      const [rows, counts] = await Promise.all([store.sectionTitles(), store.counts()]);
+      const structure = heavy().sectionStructure(rows, { cluster: true, corpusPapers: counts.papers });
+      next = { kind: 'loaded', structure, corpus: connection.name };
     } catch (err) {
       if (err instanceof NotConfiguredError) next = { kind: 'notConfigured', reason: err.message };
       else {
@@ -130,6 +214,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
 
   private setState(state: StructureState): void {
     this.state = state;
+    this.markPaper();
     this.render();
     this.changed.fire();
   }
@@ -154,6 +239,7 @@ export class StructureProvider implements vscode.TreeDataProvider<SectionStat>, 
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.paperTimer);
     this.generation++;
     for (const d of this.disposables) d.dispose();
   }

@@ -345,7 +345,37 @@ describe('Corpus Lens in a real VS Code', function () {
     );
     assert.equal(sections.at(-1)?.title, 'Conclusion');
     const intro = api.structure.getTreeItem(sections[1]);
-    assert.equal(intro.description, '30/30 papers · 100%');
+    // One count: the view's papers are the corpus's, as the panel and the status bar count them (issue 31.12).
+    assert.equal(state.structure.papers, (await api.corpus.connection()).papers);
+    assert.equal(intro.description, '✓ in your paper · 30/30 papers · 100%', 'paper.tex has an Introduction');
+    // The sections paper.tex has (its abstract is an environment) are marked; the others not.
+    await waitFor('the marks of paper.tex', () => api.structure.paperSections.has('abstract'));
+    assert.ok(api.structure.paperSections.has('introduction'));
+    assert.ok(!api.structure.paperSections.has('related work'));
+    assert.doesNotMatch(String(api.structure.getTreeItem(sections[2]).description), /in your paper/);
+    // Titles that say the same at the same place are one row with its titles (issue 36.1).
+    const discussionRow = sections.find((s) => s.title === 'Discussion')!;
+    assert.deepEqual(
+      discussionRow.variants.map((v) => [v.title, v.papers]),
+      [
+        ['Discussion', 16],
+        ['Discussion and Limitations', 8],
+      ],
+    );
+    assert.equal(discussionRow.papers, 24);
+    assert.deepEqual(
+      api.structure.getChildren(discussionRow).map((c) => c.title),
+      ['Discussion', 'Discussion and Limitations'],
+    );
+    // Insert Section Heading "Abstract" on a paper that has one: no second \begin{abstract}; the cursor goes to it.
+    const abstractRow = sections.find((s) => s.key === 'abstract')!;
+    const unchanged = editor.document.getText();
+    await vscode.window.showTextDocument(editor.document, vscode.ViewColumn.One);
+    void vscode.commands.executeCommand('corpusLens.insertSectionHeading', abstractRow);
+    await waitFor('the cursor on the abstract', () => vscode.window.activeTextEditor?.selection.active.line === 7);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(editor.document.getText(), unchanged, 'nothing inserted');
+    assert.equal(editor.document.getText().split('\\begin{abstract}').length, 2, 'one abstract');
     const method = sections.find((s) => s.title === 'Method');
     assert.ok(method && method.papers < 30 && method.papers >= 20, `Method in ${method?.papers} papers`);
     const seen = await waitForAsync('the tree to show the titles', async () => {
@@ -487,6 +517,11 @@ describe('Corpus Lens in a real VS Code', function () {
     await vscode.commands.executeCommand('corpusLens.indexThisPaper');
     const after = await api.corpus.connection();
     assert.ok(after.sentences > before, `${before} → ${after.sentences} sentences`);
+    // The status bar says the new size at once, before any lookup (issue 31.12: it kept the old count until a
+    // reconnect).
+    await waitFor(`the status bar to say ${after.sentences} sentences`, () =>
+      api.status.text.includes(`${after.sentences.toLocaleString('en')} sentences`),
+    );
     moveTo(editor, 'Participants wrote faster');
     const state = await findSimilar(api, ['results', 'error']);
     assert.equal(state.kind, 'results', JSON.stringify(state).slice(0, 300));

@@ -1,10 +1,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TextModel } from '../../../../src/core/text/index.js';
+import { evalPath, projectRoot } from '../../../support/eval.js';
 import {
   cleanSectionTitle,
   normalizeSectionTitle,
   sectionHeading,
   sectionStructure,
+  sectionsInPaper,
+  titleWords,
   type SectionTitleRow,
 } from '../../../../src/core/retrieve/structure.js';
 
@@ -170,6 +176,204 @@ describe('the ordered distribution of section titles', () => {
   test('empty input', () => {
     assert.deepEqual(sectionStructure([]), { papers: 0, sections: [] });
     assert.deepEqual(sectionStructure(rows({ a: [null, ''] })), { papers: 0, sections: [] });
+  });
+});
+
+describe('titles clustered by position and wording (cluster: true)', () => {
+  const corpus = rows({
+    a: ['Introduction', 'Related Work', 'Method', 'Experiments', 'Conclusion'],
+    b: ['Introduction', 'Background', 'Approach', 'Evaluation', 'Conclusions and Future Work'],
+    c: ['Introduction', 'Prior Work', 'Method', 'Experiments', 'Future Work', 'Conclusion'],
+    d: ['Introduction', 'Method', 'Results', 'Related Work', 'Conclusions'],
+    e: ['Introduction', 'Background and Related Work', 'Methodology', 'Results', 'Discussion', 'Concluding Remarks'],
+    f: ['Introduction', 'Related Work', 'Method', 'Results', 'Conclusion'],
+  });
+
+  test('"Related Work", "Background", "Prior Work" are one row; the conclusions another, ordered by position', () => {
+    const s = sectionStructure(corpus, { cluster: true });
+    assert.deepEqual(
+      s.sections.map((x) => x.title),
+      ['Introduction', 'Related Work', 'Method', 'Results', 'Experiments', 'Conclusion'],
+    );
+    const related = s.sections[1];
+    assert.equal(related.papers, 6, 'every paper has one of them');
+    assert.deepEqual(
+      related.variants.map((v) => [v.title, v.papers]),
+      [
+        ['Related Work', 3],
+        ['Background', 1],
+        ['Background and Related Work', 1],
+        ['Prior Work', 1],
+      ],
+    );
+    const conclusion = s.sections.at(-1)!;
+    assert.equal(conclusion.papers, 6);
+    assert.deepEqual(conclusion.variants.map((v) => v.title).sort(), [
+      'Concluding Remarks',
+      'Conclusion',
+      'Conclusions',
+      'Conclusions and Future Work',
+    ]);
+    assert.equal(s.sections.find((x) => x.key === 'method')!.papers, 6, 'Method, Approach, Methodology');
+    assert.deepEqual(
+      s.sections.find((x) => x.key === 'experiments')!.variants.map((v) => v.title),
+      ['Experiments', 'Evaluation'],
+    );
+    // "Future Work" shares only the general "work" with Related Work, and sits elsewhere: not merged into it; one paper
+    // has it, so it is below the cut in a corpus of six.
+    assert.ok(!s.sections.some((x) => x.variants.some((v) => v.key === 'future work')));
+    // Position: each paper's first section of the row, once (d has Related Work late, at 3/4): median of
+    // 0.25, 0.25, 0.2, 0.75, 0.2, 0.25.
+    assert.equal(related.position, 0.25);
+  });
+
+  test('the same wording at another place is another row; a title of general words only joins nothing', () => {
+    const s = sectionStructure(
+      rows({
+        a: ['Summary', 'Introduction', 'Method', 'Results', 'Work'],
+        b: ['Summary', 'Introduction', 'Method', 'Results', 'Work'],
+        c: ['Introduction', 'Method', 'Results', 'Conclusion'],
+        d: ['Introduction', 'Method', 'Results', 'Conclusion'],
+      }),
+      { cluster: true },
+    );
+    const summary = s.sections.find((x) => x.key === 'summary')!;
+    assert.deepEqual(
+      summary.variants.map((v) => v.key),
+      ['summary'],
+      'a summary at the start is not the conclusion at the end',
+    );
+    assert.equal(s.sections.find((x) => x.key === 'conclusion')!.variants.length, 1);
+    assert.equal(s.sections.find((x) => x.key === 'work')!.variants.length, 1);
+  });
+
+  test('titleWords: plurals folded, same-part words as one, general words left out', () => {
+    assert.deepEqual([...titleWords('conclusions and future work')], ['conclusion', 'future']);
+    assert.deepEqual([...titleWords('background')], ['related']);
+    assert.deepEqual([...titleWords('prior work')], ['related']);
+    assert.deepEqual([...titleWords('experimental results')], ['experiment', 'result']);
+    assert.deepEqual([...titleWords('work')], []);
+  });
+
+  test('without cluster, and with the corpus count as the denominator', () => {
+    const plain = sectionStructure(corpus);
+    assert.equal(plain.sections.find((x) => x.key === 'related work')!.papers, 3);
+    const counted = sectionStructure(corpus, { cluster: true, corpusPapers: 12 });
+    assert.equal(counted.papers, 12);
+    assert.equal(counted.sections[0].share, 0.5, 'Introduction: 6 of the corpus’s 12 papers');
+  });
+});
+
+describe('clustering the sample corpus and the shared LaTeX papers', () => {
+  /** Each paper's top-level headings (the ingest files the abstract as "Abstract" first), as the store lists them. */
+  function corpusRows(files: string[]): SectionTitleRow[] {
+    return files.flatMap((file) => {
+      const model = new TextModel(readFileSync(file, 'utf8'), file.endsWith('.md') ? 'markdown' : 'latex');
+      const headings = model.headings().filter((h) => h.level <= (file.endsWith('.md') ? 2 : 1));
+      return [
+        { paperId: file, sectionIndex: 0, title: 'Abstract' },
+        ...headings.map((h, i) => ({ paperId: file, sectionIndex: i + 1, title: h.title })),
+      ];
+    });
+  }
+  const samples = join(projectRoot, 'samples', 'corpus');
+  const sampleFiles = readdirSync(samples)
+    .filter((f) => /\.(tex|md)$/.test(f))
+    .map((f) => join(samples, f));
+
+  test('the samples: 11 titles make 10 rows, "Discussion and Limitations" under Discussion; nothing else merged', () => {
+    const raw = sectionStructure(corpusRows(sampleFiles));
+    const s = sectionStructure(corpusRows(sampleFiles), { cluster: true });
+    assert.equal(raw.sections.length, 11);
+    assert.equal(s.sections.length, 10);
+    assert.deepEqual(
+      s.sections.filter((r) => r.variants.length > 1).map((r) => [r.title, r.papers, r.variants.map((v) => v.title)]),
+      [['Discussion', 24, ['Discussion', 'Discussion and Limitations']]],
+    );
+    assert.deepEqual(
+      s.sections.map((r) => r.title),
+      [
+        'Abstract',
+        'Introduction',
+        'Related Work',
+        'Method',
+        'Study Design',
+        'Results',
+        'Evaluation',
+        'Discussion',
+        'Limitations',
+        'Conclusion',
+      ],
+    );
+  });
+
+  const scipy = evalPath('latex', 'scipy-1.0-paper', 'paper.tex');
+  const template = evalPath('latex', 'arxiv-style-template', 'template.tex');
+  test(
+    "with the shared LaTeX papers: SciPy 1.0's Background (its second section) joins Related Work; the template's own titles stay alone",
+    { skip: !(scipy && template) && 'no ../shared/eval' },
+    () => {
+      const s = sectionStructure(corpusRows([...sampleFiles, scipy!, template!]), { cluster: true, minPapers: 1 });
+      assert.equal(s.papers, 32);
+      const related = s.sections.find((r) => r.key === 'related work')!;
+      assert.deepEqual(
+        related.variants.map((v) => [v.title, v.papers]),
+        [
+          ['Related Work', 30],
+          ['Background', 1],
+        ],
+      );
+      assert.equal(s.sections.find((r) => r.key === 'introduction')!.papers, 32);
+      const headings = s.sections.find((r) => r.key === 'headings: first level')!;
+      assert.equal(headings.variants.length, 1);
+      // SciPy's late sections (Data Availability, Acknowledgements, …) say nothing the samples say: rows of their own.
+      assert.equal(s.sections.find((r) => r.key === 'acknowledgements')!.variants.length, 1);
+    },
+  );
+});
+
+describe('the sections a paper already has', () => {
+  const structure = sectionStructure(
+    rows({
+      a: ['Abstract', 'Introduction', 'Related Work', 'Method', 'Conclusion'],
+      b: ['Abstract', 'Introduction', 'Background', 'Method', 'Conclusion'],
+      c: ['Abstract', 'Introduction', 'Prior Work', 'Method', 'Conclusions'],
+    }),
+    { cluster: true },
+  );
+
+  // The row holding Related Work, Background and Prior Work (named after one of them: each is in one paper).
+  const related = () => structure.sections.find((r) => r.variants.some((v) => v.key === 'related work'))!.key;
+
+  test('by any title of the row, in other words too; the LaTeX abstract environment is the Abstract', () => {
+    const latex = '\\documentclass{article}\n\\begin{document}\n\\begin{abstract}\nWe study.\n\\end{abstract}\n\\section{Introduction}\n';
+    const have = sectionsInPaper(structure, {
+      headings: [
+        { title: 'Introduction', start: 70 },
+        { title: '2 Related Works', start: 90 },
+      ],
+      text: latex,
+      format: 'latex',
+    });
+    assert.deepEqual([...have.keys()].sort(), ['abstract', 'introduction', related()].sort());
+    assert.equal(have.get('abstract'), latex.indexOf('\\begin{abstract}'), 'where the paper has it');
+    assert.equal(have.get(related()), 90);
+    const md = sectionsInPaper(structure, {
+      headings: [
+        { title: 'Background', start: 0 },
+        { title: 'Conclusions and Future Work', start: 10 },
+      ],
+      text: '',
+      format: 'markdown',
+    });
+    assert.deepEqual([...md.keys()].sort(), ['conclusion', related()].sort());
+  });
+
+  test('a commented-out abstract is none', () => {
+    const text = '% \\begin{abstract}\n50\\% \\begin{abstract}';
+    const have = sectionsInPaper(structure, { headings: [], text, format: 'latex' });
+    assert.deepEqual([...have], [['abstract', text.lastIndexOf('\\begin')]], 'an escaped \\% is no comment');
+    assert.deepEqual([...sectionsInPaper(structure, { headings: [], text: '% \\begin{abstract}', format: 'latex' })], []);
   });
 });
 
