@@ -19,6 +19,7 @@ const commands: Record<string, () => Promise<Command>> = {
   elements: async () => (await import('./commands/elements.js')).elementsCommand,
   check: async () => (await import('./commands/check.js')).checkCommand,
   copy: async () => (await import('./commands/copy.js')).copyCommand,
+  stats: async () => (await import('./commands/stats.js')).statsCommand,
 };
 
 function usage(): string {

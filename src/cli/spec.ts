@@ -76,6 +76,9 @@ export const ingestSpec = defineCommand({
   options: {
     ...corpusOptions,
     glob: text('PATTERN', 'only the files under the PATHs that match this glob'),
+    reindex: flag(
+      'read the PATHs again even when unchanged, replacing the papers stored from them: papers of one work given together merge into one, and a .bib given with them lends its metadata (the fixes `corpus-lens stats` prints)',
+    ),
     zotero: text('DIR', 'add the works of this Zotero library (its data directory)'),
     collection: text('NAME', 'with --zotero: only this collection (and its subcollections)'),
     ...embedderOptions,
@@ -318,6 +321,20 @@ export const elementsSpec = defineCommand({
   },
 });
 
+export const statsSpec = defineCommand({
+  name: 'stats',
+  summary: 'corpus health: papers and sentences by source, papers without title/authors/year, duplicates, stubs, anon keys',
+  synopsis: ['--db DB [--json]'],
+  about: [
+    'Reads the corpus (changes nothing) and reports: papers and sentences by source (latex, pdf, html, markdown, bib, zotero, web, metadata, import); papers without a title, authors or a year; citation keys made without authors (anon…); stub papers (fewer than 20 sentences); likely duplicates (the same DOI, arXiv id or normalised title, or most of their text: a shingle fingerprint); and LaTeX projects whose \\input/\\include files are missing (checked on disk now: ingest does not store its warnings). Each finding has its fix: a command line (corpus-lens ingest --reindex …, corpus-lens fetch --ids …) or what to do.',
+    "--json prints {papers, sentences, bySource: [{kind, papers, sentences}], missingTitle, missingAuthors, missingYear, anonymousKeys, stubs: [{paper, fix}], duplicates: [{reason: doi|arxiv|title|fingerprint, key, papers, fix}], missingInputs: [{paper, file, missing, fix}], notes}; paper is {id, title, citationKey, sourcePath, kind, sentences}, fix is {action: merge|reindex|metadata|fetch|none, text, command}. Otherwise the report as Markdown. Supabase: needs the schema's paper_stats() function (run `corpus-lens schema --print` as a migration) and does not check duplicates by text.",
+  ].join('\n'),
+  options: {
+    ...corpusOptions,
+    ...jsonFlag('the report'),
+  },
+});
+
 /** The commands in the order `corpus-lens --help` and the README list them. */
 export const checkSpec = defineCommand({
   name: 'check',
@@ -372,6 +389,7 @@ export const commandSpecs: readonly CommandSpec[] = [
   askSpec,
   elementsSpec,
   checkSpec,
+  statsSpec,
   schemaSpec,
   copySpec,
 ];

@@ -24,6 +24,7 @@ export const PUBLIC_COMMANDS = [
   'corpusLens.refreshStructure',
   'corpusLens.insertSectionHeading',
   'corpusLens.checkCitations',
+  'corpusLens.corpusHealth',
 ] as const;
 
 /** Commands run from links the extension renders (the hover's "Cite" and "Open all in the panel", the quick fix), not listed in the palette. */

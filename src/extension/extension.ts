@@ -24,6 +24,7 @@ import * as asking from './ask/index.js';
 import * as cite from './cite/index.js';
 import * as citeCheck from './cite-check/index.js';
 import * as corpusFeature from './corpus/index.js';
+import * as health from './health/index.js';
 import * as lookup from './lookup/index.js';
 import * as panelFeature from './panel/index.js';
 import * as review from './review/index.js';
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     ...addPapers.register(context, { log, secrets, corpus, editors, sources }).commands,
     ...review.register(context, { relatedWork, editors }).commands,
     ...structureFeature.register(context, { structure, editors }).commands,
+    ...health.register(context, { log, corpus }).commands,
     ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked })
       .commands,
     'corpusLens.showLog': () => log.show(),

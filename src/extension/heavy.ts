@@ -57,3 +57,5 @@ export {
   replaceKeyEdit,
 } from '../core/cite-check/index.js';
 export { formatBibtexEntry } from '../core/bib/format.js';
+export { healthReport } from '../core/health/report.js';
+export { healthMarkdown } from '../core/health/markdown.js';

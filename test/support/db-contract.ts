@@ -275,6 +275,28 @@ export function storeContract(t: ContractTarget): void {
     );
   });
 
+  test('paperStats (the corpus health report): every paper once in id order, with its metadata and its sentence count', async () => {
+    const store = t.store();
+    if (!store.paperStats) return;
+    const rows = await store.paperStats();
+    const expected = fixtureRows();
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [...new Set(expected.documents.map((d) => d.doc_id))].sort(),
+    );
+    for (const r of rows) {
+      assert.equal(r.sentences, expected.documents.filter((d) => d.doc_id === r.id).length, r.id);
+      const source = expected.sources.find((x) => x.doc_id === r.id)!;
+      assert.equal(r.title, source.title);
+      assert.equal(r.year, source.year ?? null);
+      assert.deepEqual(r.authors, Array.isArray(source.authors) ? source.authors : [source.authors]);
+    }
+    assert.equal(
+      rows.reduce((n, r) => n + r.sentences, 0),
+      (await store.counts()).sentences,
+    );
+  });
+
   if (t.reimport) {
     test('elements: written with their paper; found by vector, keyword and type; linked by page; listed; deleted with the paper', async () => {
       const store = t.store();

@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['text', 'paper', 'net'],
   ['embed', 'bib', 'llm'],
   ['store'],
-  ['retrieve', 'ingest'],
+  ['retrieve', 'ingest', 'health'],
   ['grounding'],
   ['review', 'ask', 'sources', 'cite-check'],
   ['src/extension', 'src/cli'],

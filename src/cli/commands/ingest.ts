@@ -63,6 +63,7 @@ export const ingestCommand: Command = {
           embedder,
           indexPrecision,
           glob: values.glob,
+          reindex: values.reindex,
           signal: controller.signal,
           onProgress: (p: { filesDone: number; filesTotal: number; sentencesPerSecond: number }) => {
             bar?.update(p.filesDone, p.filesTotal, `${Math.round(p.sentencesPerSecond)} sentences/s`);

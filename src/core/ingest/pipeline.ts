@@ -55,6 +55,11 @@ export interface IngestOptions {
   writeBatch?: number;
   /** How a corpus this run creates holds its vectors in the indexes (the store's default where absent). */
   indexPrecision?: IndexPrecision;
+  /**
+   * Read every source again, unchanged ones too, and replace the papers stored from it (a fix of the corpus health
+   * report: sources re-indexed in one run merge into one paper per work; a .bib given with them lends its metadata).
+   */
+  reindex?: boolean;
 }
 
 /** One source to read: a file, or an item of a library. */
@@ -139,6 +144,8 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
   for (const s of known.values()) if (s.sourcePath) storedBySource.set(s.sourcePath, [...(storedBySource.get(s.sourcePath) ?? []), s.id]);
   /** Papers of this run written to the store already (a replaced one is deleted from it). */
   const written = new Set<string>();
+  /** Every paper this run produced (written or waiting): a re-index never deletes those. */
+  const produced = new Set<string>();
   const started = Date.now();
   const indexes = searchIndexes(store);
   const existing = indexes ? (await store.counts()).sentences : 0;
@@ -199,7 +206,7 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
       signal?.throwIfAborted();
       try {
         const id = await unit.identity();
-        if (id && knownHashes.has(`${id.sourcePath}\u0000${id.contentHash}`)) {
+        if (id && !options.reindex && knownHashes.has(`${id.sourcePath}\u0000${id.contentHash}`)) {
           summary.skipped++;
           const problems = unit.problemsWhenSkipped?.();
           summary.failed.push(...(problems?.errors ?? []));
@@ -210,6 +217,16 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
           summary.failed.push(...result.errors);
           summary.warnings.push(...(result.warnings ?? []));
           const records = await oneRecordPerWork(result.papers);
+          if (options.reindex) {
+            // Read well: what was stored from this source before the run goes, and its records are written afresh.
+            const before = [...new Set([unit.label, ...records.map((p) => p.sourcePath)])]
+              .flatMap((s) => (s ? (storedBySource.get(s) ?? []) : []))
+              .filter((id) => known.has(id) && !produced.has(id));
+            if (before.length) {
+              await store.deletePapers(before);
+              before.forEach((id) => known.delete(id));
+            }
+          }
           // A stored paper its source no longer yields (an edited draft's previous version, an entry since removed).
           const yielded = new Set(records.map((p) => p.id));
           const gone = [...new Set(records.map((p) => p.sourcePath))]
@@ -230,6 +247,7 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
           // held whole (vectors included) until its end it took gigabytes and said nothing for minutes.
           for (const [k, paper] of fresh.entries()) {
             signal?.throwIfAborted();
+            produced.add(paper.id);
             pending.push(await embedPaper(paper, embedder, signal));
             pendingSentences += paper.sentences.length;
             if (pendingSentences >= (options.writeBatch ?? 2000)) {

@@ -1,6 +1,6 @@
 // Mapping of the lookup functions' rows (similarity, score, sentence, previous, next, paper) to Hit, shared by
 // every backend, and small encoders shared by the SQL backends.
-import type { ElementHit, ElementRef, ElementType, Hit, LookupOptions, PaperRef, SectionTitle, SentenceRef } from './types.js';
+import type { ElementHit, ElementRef, ElementType, Hit, LookupOptions, PaperRef, PaperStat, SectionTitle, SentenceRef } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -62,6 +62,21 @@ export function toHit(row: Json): Hit {
 /** A row (paper_id, section_index, section_title) of section_titles() or its SQL, as every backend returns it. */
 export function toSectionTitle(row: Json): SectionTitle {
   return { paperId: String(row.paper_id), sectionIndex: num(row.section_index), title: str(row.section_title) };
+}
+
+/** A row of paper_stats() or its SQL, as every backend returns it. */
+export function toPaperStat(row: Json): PaperStat {
+  return {
+    id: String(row.id),
+    title: str(row.title),
+    authors: Array.isArray(row.authors) ? row.authors.map(String) : [],
+    year: row.year == null ? null : num(row.year),
+    doi: str(row.doi),
+    citationKey: str(row.citation_key),
+    sourcePath: str(row.source_path),
+    source: str(row.source),
+    sentences: num(row.sentences),
+  };
 }
 
 /** pgvector's text input: `[1,2,3]`. */

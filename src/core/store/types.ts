@@ -325,6 +325,11 @@ export interface CorpusStore {
   paperRows?(paperId: string, options?: { embeddings?: boolean; signal?: AbortSignal }): Promise<StoredSentence[]>;
   /** Every paper's metadata (id, title, authors, year, venue, DOI, citation key): the citation checker resolves keys with it. */
   listPapers?(): Promise<PaperRef[]>;
+  /**
+   * Every paper once, in id order, with what the corpus health report checks: its metadata, where it came from and how
+   * many sentences it has (the SQL of the schema's paper_stats(); Supabase calls that function).
+   */
+  paperStats?(): Promise<PaperStat[]>;
   /** The source BibTeX entry ingest stored for each of these papers (papers without one are left out): Cite keeps its type. */
   paperBibtex?(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>>;
   /**
@@ -363,6 +368,20 @@ export interface StoredSentence {
   lineStart: number | null;
   lineEnd: number | null;
   embedding: Float32Array | null;
+}
+
+/** One paper as the corpus health report sees it (CorpusStore.paperStats). */
+export interface PaperStat {
+  id: string;
+  title: string | null;
+  authors: string[];
+  year: number | null;
+  doi: string | null;
+  citationKey: string | null;
+  sourcePath: string | null;
+  /** Where a paper from the web came from (full-text URL, or 'metadata:<service>'). */
+  source: string | null;
+  sentences: number;
 }
 
 export interface PaperSource {

@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
     require('./ask.suite');
     require('./writing-flows.suite');
     require('./lm.suite');
+    require('./health.suite');
   }
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;

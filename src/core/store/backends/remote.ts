@@ -36,6 +36,7 @@ export const OPTIONAL_METHODS = [
   'paperBibtex',
   'paperRows',
   'listPapers',
+  'paperStats',
   'matchElements',
   'linkedElements',
   'listElements',

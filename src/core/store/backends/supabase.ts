@@ -5,7 +5,7 @@
 // sentences, its elements), not one transaction: a failed later request leaves a paper without sentences or elements,
 // which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { textFilter, toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
+import { textFilter, toElementHit, toHit, toPaperStat, toSectionTitle, vectorText } from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
 import {
   checkCompatible,
@@ -24,6 +24,7 @@ import {
   type PaperOptions,
   type PaperInput,
   type PaperSource,
+  type PaperStat,
   type SectionTitle,
   type SentenceLocation,
   type WriteOptions,
@@ -465,6 +466,25 @@ export class SupabaseCorpusStore implements CorpusStore {
       out.push(...rows.map(toSectionTitle));
       if (!rows.length) return out;
       after = out[out.length - 1];
+    }
+  }
+
+  /** The RPC paper_stats(), a page of up to 1,000 papers at a time, until a page comes back empty (as sectionTitles). */
+  async paperStats(): Promise<PaperStat[]> {
+    if (!(await this.meta())) return [];
+    const out: PaperStat[] = [];
+    for (;;) {
+      const r = (await this.client.rpc('paper_stats', { after_paper: out.at(-1)?.id ?? null, max_rows: 1000 })) as Reply<
+        Record<string, unknown>[]
+      >;
+      if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
+        throw new StoreError(
+          'this Supabase project has no paper_stats() function (a Corpus Lens schema before the corpus health report): run the output of `corpus-lens schema --print` as a migration',
+        );
+      }
+      const rows = unwrap(this.url, 'paper_stats', r) ?? [];
+      if (!rows.length) return out;
+      out.push(...rows.map(toPaperStat));
     }
   }
 

@@ -17,6 +17,7 @@ export const READ_FUNCTIONS = [
   'bm25_sentences',
   'sentence_context',
   'section_titles',
+  'paper_stats',
   'match_elements',
   'linked_elements',
   'list_elements',

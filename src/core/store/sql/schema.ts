@@ -10,6 +10,7 @@
 
 import type { IndexPrecision } from '../types.js';
 import { elementsSql } from './elements.js';
+import { healthSql } from './health.js';
 import { contextSql, efSearchSql } from './lookup.js';
 import { rankingSql } from './ranking.js';
 import { FIXED_SEARCH_PATH } from './roles.js';
@@ -49,6 +50,7 @@ export function schemaSql(dimensions: number = DEFAULT_DIMENSIONS, precision?: I
     rankingSql(v),
     contextSql(),
     elementsSql(v),
+    healthSql(),
     FIXED_SEARCH_PATH,
   ].join('');
 }

@@ -7,7 +7,8 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { filterArgs, isFiltered, parseVectorText, toElementHit, toHit, toSectionTitle, vectorText } from '../rows.js';
+import { filterArgs, isFiltered, parseVectorText, toElementHit, toHit, toPaperStat, toSectionTitle, vectorText } from '../rows.js';
+import { PAPER_STATS_SQL } from './health.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -25,6 +26,7 @@ import {
   type IndexPrecision,
   type InitOptions,
   type PaperRef,
+  type PaperStat,
   type SentenceLocation,
   type StoredSentence,
   type LookupOptions,
@@ -747,6 +749,12 @@ export class SqlCorpusStore implements CorpusStore {
       doi: r.doi == null ? null : String(r.doi),
       citationKey: r.citation_key == null ? null : String(r.citation_key),
     }));
+  }
+
+  async paperStats(): Promise<PaperStat[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query(PAPER_STATS_SQL);
+    return rows.map(toPaperStat);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,69 @@
+// Corpus Lens: Corpus Health — the `corpus-lens stats` report of the open corpus, as a read-only Markdown document
+// shown in VS Code's Markdown preview. A preview rather than a webview of our own: the report is a document (read,
+// searched, copied from, kept open beside the paper), VS Code renders and sanitises Markdown itself, and each fix is
+// a command line in a code block to copy; "Copy Fix Commands" puts them all on the clipboard.
+import * as vscode from 'vscode';
+import type { CommandTable } from '../command-table.js';
+import type { CorpusService } from '../corpus/corpus.js';
+import { NotConfiguredError } from '../corpus/corpus.js';
+import { heavy } from '../load.js';
+import { redactSecrets } from '../../core/redact.js';
+
+export const CORPUS_HEALTH_COMMAND = 'corpusLens.corpusHealth';
+/** The report's document: one per window, replaced by each run. */
+export const HEALTH_URI = vscode.Uri.from({ scheme: 'corpus-lens-health', path: '/Corpus Health.md' });
+
+interface HealthDeps {
+  log: vscode.LogOutputChannel;
+  corpus: CorpusService;
+}
+
+export function register(
+  context: vscode.ExtensionContext,
+  deps: HealthDeps,
+): { commands: Pick<CommandTable, typeof CORPUS_HEALTH_COMMAND> } {
+  const { log, corpus } = deps;
+  let text = '# Corpus health\n\nNot run yet.\n';
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const provider: vscode.TextDocumentContentProvider = { onDidChange: changed.event, provideTextDocumentContent: () => text };
+  context.subscriptions.push(changed, vscode.workspace.registerTextDocumentContentProvider(HEALTH_URI.scheme, provider));
+
+  const run = async () => {
+    let target: string;
+    try {
+      target = corpus.target();
+    } catch (err) {
+      if (err instanceof NotConfiguredError) return void vscode.window.showInformationMessage(`Corpus Lens: ${err.message}`);
+      throw err;
+    }
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Corpus Lens: checking the corpus…' },
+      async () => {
+        const { store } = await corpus.connection();
+        return heavy().healthReport(store, { db: redactSecrets(target) });
+      },
+    );
+    text = heavy().healthMarkdown(report);
+    changed.fire(HEALTH_URI);
+    await vscode.commands.executeCommand('markdown.showPreview', HEALTH_URI);
+    const commands = [
+      ...report.duplicates.map((d) => d.fix),
+      ...[report.anonymousKeys, report.stubs, report.missingTitle, report.missingAuthors, report.missingYear].flat().map((f) => f.fix),
+      ...report.missingInputs.map((m) => m.fix),
+    ]
+      .map((f) => f.command)
+      .filter((c): c is string => !!c);
+    const unique = [...new Set(commands)];
+    log.info(`corpus health: ${report.papers} papers, ${report.sentences} sentences, ${unique.length} fix commands`);
+    if (!unique.length) return;
+    const copy = 'Copy Fix Commands';
+    // Not awaited: the command ends with the report shown, whatever becomes of the notification.
+    void vscode.window
+      .showInformationMessage(
+        `Corpus Lens: ${unique.length} fix command${unique.length === 1 ? '' : 's'} for this corpus (run them in a terminal with the corpus-lens CLI).`,
+        copy,
+      )
+      .then((pick) => (pick === copy ? vscode.env.clipboard.writeText(unique.join('\n') + '\n') : undefined));
+  };
+  return { commands: { [CORPUS_HEALTH_COMMAND]: run } };
+}
