@@ -7,7 +7,8 @@ const production = process.argv.includes('--production');
 
 // PGlite finds its WASM and data files next to its own module (import.meta.url), so it stays a real package
 // in node_modules (shipped in the .vsix, see .vscodeignore) instead of being bundled.
-const nodeExternals = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-pgvector'];
+// usearch (the native vector index, src/core/store/sql/native-index.ts) loads its prebuilt binary the same way.
+const nodeExternals = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-pgvector', 'usearch'];
 
 /** @type {esbuild.BuildOptions[]} */
 const targets = [

@@ -21,6 +21,8 @@ export interface SqlDriver {
    * the same text) and later lookups only bind and execute it.
    */
   lookup(sql: string, vector: Float32Array | null, params: readonly unknown[], prepareAs?: string): Promise<Row[]>;
+  /** A `COPY … TO '/dev/blob'` statement's output (PGlite only: the native vector index reads the vectors by it). */
+  copyOut?(sql: string): Promise<Uint8Array>;
   /** Runs fn in one transaction on one connection. */
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -19,7 +19,7 @@ export interface OpenStoreOptions {
   owner?: string;
   /** Embedded corpus: this process closes the corpus when another opener asks (SIGUSR2; see ops/lock.ts). */
   handover?: boolean;
-  /** PostgreSQL corpus: hears what the store did differently from what was asked (a serial index build). */
+  /** Hears what the store did differently from what was asked (a serial index build; no native vector index). */
   onNotice?: (message: string) => void;
   /** Embedded corpus: keep an in-memory keyword index for hybrid lookups (a long-lived process; SqlStoreOptions). */
   keywordIndex?: boolean;
@@ -67,6 +67,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
     owner: options.owner,
     handover: options.handover,
     keywordIndex: options.keywordIndex,
+    onNotice: options.onNotice,
   });
   if (schema === 'corpusStudio') {
     const { corpusStudioSql } = await import('./backends/corpus-studio.js');

@@ -118,11 +118,17 @@ interface HybridParams {
   exact?: string;
   /** The keyword ranking as given (a bigint[] of sentence ids, best first) instead of bm25_sentences' (text unused). */
   keywordIds?: string;
+  /** The vector candidates as given (a bigint[] of sentence ids: the native index's) instead of an HNSW scan. */
+  vectorIds?: string;
 }
 
 function hybridQuery(v: VectorIndex, p: HybridParams): string {
   const near = { table: 'sentences', vector: p.vector, exact: p.exact };
-  return `WITH ${nearest(v, { ...near, name: 'v', columns: 's.id, s.paper_id, s.section_index', count: p.candidates, filter: p.filter })},
+  const vectorCandidates = p.vectorIds
+    ? `v AS MATERIALIZED (SELECT s.id, s.paper_id, s.section_index, s.embedding <=> ${p.vector} AS distance
+    FROM unnest(${p.vectorIds}) u(id) JOIN sentences s ON s.id = u.id)`
+    : nearest(v, { ...near, name: 'v', columns: 's.id, s.paper_id, s.section_index', count: p.candidates, filter: p.filter });
+  return `WITH ${vectorCandidates},
   -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
   -- sentences).
   ${nearest(v, {
@@ -181,8 +187,16 @@ function hybridQuery(v: VectorIndex, p: HybridParams): string {
  * the HNSW (or IVFFlat) scans. It skips the PL/pgSQL call and the custom plan of its large statement on every lookup,
  * as matchStatement does for the vector match.
  */
-export function hybridStatement(count: number, candidates: number, v: VectorIndex, keywords: 'sql' | 'given' = 'sql'): string {
+export function hybridStatement(
+  count: number,
+  candidates: number,
+  v: VectorIndex,
+  keywords: 'sql' | 'given' = 'sql',
+  vectors: 'hnsw' | 'given' = 'hnsw',
+): string {
   return hybridQuery(v, {
+    // 'given': $7 is the vector candidates, a bigint[] of sentence ids (the native index's, native-index.ts).
+    ...(vectors === 'given' ? { vectorIds: '$7::bigint[]' } : {}),
     vector: '$1::vector',
     // 'given': $2 is the keyword ranking itself, a bigint[] of sentence ids best first, ranked as bm25_sentences
     // ranks them (the embedded corpus's in-memory index, keyword-index.ts).
@@ -197,6 +211,27 @@ export function hybridStatement(count: number, candidates: number, v: VectorInde
     keywordFilter: 'NULL, NULL, NULL, NULL, NULL',
   });
 }
+
+/**
+ * The vector match over the native index's candidates (native-index.ts), as one statement: $1 the query vector, $2
+ * the candidates (bigint[] of sentence ids), $3 the threshold, $4 the offset, $5 k, $6–$10 the filters (year_min,
+ * year_max, paper_ids, venue, section). Each candidate's similarity is computed from its stored float32 vector, so the order and the
+ * similarities shown are exact over the candidates (the index holds half-precision vectors).
+ */
+export const NATIVE_MATCH_SQL = `WITH hits AS MATERIALIZED (
+    SELECT x.id, x.similarity AS score, x.similarity FROM (
+      SELECT s.id, (1 - (s.embedding <=> $1::vector))::float8 AS similarity
+      FROM unnest($2::bigint[]) u(id) JOIN sentences s ON s.id = u.id
+      WHERE ${FILTER.replace(/paper_ids/g, '$8::text[]')
+        .replace(/year_min/g, '$6::int')
+        .replace(/year_max/g, '$7::int')
+        .replace(/venue_filter/g, '$9::text')
+        .replace(/section_filter/g, '$10::text')}
+    ) x
+    WHERE $3::float8 IS NULL OR x.similarity >= $3::float8
+    ORDER BY x.similarity DESC, x.id LIMIT $5::int
+  )
+  ${contextTail('$4::int')}`;
 
 /**
  * A query text's distinct lexemes as bm25_sentences reads them, and whether it uses web-search syntax (which only

@@ -2,11 +2,12 @@
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
 import { PGLITE_BUILD_MEMORY_MB } from '../ops/capacity.js';
 import { SESSION_EF_SEARCH } from './lookup.js';
-import { hybridStatement, matchStatement, QUERY_LEXEMES_SQL } from './ranking.js';
+import { hybridStatement, matchStatement, NATIVE_MATCH_SQL, QUERY_LEXEMES_SQL } from './ranking.js';
 import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
+import { fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './native-index.js';
 import { filterArgs, isFiltered, parseVectorText, toElementHit, toHit, toPaperStat, toSectionTitle, vectorText } from '../rows.js';
 import { PAPER_STATS_SQL } from './health.js';
 import {
@@ -71,6 +72,14 @@ export function defaultIndexPrecision(kind: StoreKind, dimensions: number): Inde
   return kind === 'pglite' && dimensions <= MAX_INDEX_DIMENSIONS.float32 ? 'float32' : 'half';
 }
 
+/**
+ * Candidates the native index gives a vector match of k, re-scored exactly in SQL: k + 25, so that the few a
+ * half-precision distance puts just below the top k are not lost.
+ */
+const nativeCandidates = (k: number) => k + 25;
+/** A filtered native match reads at most this many candidates before handing over to pgvector's path. */
+const NATIVE_FILTER_MAX = 20_000;
+
 /** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
 const STATS_STALE = 'search_stats_stale';
 
@@ -103,6 +112,12 @@ export interface SqlStoreOptions {
    * few lookups of ~15 ms less each, so it is off unless asked for, or loaded by keywordIndex().
    */
   keywordIndex?: boolean;
+  /**
+   * Embedded corpus: serve vector lookups from the native vector index (native-index.ts), kept in `folder` (null: in
+   * memory only), instead of pgvector's HNSW in PGlite, which is then not built. Where the native module cannot
+   * load, the store says so once (onNotice) and keeps pgvector's index.
+   */
+  nativeIndex?: { folder: string | null };
 }
 
 /** What the user is told when a parallel index build had to run serially (see isSharedMemoryShortage). */
@@ -122,6 +137,10 @@ export class SqlCorpusStore implements CorpusStore {
   private closed = false;
   /** The embedded corpus's in-memory keyword ranking (keyword-index.ts), or its load under way. */
   private keywords: { generation: number; index?: KeywordIndex; loading?: Promise<KeywordIndex | undefined> } | undefined;
+  /** The native vector index (native-index.ts) of one generation of the corpus, or its build under way. */
+  private vectors: { generation: number; index?: NativeVectorIndex; loading?: Promise<NativeVectorIndex | undefined> } | undefined;
+  /** Whether this store serves vectors natively: options.nativeIndex and the module loads (decided once). */
+  private native: boolean | undefined;
   /** A serial index build was reported (options.onNotice). */
   private serialBuildNoticed = false;
   /** dropSearchIndexes dropped the indexes in this session. */
@@ -240,6 +259,8 @@ export class SqlCorpusStore implements CorpusStore {
         options.vectorContext,
       ]);
     }
+    // The native index serves this corpus's sentence vectors: pgvector's is not kept up to date row by row.
+    if (this.nativeVectors()) await this.driver.exec('DROP INDEX IF EXISTS sentences_embedding_hnsw');
     this.cachedMeta = undefined;
     const meta = await this.meta();
     if (!meta) throw new StoreError('could not record the corpus metadata');
@@ -277,12 +298,61 @@ export class SqlCorpusStore implements CorpusStore {
    * checks the generation between its statements).
    */
   private async writing<T>(write: () => Promise<T>): Promise<T> {
-    this.generation++;
+    this.retire();
     try {
       return await write();
     } finally {
       this.generation++;
     }
+  }
+
+  /**
+   * Before a write: the keyword and vector indexes of the corpus as it was are retired (the vector index's file
+   * first, so that a kill during the write leaves none to be used stale: the next open rebuilds it).
+   */
+  private retire(): void {
+    this.generation++;
+    this.vectors = undefined;
+    if (this.options.nativeIndex?.folder) retireFiles(this.options.nativeIndex.folder);
+  }
+
+  /** Whether vector lookups go through the native index (the notice of a failed load is given once, here). */
+  private nativeVectors(): boolean {
+    if (this.native !== undefined) return this.native;
+    if (this.kind !== 'pglite' || !this.options.nativeIndex) return (this.native = false);
+    const mod = nativeModule();
+    if (mod instanceof Error) this.options.onNotice?.(fallbackNotice(mod));
+    return (this.native = !(mod instanceof Error));
+  }
+
+  /**
+   * The native vector index of the corpus as it is now, or undefined where there is none (not this store's, a write
+   * or close during its build). Its saved file is opened (memory-mapped) when it matches the corpus; otherwise it is
+   * built from the stored vectors, one build at a time. With `wait` false a build under way is not waited for
+   * (lookups take pgvector's path meanwhile); opening the file is.
+   */
+  async vectorIndex(wait = true): Promise<NativeVectorIndex | undefined> {
+    if (!this.nativeVectors() || this.closed) return undefined;
+    const generation = this.generation;
+    if (this.vectors?.generation === generation) return this.vectors.index ?? (wait ? this.vectors.loading : undefined);
+    const meta = await requireMeta(this);
+    const current = () => !this.closed && this.generation === generation;
+    const entry: NonNullable<typeof this.vectors> = { generation };
+    this.vectors = entry;
+    const folder = this.options.nativeIndex?.folder ?? null;
+    const saved = await NativeVectorIndex.view(this.driver, meta.dimensions, folder);
+    if (saved) {
+      if (this.vectors === entry && current()) entry.index = saved;
+      return entry.index;
+    }
+    entry.loading = NativeVectorIndex.build(this.driver, meta.dimensions, folder, current)
+      .catch(() => undefined) // a failed build: pgvector's path serves, and the next write tries again
+      .then((index) => {
+        if (this.vectors === entry && index && current()) entry.index = index;
+        entry.loading = undefined;
+        return entry.index;
+      });
+    return wait ? entry.loading : undefined;
   }
 
   writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
@@ -309,7 +379,7 @@ export class SqlCorpusStore implements CorpusStore {
    * killed half-way is recounted on the next open.
    */
   async dropSearchIndexes(): Promise<void> {
-    this.generation++; // a write: the keyword index of the corpus before it is retired
+    this.retire(); // a write: the in-memory indexes of the corpus before it are retired
     try {
       await this.driver.exec(`DROP INDEX IF EXISTS sentences_embedding_hnsw; DROP INDEX IF EXISTS sentences_tsv;
         DROP INDEX IF EXISTS ${SECTIONS_HNSW};
@@ -329,17 +399,20 @@ export class SqlCorpusStore implements CorpusStore {
    * (Re)builds the HNSW and full-text indexes (`m`/`efConstruction`, for the sentences', default to pgvector's 16/64)
    * and deferred statistics.
    */
-  createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
-    return this.writing(() => this.buildSearchIndexes(options));
+  async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
+    await this.writing(() => this.buildSearchIndexes(options));
+    // The native index is part of the load: built (and saved) now rather than by the first lookup.
+    await this.vectorIndex();
   }
 
   private async buildSearchIndexes(options: { m?: number; efConstruction?: number }): Promise<void> {
     const v = vectorsOf(await requireMeta(this));
+    const native = this.nativeVectors();
     if (!this.indexesDropped && !this.statsDeferred) {
       // Nothing dropped in this session: only a load killed with its indexes dropped needs them back, and a role
       // that does not own the table may not even run CREATE INDEX IF NOT EXISTS.
       const { rows } = await this.driver.query(
-        `SELECT to_regclass('sentences_embedding_hnsw') IS NOT NULL AND to_regclass('sentences_tsv') IS NOT NULL
+        `SELECT (${native} OR to_regclass('sentences_embedding_hnsw') IS NOT NULL) AND to_regclass('sentences_tsv') IS NOT NULL
            AND to_regclass('${SECTIONS_HNSW}') IS NOT NULL AS ok`,
       );
       if (rows[0]?.ok) return;
@@ -347,8 +420,10 @@ export class SqlCorpusStore implements CorpusStore {
     this.indexesDropped = false;
     const w =
       options.m || options.efConstruction ? ` WITH (m = ${options.m ?? 16}, ef_construction = ${options.efConstruction ?? 64})` : '';
-    await this.buildIndexes(`${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences', w)};
-      CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv)`);
+    await this.buildIndexes(
+      `${native ? '' : `${hnswIndexSql(v, 'sentences_embedding_hnsw', 'sentences', w)};`}
+      CREATE INDEX IF NOT EXISTS sentences_tsv ON sentences USING gin (tsv)`,
+    );
     if (this.statsDeferred) await this.refreshStats();
     // After the recount, which rewrites every section.
     await this.buildIndexes(sectionsHnswSql(v));
@@ -535,6 +610,9 @@ export class SqlCorpusStore implements CorpusStore {
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const [count, offset] = filterArgs(o);
+    const native = await this.vectorIndex(false);
+    const hits = native && (await this.matchNative(native, embedding, o));
+    if (hits) return hits;
     const rows = !isFiltered(o)
       ? await this.driver.lookup(
           matchStatement(count, vectorsOf(meta)),
@@ -547,6 +625,29 @@ export class SqlCorpusStore implements CorpusStore {
           ...filterArgs(o),
         ]);
     return rows.map(toHit);
+  }
+
+  /**
+   * The vector match from the native index: its candidates, re-scored exactly and given context in one statement. A
+   * filter is applied to the candidates, fetched wider (×4 each time) until k pass it or NATIVE_FILTER_MAX were
+   * read; undefined then, and pgvector's path answers (match_sentences: the exact scan of a small paper filter).
+   */
+  private async matchNative(index: NativeVectorIndex, embedding: Float32Array, o: LookupOptions): Promise<Hit[] | undefined> {
+    const [count, offset, ...filters] = filterArgs(o);
+    const filtered = isFiltered(o);
+    for (let want = nativeCandidates(count) * (filtered ? 8 : 1); ; want *= 4) {
+      const { ids, similarities } = index.search(embedding, want);
+      const rows = await this.driver.lookup(
+        NATIVE_MATCH_SQL,
+        embedding,
+        [ids.map(String), o.threshold ?? null, offset, count, ...filters],
+        'corpus_lens_native_match',
+      );
+      const exhausted =
+        ids.length >= index.size || (o.threshold != null && similarities.length > 0 && similarities[similarities.length - 1] < o.threshold);
+      if (!filtered || rows.length >= count || exhausted) return rows.map(toHit);
+      if (want >= NATIVE_FILTER_MAX) return undefined;
+    }
   }
 
   async matchKeyword(text: string, o: LookupOptions): Promise<Hit[]> {
@@ -566,8 +667,21 @@ export class SqlCorpusStore implements CorpusStore {
     const [count, offset] = filterArgs(o);
     const unfiltered = !isFiltered(o);
     const ranking = unfiltered ? await this.keywordRanking(text, t.candidates) : undefined;
+    const native = unfiltered ? await this.vectorIndex(false) : undefined;
     // Unfiltered (the related-work and Q&A paths' usual case): hybrid_sentences' SQL as a prepared statement, with
-    // the embedded corpus's keyword ranking from memory where it is ready.
+    // the embedded corpus's keyword ranking from memory where it is ready, and its vector candidates from the native
+    // index where it serves (re-scored exactly in the statement).
+    if (native) {
+      const ids = native.search(embedding, t.candidates).ids.map(String);
+      const keywords = ranking ? 'given' : 'sql';
+      const rows = await this.driver.lookup(
+        hybridStatement(count, t.candidates, vectorsOf(meta), keywords, 'given'),
+        embedding,
+        [ranking ? ranking.map(String) : text, offset, t.rrfK, t.sectionWeight, t.perSection, ids],
+        `corpus_lens_hybrid_${keywords}_native_${count}_${t.candidates}`,
+      );
+      return rows.map(toHit);
+    }
     const rows = ranking
       ? await this.driver.lookup(
           hybridStatement(count, t.candidates, vectorsOf(meta), 'given'),
@@ -761,7 +875,9 @@ export class SqlCorpusStore implements CorpusStore {
     this.closed = true;
     // A keyword index load ends at its next statement (see keywordIndex); let it, rather than close under it.
     await this.keywords?.loading?.catch(() => undefined);
+    await this.vectors?.loading?.catch(() => undefined);
     this.keywords = undefined;
+    this.vectors = undefined;
     return this.driver.close();
   }
 }

@@ -1,0 +1,257 @@
+// The embedded corpus against the engines a user could pick instead, on the same vectors in one run (issue 35):
+// Corpus Lens with the native vector index (usearch, sql/native-index.ts) and without it (pgvector's HNSW in PGlite,
+// CORPUS_LENS_NATIVE_INDEX=1 / 0), LanceDB (dev dependency, bench only; skipped when not installed), usearch alone, and
+// the exact-scan floor (a brute-force scan in JS, which also gives the exact answers). Each engine's figures with
+// their ratio to Corpus Lens native's:
+// - build: sentences/s of the load including every index (vector generation excluded);
+// - disk: the folder's size;
+// - vector + context p50: top 25 with the previous/next sentence and paper, Corpus Lens through its corpus process
+//   (openRemoteStore, as VS Code runs it); LanceDB: the top 25 and their rows; usearch alone: ids only;
+// - hybrid p50: Corpus Lens's hybrid (keyword + vector + sections, RRF) through the corpus process; LanceDB's stock
+//   hybrid (its FTS index + vector, RRF);
+// - recall@25 of the vector top 25 against the exact top 25 (strict).
+// Topic-structured 384-d vectors (store.bench.ts Topical). PEERS_BENCH_N sets the size (default 20k, a quick run;
+// the issue's figures are at 100k).
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRemoteStore } from '../src/core/store/backends/remote.js';
+import type { PaperInput } from '../src/core/store/types.js';
+import { median } from './stats.js';
+import { Topical } from './store.bench.js';
+
+const N = Number(process.env.PEERS_BENCH_N ?? 20_000);
+const D = 384;
+const K = 25;
+const QUERIES = 60;
+const HOST = { script: join(__dirname, '..', 'src', 'core', 'store', 'backends', 'remote-host.ts'), execArgv: ['--import', 'tsx'] };
+
+interface Row {
+  engine: string;
+  build?: number;
+  diskMb?: number;
+  vector?: number;
+  hybrid?: number;
+  recall?: number;
+  note?: string;
+}
+
+function dirMb(path: string): number {
+  let total = 0;
+  const walk = (p: string) => {
+    const st = statSync(p);
+    if (st.isDirectory()) for (const e of readdirSync(p)) walk(join(p, e));
+    else total += st.size;
+  };
+  walk(path);
+  return total / 2 ** 20;
+}
+
+function recall(got: number[][], want: number[][]): number {
+  let hit = 0;
+  for (const [i, w] of want.entries()) hit += w.filter((id) => got[i].includes(id)).length;
+  return hit / (K * want.length);
+}
+
+async function timed<T>(items: T[], fn: (item: T, i: number) => Promise<unknown> | unknown): Promise<number[]> {
+  const ms: number[] = [];
+  for (const [i, item] of items.entries()) {
+    const t = performance.now();
+    await fn(item, i);
+    ms.push(performance.now() - t);
+  }
+  return ms;
+}
+
+/** The corpus once, in memory: papers (for the stores), their vectors row-major with ids 1…N in load order. */
+function corpus(): { papers: PaperInput[][]; vectors: Float32Array; texts: string[]; queries: Float32Array[]; queryTexts: string[] } {
+  const data = new Topical(N);
+  const papers = [...data.papers(40)];
+  const vectors = new Float32Array(N * D);
+  const texts: string[] = [];
+  let n = 0;
+  for (const batch of papers)
+    for (const p of batch)
+      for (const s of p.sentences) {
+        vectors.set(s.embedding, n++ * D);
+        texts.push(s.text);
+      }
+  const queries = data.queries(QUERIES);
+  // The hybrid's text: two topic words, as the synthetic sentences carry.
+  const queryTexts = queries.map((_, i) => `topic words w${(i * 37) % 5000} w${(i * 91) % 5000}`);
+  return { papers, vectors, texts, queries, queryTexts };
+}
+
+/** The exact top k ids (1-based, load order) by a brute-force scan of normalised vectors. */
+function exactTop(vectors: Float32Array, q: Float32Array): number[] {
+  const n = vectors.length / D;
+  const best: { id: number; s: number }[] = [];
+  let floor = -Infinity;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    const o = i * D;
+    for (let j = 0; j < D; j++) s += q[j] * vectors[o + j];
+    if (best.length < K || s > floor) {
+      best.push({ id: i + 1, s });
+      if (best.length > K) {
+        best.sort((a, b) => b.s - a.s);
+        best.length = K;
+      }
+      floor = best.length === K ? Math.min(...best.map((b) => b.s)) : -Infinity;
+    }
+  }
+  return best.sort((a, b) => b.s - a.s).map((b) => b.id);
+}
+
+/** Corpus Lens: the load and index build, then lookups, all in the corpus process (with or without the native index). */
+async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want: number[][]): Promise<Row> {
+  const dir = join(mkdtempSync(join(tmpdir(), 'corpus-lens-peers-')), 'corpus');
+  const before = process.env.CORPUS_LENS_NATIVE_INDEX;
+  process.env.CORPUS_LENS_NATIVE_INDEX = native ? '1' : '0';
+  try {
+    const store = await openRemoteStore(dir, {}, HOST);
+    try {
+      await store.init({ model: 'peers', dimensions: D });
+      const t = performance.now();
+      await store.dropSearchIndexes!();
+      for (const batch of data.papers) await store.writePapers(batch);
+      await store.createSearchIndexes!();
+      const buildMs = performance.now() - t;
+      // Ids: the store's own, in load order from 1 (a new corpus's bigserial).
+      await timed(data.queries.slice(0, 5), (q) => store.matchVector(q, { count: K }));
+      const got: number[][] = [];
+      const vector = await timed(data.queries, async (q) => got.push((await store.matchVector(q, { count: K })).map((h) => h.sentence.id)));
+      await timed(data.queries.slice(0, 5), (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }));
+      const hybrid = await timed(data.queries, (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }));
+      return {
+        engine: native ? 'Corpus Lens, native index (usearch f16)' : "Corpus Lens, PGlite's HNSW (fallback)",
+        build: N / (buildMs / 1000),
+        diskMb: dirMb(dir),
+        vector: median(vector),
+        hybrid: median(hybrid),
+        recall: recall(got, want),
+      };
+    } finally {
+      await store.close();
+    }
+  } finally {
+    if (before === undefined) delete process.env.CORPUS_LENS_NATIVE_INDEX;
+    else process.env.CORPUS_LENS_NATIVE_INDEX = before;
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+}
+
+/** usearch alone, as the native index configures it (f16, m 16, ef_construction 64, ef_search 128+). */
+async function usearchAlone(data: ReturnType<typeof corpus>, want: number[][]): Promise<Row> {
+  const { Index } = createRequire(__filename)('usearch') as typeof import('usearch');
+  const { efSearch } = await import('../src/core/store/sql/native-index.js');
+  const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-peers-usearch-'));
+  try {
+    const index = new Index({
+      dimensions: D,
+      metric: 'cos' as never,
+      quantization: 'f16' as never,
+      connectivity: 16,
+      expansion_add: 64,
+      expansion_search: efSearch(N),
+      multi: false,
+    });
+    const keys = BigUint64Array.from({ length: N }, (_, i) => BigInt(i + 1));
+    const t = performance.now();
+    index.add(keys, data.vectors, 0);
+    const buildMs = performance.now() - t;
+    index.save(join(dir, 'index.usearch'));
+    const got: number[][] = [];
+    const vector = await timed(data.queries, (q) => got.push([...index.search(q, K, 1).keys].map(Number)));
+    return {
+      engine: 'usearch alone (ids only)',
+      build: N / (buildMs / 1000),
+      diskMb: dirMb(dir),
+      vector: median(vector),
+      recall: recall(got, want),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** LanceDB, if installed (dev dependency): its default IVF_HNSW_SQ vector index and FTS index, stock hybrid. */
+async function lancedb(data: ReturnType<typeof corpus>, want: number[][]): Promise<Row> {
+  let lance: typeof import('@lancedb/lancedb');
+  try {
+    lance = await import('@lancedb/lancedb');
+  } catch (err) {
+    return { engine: 'LanceDB', note: `not installed (${String(err).split('\n')[0]})` };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-peers-lance-'));
+  try {
+    const db = await lance.connect(dir);
+    const t = performance.now();
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => ({
+        id: from + k + 1,
+        text: data.texts[from + k],
+        vector: Array.from(data.vectors.subarray((from + k) * D, (from + k + 1) * D)),
+      }));
+    const table = await db.createTable('sentences', rows(0, Math.min(N, 5000)));
+    for (let from = 5000; from < N; from += 5000) await table.add(rows(from, Math.min(N, from + 5000)));
+    await table.createIndex('vector', { config: lance.Index.hnswSq({ distanceType: 'cosine' }) });
+    await table.createIndex('text', { config: lance.Index.fts() });
+    const buildMs = performance.now() - t;
+    const search = async (q: Float32Array) =>
+      (await table.vectorSearch(Array.from(q)).distanceType('cosine').limit(K).toArray()).map((r: { id: number }) => Number(r.id));
+    await timed(data.queries.slice(0, 5), search);
+    const got: number[][] = [];
+    const vector = await timed(data.queries, async (q) => got.push(await search(q)));
+    const hybridOnce = (q: Float32Array, i: number) =>
+      table.query().fullTextSearch(data.queryTexts[i]).nearestTo(Array.from(q)).distanceType('cosine').limit(K).toArray();
+    await timed(data.queries.slice(0, 5), hybridOnce);
+    const hybrid = await timed(data.queries, hybridOnce);
+    return {
+      engine: 'LanceDB (IVF_HNSW_SQ + FTS)',
+      build: N / (buildMs / 1000),
+      diskMb: dirMb(dir),
+      vector: median(vector),
+      hybrid: median(hybrid),
+      recall: recall(got, want),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function table(rows: Row[]): void {
+  const base = rows[0];
+  const ratio = (x: number | undefined, b: number | undefined) => (x == null || b == null ? '' : ` (${(x / b).toFixed(2)}×)`);
+  const cell = (x: number | undefined, digits: number) => (x == null ? '–' : x.toFixed(digits));
+  console.log(
+    `| ${N.toLocaleString('en')} × ${D} | build (sentences/s) | disk (MB) | vector + context p50 (ms) | hybrid p50 (ms) | recall@25 |`,
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    if (r.note) {
+      console.log(`| ${r.engine} | ${r.note} | | | | |`);
+      continue;
+    }
+    console.log(
+      `| ${r.engine} | ${cell(r.build, 0)}${ratio(r.build, base.build)} | ${cell(r.diskMb, 0)}${ratio(r.diskMb, base.diskMb)} | ` +
+        `${cell(r.vector, 2)}${ratio(r.vector, base.vector)} | ${cell(r.hybrid, 2)}${ratio(r.hybrid, base.hybrid)} | ${cell(r.recall, 3)} |`,
+    );
+  }
+  console.log('(ratios: against Corpus Lens with the native index, the first row)');
+}
+
+export async function run(): Promise<void> {
+  console.log(`peers: ${N} sentences × ${D}, ${QUERIES} queries, k ${K}; load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
+  const data = corpus();
+  const want: number[][] = [];
+  const exact = await timed(data.queries, (q) => want.push(exactTop(data.vectors, q)));
+  const rows: Row[] = [];
+  rows.push(await corpusLens(true, data, want));
+  rows.push(await corpusLens(false, data, want));
+  rows.push(await lancedb(data, want));
+  rows.push(await usearchAlone(data, want));
+  rows.push({ engine: 'exact scan (JS, ids only)', vector: median(exact), recall: 1 });
+  table(rows);
+}

@@ -1,0 +1,197 @@
+/*
+ * The embedded corpus's sentence vectors in a native HNSW index (usearch, an N-API module with prebuilt binaries),
+ * beside PGlite, keyed by sentence id.
+ *
+ * Why: pgvector builds its HNSW graph inside PGlite's single-threaded WASM: at 100k × 384-d that was ~370 s of a
+ * ~400 s ingest, and a lookup spent most of its time there too. usearch builds the graph on every core in native
+ * code and searches it in well under a millisecond; PGlite keeps the rows, the context, the sections and BM25, and
+ * gets only the ids (one statement, as the keyword index hands over its ranking). Chosen over hnswlib-node, which
+ * compiles at install (node-gyp: no compiler on a user's machine, no prebuilt binary in the .vsix); usearch ships
+ * binaries for linux-x64/arm64, darwin and win32-x64, and stores vectors in half precision (same recall as float32
+ * here, half the file). Figures: docs/benchmarks.md, `npm run bench -- peers`.
+ *
+ * The index is of one state of the corpus: its file is named after it (the sentence count and the largest id), a
+ * write through the store retires it first (sql/store.ts), and it is rebuilt from the stored vectors when missing or
+ * stale. It is written to a temporary file and renamed, so a kill leaves the old one or none, never half of one.
+ */
+import { readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { SqlDriver } from '../driver.js';
+
+/** The part of usearch's Index this module uses. */
+interface UsearchIndex {
+  add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
+  search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
+  size(): number;
+  save(path: string): void;
+  view(path: string): void;
+}
+type UsearchModule = { Index: new (config: Record<string, unknown>) => UsearchIndex };
+
+/** Files of the index in a corpus folder: `corpus-lens-vectors.COUNT.MAXID.usearch` (and `….tmp-PID` while written). */
+const FILE_PREFIX = 'corpus-lens-vectors.';
+const fileName = (count: number, maxId: number) => `${FILE_PREFIX}${count}.${maxId}.usearch`;
+
+/** HNSW settings: m 16 as pgvector's; ef_construction 64 (pgvector's default); see efSearch. */
+const CONNECTIVITY = 16;
+const EXPANSION_ADD = 64;
+/** Rows read per statement while building: lookups interleave with the reads, as with the keyword index's load. */
+const READ_CHUNK = 5000;
+
+/**
+ * Search breadth by corpus size: 128 up to 100k sentences (recall@25 0.96–0.99 on topic-structured vectors), then
+ * growing with the corpus, at most 1,000.
+ */
+export function efSearch(size: number): number {
+  return Math.min(1000, Math.max(128, Math.ceil(size / 800)));
+}
+
+let loaded: UsearchModule | Error | undefined;
+
+/**
+ * usearch, or why it cannot load (an unsupported platform, the universal .vsix without the binary, or
+ * CORPUS_LENS_NATIVE_INDEX=0). Loaded once, on first use.
+ */
+export function nativeModule(): UsearchModule | Error {
+  if (loaded) return loaded;
+  if (process.env.CORPUS_LENS_NATIVE_INDEX === '0') return (loaded = new Error('turned off by CORPUS_LENS_NATIVE_INDEX=0'));
+  try {
+    loaded = createRequire(__filename)('usearch') as UsearchModule;
+  } catch (err) {
+    loaded = err instanceof Error ? err : new Error(String(err));
+  }
+  return loaded;
+}
+
+/** The one-line notice of a process whose native index cannot load. */
+export function fallbackNotice(why: Error): string {
+  return `the native vector index could not load on this platform (${why.message.split('\n')[0]}): vector lookups use PGlite's pgvector index`;
+}
+
+/** The stored vectors' state the index must match: how many sentences, the largest id. */
+async function corpusState(driver: SqlDriver): Promise<{ count: number; maxId: number }> {
+  const { rows } = await driver.query(`SELECT count(*)::int AS n, coalesce(max(id), 0)::bigint AS max FROM sentences`);
+  return { count: Number(rows[0]?.n ?? 0), maxId: Number(rows[0]?.max ?? 0) };
+}
+
+function newIndex(mod: UsearchModule, dimensions: number, size: number): UsearchIndex {
+  return new mod.Index({
+    dimensions,
+    metric: 'cos',
+    quantization: 'f16',
+    connectivity: CONNECTIVITY,
+    expansion_add: EXPANSION_ADD,
+    expansion_search: efSearch(size),
+  });
+}
+
+/** Removes every index file of a corpus folder (a write retires the index; a kill may have left a temporary file). */
+export function retireFiles(folder: string, keep?: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const n of names) if (n.startsWith(FILE_PREFIX) && n !== keep) rmSync(join(folder, n), { force: true });
+}
+
+export class NativeVectorIndex {
+  private constructor(
+    private readonly index: UsearchIndex,
+    readonly size: number,
+  ) {}
+
+  /** The saved index of the corpus as it is now (memory-mapped, read only: a write retires it), if there is one. */
+  static async view(driver: SqlDriver, dimensions: number, folder: string | null): Promise<NativeVectorIndex | undefined> {
+    const mod = nativeModule();
+    if (mod instanceof Error || !folder) return undefined;
+    const state = await corpusState(driver);
+    try {
+      const index = newIndex(mod, dimensions, state.count);
+      index.view(join(folder, fileName(state.count, state.maxId)));
+      if (index.size() === state.count) return new NativeVectorIndex(index, state.count);
+    } catch {
+      // missing or unreadable: to be built
+    }
+    return undefined;
+  }
+
+  /**
+   * Builds the index from the stored vectors and saves it in `folder` (temporary file, then rename). `current` is
+   * asked between statements: a write or close meanwhile makes the index useless, and the build stops (undefined).
+   */
+  static async build(
+    driver: SqlDriver,
+    dimensions: number,
+    folder: string | null,
+    current: () => boolean,
+  ): Promise<NativeVectorIndex | undefined> {
+    const mod = nativeModule();
+    if (mod instanceof Error) return undefined;
+    const state = await corpusState(driver);
+    const index = newIndex(mod, dimensions, state.count);
+    for (let after = 0; ;) {
+      if (!current()) return undefined;
+      const page = await readVectors(driver, after, dimensions);
+      if (!current()) return undefined;
+      if (page.keys.length) index.add(page.keys, page.vectors, 0);
+      if (page.keys.length < READ_CHUNK) break;
+      after = Number(page.keys[page.keys.length - 1]);
+      await new Promise((resolve) => setImmediate(resolve)); // let a lookup's message in between chunks
+    }
+    if (!current() || index.size() !== state.count) return undefined;
+    if (folder) {
+      const name = fileName(state.count, state.maxId);
+      const file = join(folder, name);
+      const temp = `${file}.tmp-${process.pid}`;
+      try {
+        index.save(temp);
+        if (!current()) throw new Error('retired while saving');
+        renameSync(temp, file);
+        retireFiles(folder, name);
+      } catch {
+        rmSync(temp, { force: true }); // unsaved: rebuilt on the next open, never used stale
+      }
+    }
+    return new NativeVectorIndex(index, state.count);
+  }
+
+  /** The `k` nearest sentence ids to `vector`, best first, with their cosine similarities. */
+  search(vector: Float32Array, k: number): { ids: number[]; similarities: number[] } {
+    if (!this.size || k <= 0) return { ids: [], similarities: [] };
+    const m = this.index.search(vector, Math.min(k, this.size), 1);
+    const ids: number[] = [];
+    const similarities: number[] = [];
+    for (let i = 0; i < m.keys.length; i++) {
+      ids.push(Number(m.keys[i]));
+      similarities.push(1 - m.distances[i]);
+    }
+    return { ids, similarities };
+  }
+}
+
+/** READ_CHUNK sentences after id `after` (id order), by binary COPY: ids and their vectors, row-major. */
+async function readVectors(driver: SqlDriver, after: number, dimensions: number): Promise<{ keys: BigUint64Array; vectors: Float32Array }> {
+  if (!driver.copyOut) throw new Error('this driver cannot copy rows out');
+  const blob = await driver.copyOut(
+    `COPY (SELECT id, embedding FROM sentences WHERE id > ${Math.floor(after)} ORDER BY id LIMIT ${READ_CHUNK}) TO '/dev/blob' WITH (FORMAT binary)`,
+  );
+  const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  // PostgreSQL's binary COPY: 11-byte signature, flags, extension length; each row: int16 fields, then per field
+  // int32 length + bytes (bigint; pgvector: int16 dimensions, int16 0, big-endian float4s); -1 ends.
+  const keys: bigint[] = [];
+  const at: number[] = [];
+  for (let o = 19; o + 2 <= dv.byteLength;) {
+    if (dv.getInt16(o) === -1) break;
+    keys.push(dv.getBigInt64(o + 6));
+    at.push(o + 22);
+    o += 18 + dv.getInt32(o + 14);
+  }
+  const vectors = new Float32Array(keys.length * dimensions);
+  at.forEach((start, i) => {
+    for (let j = 0; j < dimensions; j++) vectors[i * dimensions + j] = dv.getFloat32(start + 4 * j);
+  });
+  return { keys: BigUint64Array.from(keys), vectors };
+}

@@ -1,0 +1,220 @@
+// The embedded corpus's native vector index (src/core/store/sql/native-index.ts): the top 25 of its lookups against an
+// exact scan of the same rows (unfiltered and with a year filter), that a write retires it (never used stale), that a
+// damaged or half-written file is rebuilt rather than read, that a process killed in the middle of a write leaves an
+// index that the next open rebuilds, and that a process where the module cannot load answers through pgvector's
+// index with a one-line notice. The corpus process (openRemoteStore) uses it too: store-remote.test.ts.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
+import { openPGliteStore, pgliteStore } from '../../src/core/store/backends/pglite.js';
+import { vectorText } from '../../src/core/store/rows.js';
+import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
+import { DIM, MODEL } from '../support/db-contract.js';
+import { freshPGlite } from '../support/db-pglite.js';
+import { projectRoot } from '../support/eval.js';
+import { corpus, queries } from '../support/vector-corpus.js';
+
+const K = 25;
+
+/** The exact top k by a sequential scan (no index can serve it), optionally for a year range. */
+async function exact(store: SqlCorpusStore, q: Float32Array, yearMin?: number): Promise<number[]> {
+  const { rows } = await store.driver.query(
+    `SELECT s.id FROM sentences s JOIN papers p ON p.id = s.paper_id WHERE $2::int IS NULL OR p.year >= $2
+     ORDER BY s.embedding <=> $1::vector, s.id LIMIT ${K}`,
+    [vectorText(q), yearMin ?? null],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+function recall(got: number[][], want: number[][]): number {
+  let hit = 0;
+  for (const [i, w] of want.entries()) hit += w.filter((id) => got[i].includes(id)).length;
+  return hit / want.reduce((a, w) => a + w.length, 0);
+}
+
+const indexFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('corpus-lens-vectors.'));
+
+describe('the native vector index of an embedded corpus', () => {
+  let store: SqlCorpusStore;
+  let folder: string;
+  const notices: string[] = [];
+
+  before(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-'));
+    store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder }, onNotice: (m) => notices.push(m) });
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 100)); // 4,000 sentences
+  });
+
+  after(async () => {
+    await store?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('gives the exact top 25 (recall ≥ 0.95), unfiltered and with a year filter, and pgvector builds no HNSW for it', async () => {
+    assert.ok(await store.vectorIndex(), 'the module loads here');
+    assert.deepEqual(notices, []);
+    assert.equal(indexFiles(folder).length, 1, 'saved in the corpus folder');
+    const { rows } = await store.driver.query(`SELECT to_regclass('sentences_embedding_hnsw') IS NULL AS none`);
+    assert.equal(rows[0].none, true);
+    const qs = queries(2, 40);
+    const got: number[][] = [];
+    const want: number[][] = [];
+    const gotYear: number[][] = [];
+    const wantYear: number[][] = [];
+    for (const q of qs) {
+      got.push((await store.matchVector(q, { count: K })).map((h) => h.sentence.id));
+      want.push(await exact(store, q));
+      const hits = await store.matchVector(q, { count: K, yearMin: 2008 });
+      assert.ok(hits.every((h) => (h.paper.year ?? 0) >= 2008));
+      gotYear.push(hits.map((h) => h.sentence.id));
+      wantYear.push(await exact(store, q, 2008));
+    }
+    assert.ok(recall(got, want) >= 0.95, `recall@25 ${recall(got, want)}`);
+    assert.ok(recall(gotYear, wantYear) >= 0.95, `filtered recall@25 ${recall(gotYear, wantYear)}`);
+    // Similarities are the stored float32 vectors' (re-scored in SQL), as pgvector's path gives them.
+    const [top] = await store.matchVector(qs[0], { count: 1 });
+    const { rows: sim } = await store.driver.query(`SELECT 1 - (embedding <=> $1::vector) AS s FROM sentences WHERE id = $2`, [
+      vectorText(qs[0]),
+      top.sentence.id,
+    ]);
+    assert.ok(Math.abs(Number(sim[0].s) - top.similarity) < 1e-6);
+  });
+
+  test('a write retires it: the next lookup sees the new rows, and the old file is gone', async () => {
+    await store.vectorIndex();
+    const q = queries(3, 1)[0];
+    const before = indexFiles(folder);
+    const added = corpus(4, 1, 'new')[0];
+    added.sentences[0].embedding = q; // the query itself: the best possible hit
+    await store.writePapers([added]);
+    assert.deepEqual(
+      indexFiles(folder).filter((f) => before.includes(f)),
+      [],
+      'the file of the corpus before the write is removed',
+    );
+    const [first] = await store.matchVector(q, { count: K });
+    assert.equal(first.sentence.paperId, 'new0', 'the first lookup after the write finds the new sentence');
+    const rebuilt = await store.vectorIndex();
+    assert.equal(rebuilt?.size, 4040);
+    assert.equal((await store.matchVector(q, { count: 1 }))[0].sentence.paperId, 'new0');
+    assert.equal(indexFiles(folder).length, 1);
+  });
+
+  test('a damaged file named for the current corpus is not read: rebuilt on open', async () => {
+    await store.vectorIndex();
+    const [name] = indexFiles(folder);
+    writeFileSync(join(folder, name), Buffer.alloc(1000)); // as a half-written file would be, were it not renamed whole
+    // A second store on the same database: as a process opening the corpus would, it finds the file by its name.
+    const other = pgliteStore((store.driver as unknown as { db: PGlite }).db, { nativeIndex: { folder } });
+    const index = await other.vectorIndex();
+    assert.ok(index);
+    assert.equal(index.size, 4040);
+    const qs = queries(5, 10);
+    const got: number[][] = [];
+    const want: number[][] = [];
+    for (const q of qs) {
+      got.push(index.search(q, K + 25).ids);
+      want.push(await exact(store, q));
+    }
+    assert.ok(recall(got, want) >= 0.95, `recall ${recall(got, want)}`);
+  });
+});
+
+/** Runs a script in a child process (tsx), its stdout lines to `onLine`; resolves with its exit. */
+function child(script: string, env: NodeJS.ProcessEnv, onLine: (line: string, kill: () => void) => void = () => {}) {
+  const p = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: projectRoot, env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  p.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    for (const l of lines) onLine(l, () => p.kill('SIGKILL'));
+  });
+  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    p.on('exit', (code, signal) => resolve({ code, signal, stderr: err })),
+  );
+}
+
+test('a process killed in the middle of a write leaves no index to be used stale: the next open rebuilds it', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'corpus-lens-native-kill-')), 'corpus');
+  try {
+    const script = `
+      const { openPGliteStore } = require('./src/core/store/backends/pglite.ts');
+      const { corpus } = require('./test/support/vector-corpus.ts');
+      (async () => {
+        const store = await openPGliteStore(${JSON.stringify(dir)}, { nativeIndex: true });
+        await store.init({ model: ${JSON.stringify(MODEL)}, dimensions: ${DIM} });
+        await store.writePapers(corpus(1, 20));
+        await store.vectorIndex();
+        console.log('indexed');
+        const write = store.writePapers(corpus(6, 100, 'late'));
+        console.log('writing');
+        await write;
+        console.log('written');
+      })();`;
+    let indexedFiles: string[] = [];
+    const exit = await child(script, { CORPUS_LENS_TEST_CHILD: '1' }, (line, kill) => {
+      if (line === 'indexed') indexedFiles = indexFiles(dir);
+      if (line === 'writing') kill();
+    });
+    assert.equal(exit.signal, 'SIGKILL', exit.stderr);
+    assert.equal(indexedFiles.length, 1, 'an index was saved before the write');
+    assert.deepEqual(indexFiles(dir), [], 'the write removed it first');
+    const store = await openPGliteStore(dir, { create: false, nativeIndex: true });
+    try {
+      const n = (await store.counts()).sentences;
+      const index = await store.vectorIndex();
+      assert.equal(index?.size, n, 'rebuilt from the stored vectors');
+      const q = queries(7, 1)[0];
+      const want = await exact(store, q);
+      const got = (await store.matchVector(q, { count: K })).map((h) => h.sentence.id);
+      assert.ok(recall([got], [want]) >= 0.95);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
+});
+
+test('where the native module cannot load: one notice, and pgvector serves the lookups from its own HNSW index', async () => {
+  // The load failure of a platform without a binary: require('usearch') throws, as it does there.
+  const script = `
+    const Module = require('node:module');
+    const load = Module._load;
+    Module._load = function (request, ...rest) {
+      if (request === 'usearch') throw new Error('No native build was found for platform=test');
+      return load.call(this, request, ...rest);
+    };
+    const { pgliteStore } = require('./src/core/store/backends/pglite.ts');
+    const { freshPGlite } = require('./test/support/db-pglite.ts');
+    const { corpus, queries } = require('./test/support/vector-corpus.ts');
+    (async () => {
+      const notices = [];
+      const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder: null }, onNotice: (m) => notices.push(m) });
+      await store.init({ model: ${JSON.stringify(MODEL)}, dimensions: ${DIM} });
+      await store.writePapers(corpus(1, 10));
+      const hits = await store.matchVector(queries(2, 1)[0], { count: 5 });
+      const { rows } = await store.driver.query("SELECT to_regclass('sentences_embedding_hnsw') IS NOT NULL AS hnsw");
+      console.log(JSON.stringify({ notices, hits: hits.length, hnsw: rows[0].hnsw, index: (await store.vectorIndex()) === undefined }));
+      await store.close();
+    })();`;
+  let report: { notices: string[]; hits: number; hnsw: boolean; index: boolean } | undefined;
+  const exit = await child(script, { CORPUS_LENS_TEST_CHILD: '1' }, (line) => {
+    if (line.startsWith('{')) report = JSON.parse(line) as typeof report;
+  });
+  assert.equal(exit.code, 0, exit.stderr);
+  assert.ok(report);
+  assert.equal(report.notices.length, 1);
+  assert.match(report.notices[0], /native vector index could not load.*No native build was found.*pgvector index/);
+  assert.equal(report.hits, 5);
+  assert.equal(report.hnsw, true, "pgvector's HNSW index is kept");
+  assert.equal(report.index, true, 'no native index');
+});
