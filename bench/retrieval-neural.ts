@@ -1,14 +1,15 @@
 // The neural section of `npm run bench -- retrieval` (RETRIEVAL_BENCH_NEURAL=1): offline hashed vs neural (USE-lite)
 // vs a neural re-rank of the hybrid's top sentences, in memory (exact cosine, RRF with stemmed BM25 as the hybrid),
 // paper-level recall/MRR on a train subset (where the re-rank's depth and form are chosen) and on dev (reported,
-// never tuned on); build rate (sentences/s) and cold/warm query-embedding latency. The corpus's neural vectors
-// are kept in the temp folder so that a second run measures the retrieval without re-embedding (the rate printed
-// is then the first run's).
+// never tuned on); build rate (sentences/s) and cold/warm query-embedding latency. The neural vectors are kept in
+// the embedding cache on disk (CORPUS_LENS_CACHE_DIR, default a folder in the temp dir), so a run resumes or
+// re-measures without re-embedding; the build rate printed is over the texts actually embedded, in every run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder } from '../src/core/embed/index.js';
-import { NeuralEmbedder, NEURAL_DIMENSIONS } from '../src/core/embed/neural.js';
+import { NeuralEmbedder } from '../src/core/embed/neural.js';
+import { CachedEmbedder } from '../src/core/embed/cache.js';
 import {
   bm25Scorer,
   contentTokens,
@@ -17,6 +18,7 @@ import {
   formatMetrics,
   memoScorer,
   rrfScorer,
+  type Claim,
   type RetrievalData,
   type Scorer,
 } from '../test/support/retrieval-eval.js';
@@ -46,7 +48,35 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [v, performance.now() - t0];
 }
 
-export async function neuralSection(data: RetrievalData): Promise<void> {
+/**
+ * A smaller candidate pool: the first `papers` papers of the corpus and every paper a dev claim cites (the dev papers
+ * come last in the corpus), with the claims citing one of them. Every method is measured on the same pool, so they
+ * compare with each other, not with full-corpus figures.
+ */
+function subset(data: RetrievalData, papers: number, train: Claim[], dev: Claim[]): [RetrievalData, Claim[], Claim[]] {
+  const devDocs = new Set(dev.flatMap((c) => c.cited.map((id) => data.docIndex.get(id) ?? -1)));
+  const keepDoc = (d: number) => d < papers || devDocs.has(d);
+  const docs = data.docIds.map((_, d) => d).filter(keepDoc);
+  const newIndex = new Map(docs.map((d, i) => [d, i]));
+  const rows = data.sentences.map((_, i) => i).filter((i) => keepDoc(data.sentenceDoc[i]));
+  const docIds = docs.map((d) => data.docIds[d]);
+  const docIndex = new Map(docIds.map((id, i) => [id, i]));
+  const keep = (cs: Claim[]) => cs.filter((c) => c.cited.some((id) => docIndex.has(id)));
+  const sub = {
+    ...data,
+    sentences: rows.map((i) => data.sentences[i]),
+    sentenceDoc: Int32Array.from(rows, (i) => newIndex.get(data.sentenceDoc[i])!),
+    docIds,
+    docIndex,
+  };
+  return [sub, keep(train), keep(dev)];
+}
+
+export async function neuralSection(full: RetrievalData): Promise<void> {
+  // The re-rank's depth and form are chosen on train only; dev is reported.
+  let data = full;
+  let train = every(full.train, 8);
+  let dev = full.dev;
   const neural = new NeuralEmbedder();
   const offline = createEmbedder({ provider: 'offline' });
   try {
@@ -58,26 +88,42 @@ export async function neuralSection(data: RetrievalData): Promise<void> {
     let offlineWarm = 0;
     for (const q of probes) offlineWarm += (await timed(() => offline.inner.embed([q])))[1] / probes.length;
 
+    // The corpus's (and the claims') neural vectors go through the embedding cache on disk, in chunks: an interrupted
+    // run resumes where it stopped, and a later run re-measures the retrieval without re-embedding.
+    const dir = process.env.CORPUS_LENS_CACHE_DIR || join(tmpdir(), 'corpus-lens-bench-embeddings');
+    const cached = new CachedEmbedder(neural, { disk: { dir } });
+    const rateFile = join(dir, 'neural-rate.json');
+    const rate: { sentences: number; ms: number } = existsSync(rateFile)
+      ? JSON.parse(readFileSync(rateFile, 'utf8'))
+      : { sentences: 0, ms: 0 };
+    const neuVecs: Float32Array[] = [];
+    const chunk = 256;
+    // The claims first (few), then the corpus: a run stopped part-way leaves what RETRIEVAL_BENCH_NEURAL_PAPERS=N (the
+    // first N papers and the dev claims' papers) can measure.
+    for (let i = 0; i < train.length + dev.length; i += chunk)
+      await cached.embed([...train, ...dev].slice(i, i + chunk).map((c) => c.query));
+    const papers = Number(process.env.RETRIEVAL_BENCH_NEURAL_PAPERS) || 0;
+    if (papers > 0 && papers < full.docIds.length) [data, train, dev] = subset(full, papers, train, dev);
     const [offVecs, offMs] = await timed(() => offline.inner.embed(data.sentences));
-    const cache = join(tmpdir(), `corpus-lens-bench-neural-${data.sentences.length}.f32`);
-    let neuVecs: Float32Array[];
-    let neuRate: string;
-    if (existsSync(cache)) {
-      const flat = new Float32Array(readFileSync(cache).buffer.slice(0));
-      neuVecs = data.sentences.map((_, i) => flat.slice(i * NEURAL_DIMENSIONS, (i + 1) * NEURAL_DIMENSIONS));
-      neuRate = `${readFileSync(`${cache}.rate`, 'utf8')} (first run)`;
-    } else {
-      const [v, ms] = await timed(() => neural.embed(data.sentences));
-      neuVecs = v;
-      const flat = new Float32Array(v.length * NEURAL_DIMENSIONS);
-      v.forEach((x, i) => flat.set(x, i * NEURAL_DIMENSIONS));
-      writeFileSync(cache, Buffer.from(flat.buffer));
-      neuRate = `${(data.sentences.length / (ms / 1000)).toFixed(1)} sentences/s`;
-      writeFileSync(`${cache}.rate`, neuRate);
+    for (let i = 0; i < data.sentences.length; i += chunk) {
+      const before = cached.stats.providerTexts;
+      const [v, ms] = await timed(() => cached.embed(data.sentences.slice(i, i + chunk)));
+      neuVecs.push(...v);
+      const embedded = cached.stats.providerTexts - before;
+      if (embedded > 0) {
+        rate.sentences += embedded;
+        rate.ms += ms;
+        writeFileSync(rateFile, JSON.stringify(rate));
+        process.stderr.write(
+          `neural: ${i + v.length}/${data.sentences.length} (${(rate.sentences / (rate.ms / 1000)).toFixed(1)} sentences/s)\n`,
+        );
+      }
     }
+    const neuRate = `${(rate.sentences / (rate.ms / 1000)).toFixed(1)} sentences/s (${rate.sentences} embedded, over every run)`;
     const offRate = `${(data.sentences.length / (offMs / 1000)).toFixed(0)} sentences/s`;
     console.log(
-      `\nneural: ${data.sentences.length} sentences; build rate (embedding only): offline ${offRate}, neural ${neuRate}\n` +
+      `\nneural: ${data.sentences.length} sentences of ${data.docIds.length} papers` +
+        `${data === full ? '' : ` (of ${full.docIds.length}: the first ${papers} and those the dev claims cite, RETRIEVAL_BENCH_NEURAL_PAPERS)`}; build rate (embedding only): offline ${offRate}, neural ${neuRate}\n` +
         `query embedding: offline cold ${offlineCold.toFixed(1)} ms / warm ${offlineWarm.toFixed(2)} ms; ` +
         `neural cold ${neuralCold.toFixed(0)} ms (worker start + model load) / warm ${neuralWarm.toFixed(1)} ms`,
     );
@@ -92,7 +138,7 @@ export async function neuralSection(data: RetrievalData): Promise<void> {
     );
     const neuVec = memoScorer(
       await embeddingScorer(
-        known(neuVecs, (t) => neural.embed(t)),
+        known(neuVecs, (t) => cached.embed(t)),
         data.sentences,
       ),
     );
@@ -100,8 +146,6 @@ export async function neuralSection(data: RetrievalData): Promise<void> {
     const hybridOff = memoScorer(rrfScorer(offVec, bm25));
     const hybridNeu = memoScorer(rrfScorer(neuVec, bm25));
 
-    // The re-rank's depth and form are chosen on train only.
-    const train = every(data.train, 8);
     let best = { depth: 25, fuse: false, r10: -1 };
     const tuning: string[] = [];
     for (const depth of [25, 50, 100]) {
@@ -121,7 +165,7 @@ export async function neuralSection(data: RetrievalData): Promise<void> {
     ];
     for (const [label, claims] of [
       [`train, every 8th claim (n = ${train.length})`, train],
-      [`dev (n = ${data.dev.length})`, data.dev],
+      [`dev (n = ${dev.length})`, dev],
     ] as const) {
       const lines = [TABLE_HEAD];
       for (const [name, s] of rows) lines.push(formatMetrics(name, await evaluate(data, claims, s)));

@@ -1,5 +1,6 @@
 // What the shared flags name, opened: the corpus (--db, --schema) and the embedder (--embedder, --model,
 // --prefixes, --dimensions), for every command that reads or writes a corpus.
+import { join } from 'node:path';
 import type { PrefixSetting } from '../core/embed/prefix.js';
 import type { Embedder } from '../core/embed/types.js';
 import type { ChatModel } from '../core/llm/chat.js';
@@ -43,10 +44,23 @@ export async function embedderFromFlags(flags: EmbedderFlags, env: NodeJS.Proces
       prefixes: prefixSetting(flags.prefixes),
       baseURL: provider === 'openai' ? env.OPENAI_BASE_URL || undefined : undefined,
       apiKey: provider === 'openai' ? env.OPENAI_API_KEY || undefined : undefined,
+      cache: { disk: embeddingCacheDir(env) },
     });
   } catch (err) {
     throw new CliError(err instanceof Error ? err.message.split('\n')[0] : String(err));
   }
+}
+
+/**
+ * Where the CLI keeps embedding vectors between runs: CORPUS_LENS_CACHE_DIR (`off`: nowhere), else
+ * $XDG_CACHE_HOME/corpus-lens/embeddings, else ~/.cache/corpus-lens/embeddings (LOCALAPPDATA on Windows).
+ */
+function embeddingCacheDir(env: NodeJS.ProcessEnv): { dir: string } | undefined {
+  const set = env.CORPUS_LENS_CACHE_DIR;
+  if (set === 'off') return undefined;
+  if (set) return { dir: set };
+  const base = env.XDG_CACHE_HOME || env.LOCALAPPDATA || (env.HOME ? join(env.HOME, '.cache') : '');
+  return base ? { dir: join(base, 'corpus-lens', 'embeddings') } : undefined;
 }
 
 /** `--prefixes auto|none|QUERY|DOCUMENT` as the embedder's setting. */

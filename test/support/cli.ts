@@ -9,7 +9,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `corpus-lens` (dist/cli.js, as users run it) with args and optional stdin. */
+/**
+ * Runs the built `corpus-lens` (dist/cli.js, as users run it) with args and optional stdin. The embedding cache on
+ * disk is off unless `env` names a CORPUS_LENS_CACHE_DIR: a test's embedding calls must not depend on earlier runs.
+ */
 export function runCli(
   args: string[],
   options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {},
@@ -17,7 +20,10 @@ export function runCli(
   const cli = join(projectRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: options.cwd ?? projectRoot,
+      env: { ...process.env, CORPUS_LENS_CACHE_DIR: 'off', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -9,15 +9,20 @@
 import { LRUCache } from 'lru-cache';
 import type { Embedder } from './types.js';
 import { abortError, throwIfAborted } from './errors.js';
+import { DiskVectorCache, type DiskCacheOptions } from './disk-cache.js';
 
 export interface CacheOptions {
   /** Approximate memory budget in bytes for cached vectors + keys (default 64 MiB). */
   maxBytes?: number;
+  /** Also keep vectors on disk between runs (disk-cache.ts): a folder and its budget. */
+  disk?: DiskCacheOptions;
 }
 
 export interface CacheStats {
   hits: number;
   misses: number;
+  /** Of the hits, those read from the disk cache. */
+  diskHits: number;
   /** Texts that joined an in-flight request instead of sending their own. */
   shared: number;
   /** Calls made to the inner provider. */
@@ -52,7 +57,8 @@ function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
 export class CachedEmbedder implements Embedder {
   private readonly lru: LRUCache<string, Float32Array>;
   private readonly inflight = new Map<string, Promise<Float32Array>>();
-  readonly stats: CacheStats = { hits: 0, misses: 0, shared: 0, providerCalls: 0, providerTexts: 0 };
+  readonly stats: CacheStats = { hits: 0, misses: 0, diskHits: 0, shared: 0, providerCalls: 0, providerTexts: 0 };
+  private readonly disk: DiskVectorCache | undefined;
 
   constructor(
     readonly inner: Embedder,
@@ -62,6 +68,7 @@ export class CachedEmbedder implements Embedder {
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (v, k) => v.byteLength + k.length * 2 + 64,
     });
+    this.disk = options.disk ? new DiskVectorCache(options.disk) : undefined;
   }
 
   get model(): string {
@@ -72,8 +79,13 @@ export class CachedEmbedder implements Embedder {
     return this.inner.dimensions;
   }
 
-  resolveDimensions(options?: { signal?: AbortSignal }): Promise<number> {
-    return this.inner.resolveDimensions?.(options) ?? Promise.resolve(this.inner.dimensions);
+  async resolveDimensions(options?: { signal?: AbortSignal }): Promise<number> {
+    if (!this.disk || this.inner.dimensions > 0 || !this.inner.resolveDimensions) {
+      return this.inner.resolveDimensions?.(options) ?? this.inner.dimensions;
+    }
+    // The probe goes through the cache: an earlier run's answer on disk tells the size without a call.
+    const [v] = await this.embed(['dimension probe'], options);
+    return this.inner.dimensions || (v?.length ?? 0);
   }
 
   /** Number of cached vectors. */
@@ -94,6 +106,15 @@ export class CachedEmbedder implements Embedder {
     return `${this.inner.model}\u0000${dimensions}\u0000${text}`;
   }
 
+  /** A vector from the disk cache, moved into the LRU. */
+  private fromDisk(text: string): Float32Array | undefined {
+    const v = this.disk?.get(this.inner.model, text, this.inner.dimensions);
+    if (!v) return undefined;
+    this.stats.diskHits++;
+    this.lru.set(this.key(text, v.length), v);
+    return v;
+  }
+
   /** Returned vectors are copies: callers may modify them without touching the cache. */
   async embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]> {
     const signal = options?.signal;
@@ -105,7 +126,7 @@ export class CachedEmbedder implements Embedder {
     for (let i = 0; i < texts.length; i++) {
       const t = texts[i];
       const k = this.key(t);
-      const hit = this.lru.get(k);
+      const hit = this.lru.get(k) ?? this.fromDisk(t);
       if (hit) {
         this.stats.hits++;
         out[i] = hit.slice();
@@ -130,6 +151,17 @@ export class CachedEmbedder implements Embedder {
       this.stats.providerCalls++;
       this.stats.providerTexts += uniq.length;
       const batch = this.inner.embed(uniq, { signal });
+      if (this.disk) {
+        const disk = this.disk;
+        batch.then(
+          (vs) =>
+            disk.put(
+              this.inner.model,
+              uniq.map((t, j) => [t, vs[j]] as const),
+            ),
+          () => undefined,
+        );
+      }
       uniq.forEach((t, j) => {
         const k = this.key(t);
         const p = batch.then((vs) => vs[j]);

@@ -1,7 +1,8 @@
 /**
  * Embedder factory. `createEmbedder({ provider: 'offline' })` needs nothing; `provider: 'neural'` runs Universal
  * Sentence Encoder Lite in a worker thread (neural.ts, no server); `provider: 'openai'` talks to any
- * OpenAI-compatible `/v1/embeddings` endpoint. Both come wrapped in the LRU cache (model + text keyed).
+ * OpenAI-compatible `/v1/embeddings` endpoint. Both come wrapped in the LRU cache (model + text keyed), and with
+ * `cache.disk` in a per-model cache on disk (disk-cache.ts).
  * API keys come only from `options.apiKey`: the caller reads env / SecretStorage.
  */
 import type { Embedder } from './types.js';
@@ -33,6 +34,7 @@ export interface CreateEmbedderOptions {
   batchSize?: number;
   concurrency?: number;
   maxRetries?: number;
+  /** The in-memory LRU's budget, and (`disk`) a folder to keep openai and neural vectors in between runs. */
   cache?: CacheOptions;
   /** openai: query/document prefixes (default `auto`: the preset of a known model family, see prefix.ts). */
   prefixes?: PrefixSetting;
@@ -71,7 +73,8 @@ export function createEmbedder(options: CreateEmbedderOptions): CachedEmbedder |
   } else {
     throw new Error(`Unknown embedding provider "${String((options as { provider: unknown }).provider)}" (use offline, neural or openai)`);
   }
-  const cached = new CachedEmbedder(inner, options.cache);
+  // Offline vectors are computed faster than they are read back: only the others go to disk.
+  const cached = new CachedEmbedder(inner, options.provider === 'offline' ? { ...options.cache, disk: undefined } : options.cache);
   if (options.provider !== 'openai') return cached;
   const prefixes = resolvePrefixes(options.prefixes, options.model!);
   return prefixes.query || prefixes.document ? new PrefixedEmbedder(cached, prefixes) : cached;

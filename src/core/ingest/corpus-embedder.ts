@@ -16,6 +16,7 @@ export class EmbedderMismatchError extends CorpusMismatchError {
       corpus.dimensions !== query.dimensions
         ? `this model (${query.model}) gives ${query.dimensions}-d vectors`
         : `this model (${query.model}) is another model: its vectors do not compare with the corpus's`;
+    if (!corpus.model) return; // migrated, not yet filled: the store's message (migratedSizeMessage) says it
     this.message =
       `the corpus holds ${corpus.dimensions}-d vectors from ${corpus.model}; ${gives}. ` +
       "Use the corpus's model (and the same dimensions), or another corpus for this model";

@@ -406,9 +406,25 @@ export class CorpusMismatchError extends Error {
     readonly corpus: { model: string; dimensions: number },
     readonly query: { model: string; dimensions: number },
   ) {
-    super(`corpus was built with ${corpus.model} (${corpus.dimensions}-d); query embedding is ${query.model} (${query.dimensions}-d)`);
+    super(
+      corpus.model
+        ? `corpus was built with ${corpus.model} (${corpus.dimensions}-d); query embedding is ${query.model} (${query.dimensions}-d)`
+        : migratedSizeMessage(corpus.dimensions, query),
+    );
     this.name = 'CorpusMismatchError';
   }
+}
+
+/**
+ * A corpus migrated for one vector size (`corpus-lens schema --print --dimensions N`, no model recorded yet) and an
+ * embedding model of another: what to do, in one line.
+ */
+export function migratedSizeMessage(migrated: number, query: { model: string; dimensions: number }): string {
+  return (
+    `the corpus was migrated for ${migrated}-d vectors (\`corpus-lens schema --print --dimensions ${migrated}\`) and the embedding ` +
+    `model ${query.model} gives ${query.dimensions}-d vectors: use a model of ${migrated} dimensions, or migrate an empty ` +
+    `corpus again with \`corpus-lens schema --print --dimensions ${query.dimensions}\``
+  );
 }
 
 /** A store failure meant for the user (unreachable corpus, wrong key, read-only schema): one clear line. */

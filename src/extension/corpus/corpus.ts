@@ -297,7 +297,9 @@ export class CorpusService implements vscode.Disposable {
   private async embedder(settings: Settings): Promise<Embedder> {
     const { createEmbedder } = heavy();
     const e = settings.embedding;
-    if (e.provider === 'offline' || e.provider === 'neural') return createEmbedder({ provider: e.provider });
+    // Neural and endpoint vectors are kept on disk between sessions: re-indexing or a repeated lookup costs no call.
+    const cache = { disk: { dir: path.join(this.context.globalStorageUri.fsPath, 'embeddings') } };
+    if (e.provider === 'offline' || e.provider === 'neural') return createEmbedder({ provider: e.provider, cache });
     const apiKey = await this.secrets.get('embedding', e.baseUrl);
     const prefixes = e.prefixes === 'custom' ? { query: e.queryPrefix, document: e.documentPrefix } : e.prefixes;
     return createEmbedder({
@@ -307,6 +309,7 @@ export class CorpusService implements vscode.Disposable {
       apiKey: apiKey ?? 'none',
       dimensions: e.dimensions ?? undefined,
       prefixes,
+      cache,
     });
   }
 

@@ -12,6 +12,7 @@ import {
   checkPaperDimensions,
   hybridTuning,
   PAPER_DEFAULTS,
+  migratedSizeMessage,
   requireMeta,
   StoreError,
   type CorpusMeta,
@@ -100,6 +101,12 @@ export function unwrap<T>(url: string, what: string, r: Reply<T>): T {
     throw new StoreError(`cannot reach the corpus at ${url}: ${detail ?? m.replace(/^TypeError: /, '')}`);
   }
   throw new StoreError(`${what} failed (HTTP ${r.status}): ${m.split('\n')[0]}`);
+}
+
+/** The vector size the project's migration declared, when a write was refused for another (pgvector's 22000). */
+function migratedSize(r: Reply<unknown>): number | undefined {
+  const m = r.error ? /expected (\d+) dimensions, not \d+/.exec(r.error.message ?? '') : null;
+  return m ? Number(m[1]) : undefined;
 }
 
 /** A column the project's schema lacks (PostgREST on a write: PGRST204; PostgreSQL on a read: 42703). */
@@ -224,6 +231,11 @@ export class SupabaseCorpusStore implements CorpusStore {
           `paper ${p.id} is a PDF with line numbers and this Supabase project has no sentences.line_start (a Corpus Lens schema before v8): run the output of \`corpus-lens schema --print\` as a migration`,
         );
       }
+      const migrated = migratedSize(sr);
+      if (migrated !== undefined) {
+        await this.undoPaper(p.id, (unwrap(this.url, `writing paper ${p.id}`, pr) ?? []).length > 0);
+        throw new StoreError(`${migratedSizeMessage(migrated, meta)}. Nothing was written`);
+      }
       const added = (unwrap(this.url, `writing the sentences of ${p.id}`, sr) ?? []).length;
       result.sentences += added;
       result.skipped += rows.length - added;
@@ -231,6 +243,19 @@ export class SupabaseCorpusStore implements CorpusStore {
       options.onProgress?.(++done, papers.length);
     }
     return result;
+  }
+
+  /**
+   * After a write refused for its vector size: removes the paper row this write added and, while the project holds
+   * no sentence yet, the metadata `init` recorded for the refused size, so that the next run starts clean.
+   */
+  private async undoPaper(id: string, added: boolean): Promise<void> {
+    if (added) await this.client.from('papers').delete().eq('id', id);
+    const s = (await this.client.from('sentences').select('*', { count: 'exact', head: true })) as Reply<null>;
+    if (!s.error && s.count === 0) {
+      await this.client.from('corpus_meta').delete().in('key', ['schema_version', 'embedding_model', 'dimensions', 'created_at']);
+      this.cachedMeta = undefined;
+    }
   }
 
   private async writeElements(p: PaperInput): Promise<number> {
