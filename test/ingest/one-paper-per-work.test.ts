@@ -118,3 +118,53 @@ test('an edited draft indexed again replaces its previous version', { timeout: 1
     await store.close();
   }
 });
+
+test(
+  'across separate runs: the PDF of a paper whose LaTeX an earlier run indexed joins it (and the reverse); re-runs add nothing',
+  { skip: noPdflatex, timeout: 400_000 },
+  async () => {
+    const dir = texAndPdf();
+    const tex = join(dir, 'paper.tex');
+    const pdf = join(dir, 'paper.pdf');
+    const texSentences = (await readPaperFile(tex)).papers[0].sentences.length;
+    // LaTeX first, its PDF in a later run: one paper, the LaTeX text; the PDF again: nothing.
+    const store = await openStore(join(dir, 'corpus'));
+    try {
+      await ingest(store, [tex], { embedder });
+      const second = await ingest(store, [pdf], { embedder });
+      assert.deepEqual(second.failed, []);
+      assert.deepEqual(
+        { papers: second.papers, sentences: second.sentences, skipped: second.skipped },
+        { papers: 0, sentences: 0, skipped: 1 },
+      );
+      assert.deepEqual(await store.counts(), { papers: 1, sentences: texSentences });
+      const third = await ingest(store, [pdf], { embedder });
+      assert.equal(third.papers, 0);
+      assert.deepEqual(await store.counts(), { papers: 1, sentences: texSentences });
+      assert.equal((await store.sources())[0].sourcePath, tex);
+    } finally {
+      await store.close();
+    }
+    // The PDF first, then its LaTeX source: the LaTeX text replaces the PDF's, under the stored paper's id; again: nothing.
+    const reverse = await openStore(join(dir, 'corpus-reverse'));
+    try {
+      await ingest(reverse, [pdf], { embedder });
+      const [before] = await reverse.sources();
+      const second = await ingest(reverse, [tex], { embedder });
+      assert.equal(second.merged, 1);
+      const after = await reverse.sources();
+      assert.equal(after.length, 1);
+      assert.equal(after[0].id, before.id);
+      assert.equal(after[0].sourcePath, tex);
+      assert.deepEqual(await reverse.counts(), { papers: 1, sentences: texSentences });
+      const [one] = await papers(reverse);
+      assert.equal(one.paper.title, TITLE);
+      assert.deepEqual(one.paper.authors, ['Elin Falk', 'Kwabena Asante', 'Noor van Rijswijk']);
+      const third = await ingest(reverse, [tex, pdf], { embedder });
+      assert.deepEqual({ papers: third.papers, sentences: third.sentences }, { papers: 0, sentences: 0 });
+      assert.deepEqual(await reverse.counts(), { papers: 1, sentences: texSentences });
+    } finally {
+      await reverse.close();
+    }
+  },
+);

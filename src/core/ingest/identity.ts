@@ -36,6 +36,9 @@ export function titleKey(p: Pick<ParsedPaper, 'title' | 'authors' | 'year'>): st
   return title && author && p.year ? `${title}|${author}|${p.year}` : null;
 }
 
+/** What decides whether two records of the same text are different papers (a stored paper's PaperRef has it too). */
+type WorkMeta = Pick<ParsedPaper, 'title' | 'doi' | 'year'> & { arxivId?: string | null };
+
 /** A work seen in this run (or stored before it, known by its id alone). */
 export interface Work {
   id: string;
@@ -142,7 +145,7 @@ export class WorkIndex {
  * than one apart (a preprint and its publication), or titles of which neither holds the other (a PDF's title line
  * may carry a subtitle). Papers written from one template (generated ones) share their text but not these.
  */
-function conflicting(a: ParsedPaper, b: ParsedPaper): boolean {
+export function conflicting(a: WorkMeta, b: WorkMeta): boolean {
   const differ = <T>(x: T | null, y: T | null) => x != null && y != null && x !== y;
   // Padded, so that a title holds another only word for word ('paper 1' is not in 'paper 21').
   const ta = ` ${normaliseTitle(a.title ?? '')} `;

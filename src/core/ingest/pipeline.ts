@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve } from 'node:path';
 import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
-import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput } from '../store/types.js';
+import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput, type PaperRef } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput, type ParsedBib } from './folder.js';
 import { bibPapers } from './bib.js';
@@ -14,6 +14,8 @@ import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
+import { findStoredWork } from './stored-work.js';
+import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { BibIndex } from '../bib/bib-index.js';
 import type { ParsedPaper, ReadError, ReadResult } from './types.js';
 
@@ -142,6 +144,10 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
   for (const id of known.keys()) works.addStored(id);
   const storedBySource = new Map<string, string[]>();
   for (const s of known.values()) if (s.sourcePath) storedBySource.set(s.sourcePath, [...(storedBySource.get(s.sourcePath) ?? []), s.id]);
+  /** Papers stored before this run, still there and not taken by a record of it: what a record's text may match. */
+  const storedAtStart = new Set(known.keys());
+  const taken = new Set<string>();
+  const eligible = (id: string) => storedAtStart.has(id) && known.has(id) && !taken.has(id);
   /** Papers of this run written to the store already (a replaced one is deleted from it). */
   const written = new Set<string>();
   /** Every paper this run produced (written or waiting): a re-index never deletes those. */
@@ -171,31 +177,46 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
     if (pending.some((p) => p.id === work.id)) {
       pending = pending.filter((p) => p.id !== work.id);
       pendingSentences = pending.reduce((n, p) => n + p.sentences.length, 0);
+      known.delete(work.id);
     } else if (written.has(work.id)) {
       await store.deletePapers([work.id]);
       written.delete(work.id);
       summary.papers--;
       summary.sentences -= work.paper?.sentences.length ?? 0;
+      known.delete(work.id);
     }
+    // Else the record was its stored paper, unchanged: it stays known, so the merged record (same text) is skipped.
     summary.merged = (summary.merged ?? 0) + 1;
-    known.delete(work.id);
   };
   /** The records of a unit with every second record of a work merged into its first. */
   const oneRecordPerWork = async (papers: readonly ParsedPaper[]): Promise<ParsedPaper[]> => {
     const out: ParsedPaper[] = [];
     for (let paper of papers) {
       const match = works.find(paper);
-      if (!match) works.add(paper);
+      // Not a work of this run nor a stored DOI / arXiv id, and not a re-read of its own stored paper: a stored paper
+      // with the same text (its LaTeX source indexed by an earlier run, a PDF indexed before) takes it in.
+      const stored =
+        !match && storedAtStart.size && !known.has(paper.id) ? await findStoredWork(store, paper, eligible, signal) : undefined;
+      if (stored) {
+        // Counted as merged when its text replaces the stored one; a worse text is skipped as unchanged (freshPapers).
+        const old = known.get(stored.id);
+        if (old && textRank(paper) > textRank(old)) summary.merged = (summary.merged ?? 0) + 1;
+        paper = fillFromStored(paper, stored);
+        works.add(paper);
+      } else if (!match) works.add(paper);
       else if (!match.paper) {
         // A stored paper with this DOI / arXiv id: the record takes its id (freshPapers decides which text stays).
         paper = { ...paper, id: match.id };
         works.add(paper);
       } else {
         const merged = mergeWork(match.paper, paper);
+        // The earlier record was a stored paper read again: the work keeps that paper's id (freshPapers compares texts).
+        if (storedAtStart.has(match.id) && known.has(match.id)) merged.id = match.id;
         await retract(match);
         works.add(merged, match);
         paper = merged;
       }
+      if (storedAtStart.has(paper.id)) taken.add(paper.id);
       out.push(paper);
     }
     return out;
@@ -273,6 +294,26 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
     await indexes?.create();
   }
   return summary;
+}
+
+/**
+ * A record that is a stored paper's work, under that paper's id (freshPapers then keeps the better text), with the
+ * metadata it lacks taken from the stored paper, and the stored key where its own is a made-up `anon…` one.
+ */
+function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPaper {
+  const anon = (key: string | null | undefined) => !key || /^anon/i.test(key);
+  const filled: ParsedPaper = {
+    ...paper,
+    id: stored.id,
+    title: paper.title || stored.title,
+    authors: paper.authors.length ? paper.authors : stored.authors,
+    year: paper.year ?? stored.year,
+    venue: paper.venue || stored.venue,
+    doi: paper.doi ?? stored.doi,
+  };
+  if (paper.ownKey || !anon(paper.citationKey)) return filled;
+  const key = !anon(stored.citationKey) ? stored.citationKey! : makeCitationKey(filled, new Set());
+  return { ...filled, citationKey: key, bibtex: formatBibtexEntry(filled, key) };
 }
 
 /** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */
