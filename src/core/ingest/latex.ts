@@ -210,28 +210,38 @@ function commandArgs(text: string, name: string): string[] {
   return out;
 }
 
+/** Commands in an author block that carry no name: notes, affiliations, addresses, marks, memberships, ids. */
+const AUTHOR_NOTES =
+  /\\(thanks|footnote|inst|affil|affiliation|address|email|ead|orcid|orcidID|orcidlink|textsuperscript|footnotemark|IEEEauthorrefmark|IEEEauthorblockA|IEEEmembership|fnref|corref|cormark|tnoteref|titlenote|authornote)\b\s*(\[[^\]]*\]\s*)?(?=\{)/g;
+
+/** The text with each AUTHOR_NOTES command and its (nested) argument removed. */
+function dropAuthorNotes(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(AUTHOR_NOTES)) {
+    if (m.index! < from) continue;
+    const arg = bracedAt(text, m.index! + m[0].length);
+    if (!arg) continue;
+    out += text.slice(from, m.index);
+    from = arg[1];
+  }
+  return out + text.slice(from);
+}
+
 /** Author names from \author{…} (split at \and, first line of each, \thanks and affiliation marks removed). */
 export function latexAuthors(text: string): string[] {
   const out: string[] = [];
   for (const arg of commandArgs(text, 'author')) {
-    for (const part of arg.split(/\\and\b|\\AND\b/)) {
+    for (const part of dropAuthorNotes(arg).split(/\\and\b|\\And\b|\\AND\b/)) {
       let first = part.split(/\\\\|\\newline\b/)[0];
-      first = first.replace(
-        /\\(thanks|footnote|inst|affil|affiliation|email|orcid|textsuperscript|footnotemark|IEEEauthorrefmark)\s*(\[[^\]]*\])?\s*\{[^{}]*\}/g,
-        '',
-      );
       first = first.replace(/\$[^$]*\$/g, '').replace(/\^\{[^}]*\}|\^\S/g, '');
-      const name = latexCleanText(first)
-        .replace(/[\d*†‡§,;]+\s*$/g, '')
+      const names = latexCleanText(first)
         .replace(/\s+/g, ' ')
-        .trim();
-      if (name && name.length < 80)
-        out.push(
-          ...name
-            .split(/\s*,\s*(?=\S+\s+\S)/)
-            .map((s) => s.trim())
-            .filter(Boolean),
-        );
+        // 'A, B, and C' / 'A and B': one name each.
+        .split(/\s*,\s*(?:and\s+)?(?=\S+\s+\S)|\s+and\s+/)
+        .map((n) => n.replace(/[\d*†‡§,;]+\s*$/g, '').trim())
+        .filter((n) => n && n.length < 80);
+      out.push(...names);
     }
   }
   return out;

@@ -1,14 +1,13 @@
 // PDF assembly: the layout's lines (pdf-layout.ts) → a paper. The title is the largest text at the top of the first
-// page, headings are detected from numbering, font size and known titles, front matter gives authors, year, DOI
+// page, headings are detected from numbering, font size and known titles, front matter (pdf-metadata.ts) gives authors, year, DOI
 // and arXiv id, hyphenation at line ends is joined, captions and footnotes become their own sentences, display
 // equations and figure fragments are left out, and every sentence keeps its page.
 import { sentences as splitSentences } from '../text/index.js';
 import { buildPaper, PaperAssembler } from './paper.js';
-import { DEFAULT_PAGE_HEIGHT, median, type PdfLayout, type PdfLine } from './pdf-layout.js';
+import { median, type PdfLayout, type PdfLine } from './pdf-layout.js';
 import { displayLike, PdfElements, type LineKind } from './pdf-elements.js';
 import type { ReadOptions, ReadResult } from './types.js';
-import type { PaperMeta } from '../paper/fields.js';
-import { normaliseArxivId, normaliseDoi, parseYear } from '../paper/ids.js';
+import { bodySize, pdfMetadata, titleLines as findTitleLines } from './pdf-metadata.js';
 
 // Thresholds. Sizes are relative to the body font (the size of most characters), distances to the line's font
 // size, widths to the column's width: the same numbers hold for 9 pt two-column and 12 pt one-column papers.
@@ -35,12 +34,6 @@ const BLOCK_LINE_GAP = 1.6;
 const SAME_SIZE = 0.6;
 /** A heading's continuation line keeps the heading's size to within this many points. */
 const HEADING_WRAP_SIZE = 0.3;
-/** The title is in the top half of page 1. */
-const TITLE_ZONE = 0.5;
-/** The title's font is at least this much larger than the body (× body): else the paper has no visible title. */
-const TITLE_SIZE = 1.15;
-/** A title's lines follow closer than this (× its size). */
-const TITLE_LINE_GAP = 1.8;
 /** An equation number `(3)` counts only on a line indented by more than this (× font size) from the column's edge. */
 const EQUATION_INDENT = 1.5;
 /** A line whose letters are under this share of its characters is mathematics, not prose. */
@@ -53,10 +46,6 @@ const CENTRED_INDENT = 0.15;
 const FOOTNOTE_SIZE = 0.92;
 /** Lines of two columns whose baselines differ by at most this many points are one printed row (line numbers). */
 const SAME_ROW_Y = 1;
-/** Author names are set at about body size or larger (× body); smaller front matter is affiliations and notes. */
-const AUTHOR_MIN_SIZE = 0.95;
-/** Authors listed side by side share a baseline to within this many points; the list ends at the next row. */
-const AUTHOR_ROW = 2;
 
 const KNOWN_HEADINGS =
   /^(abstract|introduction|related work|background|preliminaries|conclusions?|concluding remarks|discussion|acknowledge?ments?|references|bibliography|works cited|literature cited|reference list|appendix|appendices|methods?|materials and methods|results|results and discussion|experiments|evaluation|limitations|future work|ethics statement|broader impacts?|summary|supplementary material|data availability|author contributions|competing interests)$/i;
@@ -175,59 +164,12 @@ function emitBuffer(asm: PaperAssembler, buf: PagedBuffer): number[] {
   return starts;
 }
 
-const NAME = /^[A-Z][\p{L}'’.-]*(?:\s+(?:[A-Z][\p{L}'’.-]*|van|von|der|de|la|da|di|del|du|le|den|ter|ten)){1,4}$/u;
-
-function authorsFrom(lines: PdfLine[], body: number): string[] {
-  const out: string[] = [];
-  let row: number | null = null;
-  for (const l of lines) {
-    if (row !== null && Math.abs(l.y - row) > AUTHOR_ROW) break;
-    if (
-      l.size < body * AUTHOR_MIN_SIZE ||
-      /@|https?:|universit|institut|department|school|laborator|college|center|centre|\d{3,}/i.test(l.text)
-    )
-      continue;
-    for (const part of l.parts) {
-      for (const n of part.split(/\s*(?:,|;|\band\b|&|·|\u2022)\s*/)) {
-        const name = n.replace(/[\d*†‡§¶]+$/g, '').trim();
-        if (NAME.test(name) && !KNOWN_HEADINGS.test(name)) {
-          out.push(name);
-          row ??= l.y;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** Authors from the info dict when every one looks like a name ('Ann Smith; Bob Jones', 'A. Smith and B. Jones'). */
-function infoAuthors(info: Record<string, unknown>): string[] | null {
-  const raw = infoString(info, 'Author');
-  if (!raw) return null;
-  const names = raw
-    .split(/\s*(?:;|\band\b|,(?=\s*\p{Lu}[\p{L}.]*\s+\p{Lu}))\s*/u)
-    .map((n) => n.trim())
-    .filter(Boolean);
-  return names.length && names.every((n) => NAME.test(n)) ? names : null;
-}
-
-function infoString(info: Record<string, unknown>, key: string): string | null {
-  const v = info[key];
-  if (typeof v !== 'string') return null;
-  const t = v.replace(/\s+/g, ' ').trim();
-  if (!t || /^(untitled|unknown|microsoft word|title)\b/i.test(t) || /\.(docx?|tex|pdf|dvi)$/i.test(t)) return null;
-  return t;
-}
-
 /** Turn a layout into a paper. */
 export function paperFromLayout(layout: PdfLayout, path: string | null, contentHash: string, options: ReadOptions = {}): ReadResult {
   const lines = layout.lines;
   if (!lines.length) return { papers: [], errors: [{ file: path ?? '<pdf>', reason: 'no text layer (a scanned PDF needs OCR first)' }] };
 
-  // Body font size: the size of most characters.
-  const bySize = new Map<number, number>();
-  for (const l of lines) bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
-  const body = [...bySize.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const body = bodySize(lines);
 
   // Column widths and left edges per page and column (for headings and equations).
   const edges = new Map<string, number[]>();
@@ -254,32 +196,8 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     lowestBody.set(k, Math.max(lowestBody.get(k) ?? 0, l.y));
   }
 
-  // Title: the largest line(s) in the top half of the first page.
-  const first = lines.filter(
-    (l) =>
-      l.page === 1 &&
-      l.y < (layout.pageHeights[0] || DEFAULT_PAGE_HEIGHT) * TITLE_ZONE &&
-      !(/^\d/.test(l.text) && NUMBERED.test(l.text)) &&
-      !KNOWN_HEADINGS.test(l.text.replace(/[.:]$/, '')),
-  );
-  const maxSize = Math.max(...first.map((l) => l.size), 0);
-  let titleLines: PdfLine[] = [];
-  if (maxSize > body * TITLE_SIZE) {
-    const start = first.findIndex((l) => l.size === maxSize);
-    titleLines = [first[start]];
-    for (
-      let i = start + 1;
-      i < first.length && first[i].size === maxSize && first[i].y - titleLines[titleLines.length - 1].y < maxSize * TITLE_LINE_GAP;
-      i++
-    )
-      titleLines.push(first[i]);
-  }
-  const titleFromPage =
-    titleLines
-      .map((l) => l.text)
-      .join(' ')
-      .replace(/\s+/g, ' ')
-      .trim() || null;
+  // Title: the largest line(s) at the top of the first page (pdf-metadata.ts), kept out of the text.
+  const titleLines = findTitleLines(layout, body);
   const titleSet = new Set(titleLines);
 
   const compounds = new Set<string>();
@@ -446,25 +364,7 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   }
   flushSection();
 
-  const info = layout.info;
-  const firstPageText =
-    lines
-      .filter((l) => l.page === 1)
-      .map((l) => l.text)
-      .join('\n') +
-    '\n' +
-    layout.rotated.join(' ');
-  const meta: PaperMeta = {
-    title: titleFromPage ?? infoString(info, 'Title'),
-    authors: infoAuthors(info) ?? authorsFrom(front, body),
-    year:
-      parseYear(front.map((l) => l.text).join(' ')) ??
-      parseYear(typeof info.CreationDate === 'string' ? info.CreationDate.slice(2, 6) : null),
-    doi: normaliseDoi(/\b(?:doi:?\s*|https?:\/\/(?:dx\.)?doi\.org\/)?(10\.\d{4,9}\/[^\s]+)/i.exec(firstPageText)?.[1] ?? null),
-    arxivId: normaliseArxivId(/arXiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?)/i.exec(firstPageText)?.[1] ?? null),
-  };
-  // The year from front matter is trusted only when it is not far in the future.
-  if (meta.year && meta.year > new Date().getUTCFullYear() + 1) meta.year = null;
+  const { meta } = pdfMetadata(layout, body, titleLines);
   const paper = buildPaper(meta, asm.finish(), { path, contentHash }, options.bib, asm.abstractParts);
   return { papers: [paper], errors: [] };
 }

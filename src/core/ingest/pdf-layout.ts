@@ -11,6 +11,8 @@ interface Item {
   /** Baseline, measured from the top of the page. */
   y: number;
   size: number;
+  /** PDF.js's font id: runs of one font share it (author names are set apart from affiliations by it). */
+  font: string;
 }
 
 /** A line of one column (or a full-width line) on a page. */
@@ -19,6 +21,8 @@ export interface PdfLine {
   text: string;
   /** The line's text split at wide gaps (author lists, table cells). */
   parts: string[];
+  /** The line's text split at any gap wider than a word space (names set side by side in an author block). */
+  chunks?: string[];
   x0: number;
   x1: number;
   y: number;
@@ -26,6 +30,8 @@ export interface PdfLine {
   size: number;
   /** 0 = left column, 1 = right column, -1 = full width / single-column page. */
   col: number;
+  /** The font of most of its characters (PDF.js's font id; '' when unknown). */
+  font?: string;
 }
 
 export interface PdfLayout {
@@ -34,6 +40,8 @@ export interface PdfLayout {
   lines: PdfLine[];
   pageHeights: number[];
   info: Record<string, unknown>;
+  /** The XMP metadata stream's properties ('dc:title', 'dc:creator', 'prism:doi' …), empty when there is none. */
+  xmp?: Record<string, unknown>;
   /** Text of rotated runs (e.g. an arXiv stamp in the margin), for metadata only. */
   rotated: string[];
 }
@@ -91,11 +99,28 @@ export const median = (xs: number[]): number => {
   return s[Math.floor(s.length / 2)];
 };
 
-function joinItems(items: Item[], size: number): { text: string; parts: string[] } {
+/** `raised`: runs set as superscripts (affiliation marks 'a,b', '1'), left out of the chunks. */
+function joinItems(
+  items: Item[],
+  size: number,
+  raised: (it: Item) => boolean = () => false,
+): { text: string; parts: string[]; chunks: string[] } {
   const parts: string[] = [];
+  const chunks: string[] = [];
   let cur = '';
+  let chunk = '';
   let prev: Item | undefined;
+  let prevChunk: Item | undefined;
   for (const it of items) {
+    if (!raised(it)) {
+      if (prevChunk && it.x0 - prevChunk.x1 > CHUNK_GAP * size) {
+        chunks.push(chunk);
+        chunk = '';
+      }
+      chunk +=
+        (chunk && prevChunk && it.x0 - prevChunk.x1 > WORD_GAP * size && !/\s$/.test(chunk) && !/^\s/.test(it.str) ? ' ' : '') + it.str;
+      prevChunk = it;
+    }
     if (prev) {
       const gap = it.x0 - prev.x1;
       if (gap > PART_GAP * size) {
@@ -107,8 +132,10 @@ function joinItems(items: Item[], size: number): { text: string; parts: string[]
     prev = it;
   }
   parts.push(cur.trim());
-  const clean = parts.map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
-  return { text: clean.join(' '), parts: clean };
+  chunks.push(chunk);
+  const tidy = (xs: string[]) => xs.map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const clean = tidy(parts);
+  return { text: clean.join(' '), parts: clean, chunks: tidy(chunks) };
 }
 
 /** Rows of items sharing a baseline (superscripts join the row they sit on). */
@@ -185,8 +212,11 @@ function makeLine(items: Item[], page: number, col: number): PdfLine {
   const kept = items.filter(
     (it) => !(it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE && /^[\d*†‡§¶,\s]+$/.test(it.str)),
   );
-  const { text, parts } = joinItems(kept, size);
-  return { page, text, parts, x0: Math.min(...kept.map((i) => i.x0)), x1: Math.max(...kept.map((i) => i.x1)), y, size, col };
+  const { text, parts, chunks } = joinItems(kept, size, (it) => it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE);
+  const fonts = new Map<string, number>();
+  for (const it of main) fonts.set(it.font, (fonts.get(it.font) ?? 0) + it.str.length);
+  const font = [...fonts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+  return { page, text, parts, chunks, x0: Math.min(...kept.map((i) => i.x0)), x1: Math.max(...kept.map((i) => i.x1)), y, size, col, font };
 }
 
 /** Lay out one page's items into lines in reading order. */
@@ -274,7 +304,11 @@ export async function pdfLayout(data: Uint8Array, signal?: AbortSignal): Promise
       const items: Item[] = [];
       for (const raw of tc.items) {
         if (!('str' in raw)) continue;
-        const str = raw.str.normalize('NFKC').replace(/\u00ad/g, '');
+        // Control characters are glyphs without a Unicode mapping (footnote marks of symbol fonts), never text.
+        const str = raw.str
+          .normalize('NFKC')
+          .replace(/\u00ad/g, '')
+          .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
         if (!str.trim()) continue;
         const [a, b, c, d, e, f] = raw.transform as number[];
         if (Math.abs(b) > 0.01 || Math.abs(c) > 0.01 || a <= 0) {
@@ -282,17 +316,24 @@ export async function pdfLayout(data: Uint8Array, signal?: AbortSignal): Promise
           continue;
         }
         const size = Math.hypot(c, d) || raw.height || 10;
-        items.push({ str, x0: e - vx0, x1: e - vx0 + raw.width, y: vy1 - f, size });
+        items.push({ str, x0: e - vx0, x1: e - vx0 + raw.width, y: vy1 - f, size, font: raw.fontName ?? '' });
       }
       pagesOut.push(pageLines(items, p, width));
       page.cleanup();
     }
-    const meta = await pdf.getMetadata().catch(() => ({ info: {} }));
+    const meta = await pdf.getMetadata().catch(() => ({ info: {}, metadata: null }));
+    let xmp: Record<string, unknown> = {};
+    try {
+      if (meta.metadata) xmp = Object.fromEntries(meta.metadata as Iterable<[string, unknown]>);
+    } catch {
+      // An XMP stream PDF.js could not parse: the info dictionary and the page still speak.
+    }
     return {
       pages: pdf.numPages,
       lines: dropRunningLines(pagesOut, heights).flat(),
       pageHeights: heights,
       info: (meta.info ?? {}) as Record<string, unknown>,
+      xmp,
       rotated,
     };
   } finally {
