@@ -153,6 +153,80 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     );
   });
 
+  test('paperRows and listPapers: the paper_rows and list_papers RPCs, with pages, lines and vectors, in keyset pages', async () => {
+    await database.exec(`UPDATE sentences SET page = 3, line_start = 4, line_end = 5 WHERE paper_id = 'p1' AND global_index = 1`);
+    const start = standin.requests.length;
+    const rows = await store.paperRows('p1', { embeddings: true });
+    assert.deepEqual(
+      standin.requests.slice(start).map((r) => `${r.method} ${r.path}`),
+      ['POST /rest/v1/rpc/paper_rows'],
+      'one request: a short page ends the read',
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.globalIndex, r.text.slice(0, 20), r.sectionTitle, r.page, r.lineStart, r.lineEnd]),
+      [
+        [0, 'Writing a related wo', 'Introduction', null, null, null],
+        [1, 'Sentence embeddings ', 'Introduction', 3, 4, 5],
+        [2, 'We retrieve sentence', 'Introduction', null, null, null],
+        [3, 'We encode every corp', 'Method', null, null, null],
+        [4, 'Cosine similarity ra', 'Method', null, null, null],
+        [5, 'An HNSW index keeps ', 'Method', null, null, null],
+      ],
+    );
+    assert.ok(rows.every((r) => r.embedding?.length === 64 && r.id > 0));
+    assert.ok(
+      (await store.paperRows('p1')).every((r) => r.embedding === null),
+      'no vectors unless asked for',
+    );
+    assert.deepEqual(await store.paperRows('no-such-paper'), []);
+    // Keyset pages: the sentences after global_index 3, two at a time.
+    const page = (await db.query(`SELECT global_index FROM paper_rows('p1', 3, 2)`)) as { rows: { global_index: number }[] };
+    assert.deepEqual(
+      page.rows.map((r) => r.global_index),
+      [4, 5],
+    );
+
+    const papers = await store.listPapers();
+    assert.deepEqual(
+      papers.map((p) => [p.id, p.title, p.authors, p.year, p.venue]),
+      [
+        ['p1', 'Dense retrieval of scientific sentences', ['Ada Lovelace', 'Alan Turing'], 2019, 'ACL'],
+        ['p2', 'Keyword search still matters', ['Grace Hopper'], 2021, 'SIGIR'],
+        ['p3', 'Writing assistants for scientists', ['Barbara Liskov'], 2023, 'CHI'],
+      ],
+    );
+    const after = (await db.query(`SELECT id FROM list_papers('p1', 1)`)) as { rows: { id: string }[] };
+    assert.deepEqual(
+      after.rows.map((r) => r.id),
+      ['p2'],
+    );
+  });
+
+  test('the citation check on Supabase resolves a paper by its DOI and quotes its sentence with page and lines', async () => {
+    const { checkCitation } = await import('../../src/core/cite-check/index.js');
+    const { HashEmbedder } = await import('../support/db-embedder.js');
+    const check = await checkCitation(
+      { store, embedder: new HashEmbedder(64) },
+      { sentence: 'Sentence embeddings map similar sentences to nearby vectors.', cite: '10.1000/p1' },
+    );
+    assert.equal(check.paper?.id, 'p1', 'resolved through list_papers (a DOI is no paper id)');
+    assert.equal(check.verdict, 'supported');
+    assert.equal(check.evidence[0].text, 'Sentence embeddings map similar sentences to nearby vectors.');
+    assert.deepEqual([check.evidence[0].page, check.evidence[0].lines], [3, { start: 4, end: 5 }]);
+  });
+
+  test('paperRows on a project migrated before paper_rows() existed: one line that says what to run', async () => {
+    await database.exec('DROP FUNCTION paper_rows(text, int, int, boolean)');
+    try {
+      await assert.rejects(
+        store.paperRows('p1'),
+        /no paper_rows\(\) function .*run the output of `corpus-lens schema --print` as a migration/,
+      );
+    } finally {
+      await database.exec(schemaSql(64));
+    }
+  });
+
   test('sectionTitles on a project migrated before section_titles() existed: one line that says what to run', async () => {
     await database.exec('DROP FUNCTION section_titles(text, int, int)');
     try {

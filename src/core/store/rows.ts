@@ -1,6 +1,17 @@
 // Mapping of the lookup functions' rows (similarity, score, sentence, previous, next, paper) to Hit, shared by
 // every backend, and small encoders shared by the SQL backends.
-import type { ElementHit, ElementRef, ElementType, Hit, LookupOptions, PaperRef, PaperStat, SectionTitle, SentenceRef } from './types.js';
+import type {
+  ElementHit,
+  ElementRef,
+  ElementType,
+  Hit,
+  LookupOptions,
+  PaperRef,
+  PaperStat,
+  SectionTitle,
+  SentenceRef,
+  StoredSentence,
+} from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -76,6 +87,34 @@ export function toPaperStat(row: Json): PaperStat {
     sourcePath: str(row.source_path),
     source: str(row.source),
     sentences: num(row.sentences),
+  };
+}
+
+/** A row of paper_rows() or its SQL (the vector as pgvector text, when read), as every backend returns it. */
+export function toStoredSentence(r: Json): StoredSentence {
+  const int = (v: unknown) => (v == null ? null : num(v));
+  return {
+    id: num(r.id),
+    globalIndex: num(r.global_index),
+    text: String(r.text),
+    sectionTitle: str(r.section_title),
+    page: int(r.page),
+    lineStart: int(r.line_start),
+    lineEnd: int(r.line_end),
+    embedding: r.embedding == null ? null : parseVectorText(String(r.embedding)),
+  };
+}
+
+/** A row (id, title, authors, year, venue, doi, citation_key) of list_papers() or its SQL. */
+export function toPaperRef(r: Json): PaperRef {
+  return {
+    id: String(r.id),
+    title: str(r.title),
+    authors: Array.isArray(r.authors) ? r.authors.map(String) : [],
+    year: r.year == null ? null : num(r.year),
+    venue: str(r.venue),
+    doi: str(r.doi),
+    citationKey: str(r.citation_key),
   };
 }
 

@@ -5,7 +5,7 @@
 // sentences, its elements), not one transaction: a failed later request leaves a paper without sentences or elements,
 // which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { textFilter, toElementHit, toHit, toPaperStat, toSectionTitle, vectorText } from '../rows.js';
+import { textFilter, toElementHit, toHit, toPaperRef, toPaperStat, toSectionTitle, toStoredSentence, vectorText } from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
 import {
   checkCompatible,
@@ -24,10 +24,12 @@ import {
   type LookupOptions,
   type PaperOptions,
   type PaperInput,
+  type PaperRef,
   type PaperSource,
   type PaperStat,
   type SectionTitle,
   type SentenceLocation,
+  type StoredSentence,
   type WriteOptions,
   type WriteResult,
 } from '../types.js';
@@ -511,6 +513,57 @@ export class SupabaseCorpusStore implements CorpusStore {
       if (!rows.length) return out;
       out.push(...rows.map(toPaperStat));
     }
+  }
+
+  /**
+   * A Corpus Lens RPC that returns keyset pages (`max_rows` at a time, `after` the last row) read until a short page:
+   * PostgREST's row limit would cut one long answer. A project migrated before the function existed gets one line
+   * that says what to run.
+   */
+  private async pages<T extends Record<string, unknown>>(fn: string, args: (last: T | undefined) => Record<string, unknown>): Promise<T[]> {
+    const out: T[] = [];
+    const page = 1000;
+    for (;;) {
+      const r = (await this.client.rpc(fn, { ...args(out[out.length - 1]), max_rows: page })) as Reply<T[]>;
+      if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
+        throw new StoreError(
+          `this Supabase project has no ${fn}() function (an older Corpus Lens schema): run the output of \`corpus-lens schema --print\` as a migration`,
+        );
+      }
+      const rows = unwrap(this.url, fn, r) ?? [];
+      out.push(...rows);
+      if (rows.length < page) return out;
+    }
+  }
+
+  /** One paper's sentences in order with pages and lines (and vectors, asked for): the RPC paper_rows, a page at a time. */
+  async paperRows(paperId: string, options: { embeddings?: boolean; signal?: AbortSignal } = {}): Promise<StoredSentence[]> {
+    options.signal?.throwIfAborted();
+    if (!(await this.meta())) return [];
+    const rows = await this.pages<Record<string, unknown>>('paper_rows', (last) => ({
+      paper: paperId,
+      after_index: last ? Number(last.global_index) : -1,
+      with_embeddings: !!options.embeddings,
+    }));
+    return rows.map(toStoredSentence);
+  }
+
+  /** Every paper's metadata: the RPC list_papers, a page at a time. */
+  async listPapers(): Promise<PaperRef[]> {
+    if (!(await this.meta())) return [];
+    const rows = await this.pages<Record<string, unknown>>('list_papers', (last) => ({ after_id: last ? String(last.id) : null }));
+    return rows.map(toPaperRef);
+  }
+
+  /** The source BibTeX entries of these papers (one read of the papers table; the ids are a few cited papers). */
+  async paperBibtex(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>> {
+    if (!paperIds.length || !(await this.meta())) return [];
+    const r = (await this.client
+      .from('papers')
+      .select('id,bibtex')
+      .in('id', [...paperIds])
+      .not('bibtex', 'is', null)) as unknown as Reply<Array<{ id: string; bibtex: string }>>;
+    return (unwrap(this.url, 'reading BibTeX entries', r) ?? []).map((x) => ({ id: String(x.id), bibtex: String(x.bibtex) }));
   }
 
   /**

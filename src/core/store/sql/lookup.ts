@@ -1,6 +1,6 @@
 // What every lookup function shares: the context tail (target, previous/next sentence, paper), the filters, the
 // function settings and the HNSW search breadth by corpus size, the exact scan of a small paper filter; and the
-// lookup functions that rank nothing (lookup_ef_search, sentence_context, section_titles).
+// lookup functions that rank nothing (lookup_ef_search, sentence_context, section_titles, paper_rows, list_papers).
 import { indexedDistance, type VectorIndex } from './vector.js';
 
 /**
@@ -163,7 +163,10 @@ $fn$;
 `;
 }
 
-/** sentence_context and section_titles: context of given sentences, and the section-structure view. */
+/**
+ * sentence_context, section_titles, paper_rows and list_papers: context of given sentences, the section-structure
+ * view, one paper's sentences and the papers' metadata (the citation checker's reads on Supabase).
+ */
 export function contextSql(): string {
   return `-- Context of given sentences (for callers that already hold sentence ids), one statement.
 CREATE OR REPLACE FUNCTION sentence_context(sentence_ids bigint[], match_offset int DEFAULT 0) ${RETURNS}
@@ -193,6 +196,32 @@ LANGUAGE sql STABLE AS $fn$
   WHERE after_paper IS NULL OR (s.paper_id, s.section_index) > (after_paper, coalesce(after_section, -2147483648))
   GROUP BY s.paper_id, s.section_index
   ORDER BY s.paper_id, s.section_index
+  LIMIT max_rows;
+$fn$;
+
+-- One paper's sentences in reading order with page and lines (and, asked for, the vector as text): the citation
+-- checker scores a cited paper whole. Keyset pages of at most max_rows after global_index after_index.
+CREATE OR REPLACE FUNCTION paper_rows(paper text, after_index int DEFAULT -1, max_rows int DEFAULT 1000,
+  with_embeddings boolean DEFAULT false)
+RETURNS TABLE (id bigint, global_index int, text text, section_title text, page int, line_start int, line_end int,
+  embedding text)
+LANGUAGE sql STABLE AS $fn$
+  SELECT s.id, s.global_index, s.text, s.section_title, s.page, s.line_start, s.line_end,
+    CASE WHEN with_embeddings THEN s.embedding::text END
+  FROM sentences s
+  WHERE s.paper_id = paper AND s.global_index > after_index
+  ORDER BY s.global_index
+  LIMIT max_rows;
+$fn$;
+
+-- Every paper's metadata (the citation checker resolves keys, DOIs and titles with it), in keyset pages by id.
+CREATE OR REPLACE FUNCTION list_papers(after_id text DEFAULT NULL, max_rows int DEFAULT 1000)
+RETURNS TABLE (id text, title text, authors text[], year int, venue text, doi text, citation_key text)
+LANGUAGE sql STABLE AS $fn$
+  SELECT p.id, p.title, p.authors, p.year, p.venue, p.doi, p.citation_key
+  FROM papers p
+  WHERE after_id IS NULL OR p.id > after_id
+  ORDER BY p.id
   LIMIT max_rows;
 $fn$;
 

@@ -18,6 +18,8 @@ export const READ_FUNCTIONS = [
   'sentence_context',
   'section_titles',
   'paper_stats',
+  'paper_rows',
+  'list_papers',
   'match_elements',
   'linked_elements',
   'list_elements',

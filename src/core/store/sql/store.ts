@@ -8,7 +8,17 @@ import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } fro
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
 import { fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './native-index.js';
-import { filterArgs, isFiltered, parseVectorText, toElementHit, toHit, toPaperStat, toSectionTitle, vectorText } from '../rows.js';
+import {
+  filterArgs,
+  isFiltered,
+  toElementHit,
+  toHit,
+  toPaperRef,
+  toPaperStat,
+  toSectionTitle,
+  toStoredSentence,
+  vectorText,
+} from '../rows.js';
 import { PAPER_STATS_SQL } from './health.js';
 import {
   checkCompatible,
@@ -838,31 +848,13 @@ export class SqlCorpusStore implements CorpusStore {
          FROM sentences WHERE paper_id = $1 ORDER BY global_index`,
       [paperId],
     );
-    const int = (v: unknown) => (v == null ? null : Number(v));
-    return rows.map((r) => ({
-      id: Number(r.id),
-      globalIndex: Number(r.global_index),
-      text: String(r.text),
-      sectionTitle: r.section_title == null ? null : String(r.section_title),
-      page: int(r.page),
-      lineStart: int(r.line_start),
-      lineEnd: int(r.line_end),
-      embedding: r.embedding == null ? null : parseVectorText(String(r.embedding)),
-    }));
+    return rows.map(toStoredSentence);
   }
 
   async listPapers(): Promise<PaperRef[]> {
     if (!(await this.meta())) return [];
     const { rows } = await this.driver.query('SELECT id, title, authors, year, venue, doi, citation_key FROM papers ORDER BY id');
-    return rows.map((r) => ({
-      id: String(r.id),
-      title: r.title == null ? null : String(r.title),
-      authors: Array.isArray(r.authors) ? r.authors.map(String) : [],
-      year: r.year == null ? null : Number(r.year),
-      venue: r.venue == null ? null : String(r.venue),
-      doi: r.doi == null ? null : String(r.doi),
-      citationKey: r.citation_key == null ? null : String(r.citation_key),
-    }));
+    return rows.map(toPaperRef);
   }
 
   async paperStats(): Promise<PaperStat[]> {
