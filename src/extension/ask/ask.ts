@@ -145,7 +145,7 @@ export class AskCorpus implements vscode.Disposable {
     const doc = editor.document;
     const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
     const settings = readSettings(doc.uri);
-    const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
+    const bibUri = await resolveBibFile(doc, format, settings.citation.bibFile);
     const bibDoc = await openIfExists(bibUri);
     const hits = await this.hitsOf(cited.map((s) => s.n));
     // Keys planned against the .bib as it will be, so two new papers never get the same key.

@@ -9,7 +9,8 @@ import { documentModel } from '../shared/documents.js';
 import { heavy } from '../load.js';
 import { citeSlotAt, type CiteSlot } from './cursor.js';
 import { offeredPapers, unranked } from './offers.js';
-import { CiteSources, readText } from './sources.js';
+import { CiteSources } from './sources.js';
+import { readText } from '../cite/project-bib.js';
 import { citeCommands } from './settings.js';
 
 export const ADD_ENTRY_COMMAND = 'corpusLens.citeCheck.addEntry';

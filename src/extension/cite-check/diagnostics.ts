@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { BibIndex } from '../../core/bib/bib-index.js';
 import type { CitationSite, SiteCiteResult, Alternative, Evidence } from '../../core/cite-check/types.js';
 import { heavy } from '../load.js';
-import { CiteSources, mainFileOf, type ProjectBib } from './sources.js';
+import { CiteSources, type ProjectBib } from './sources.js';
+import { mainFileOf } from '../cite/project-bib.js';
 import { citationNeededEnabled, citeCommands } from './settings.js';
 import { lineStarts, positionAt } from '../../core/text/lines.js';
 

@@ -1,14 +1,13 @@
 // Where the citation checker's papers come from, for one document: the project's .bib files (one BibIndex over all of
 // them, as Cite reads them), the corpus (core's PaperCatalog: ids, keys, DOIs, titles) and the Zotero library. What
 // cannot be read (no corpus yet, no Zotero) gives an empty source and a log line, never an error in the editor.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BibIndex } from '../../core/bib/bib-index.js';
 import type { CheckContext, PaperCatalogLike } from '../../core/cite-check/types.js';
 import type { ZoteroItem } from '../../core/sources/zotero/index.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { formatOf } from '../shared/documents.js';
-import { resolveBibFile } from '../cite/cite.js';
+import { filesUnder, projectBibFiles, readText } from '../cite/project-bib.js';
 import { heavy } from '../load.js';
 import { readSettings } from '../shared/settings.js';
 import { zoteroDataDir } from '../zotero/zotero.js';
@@ -19,7 +18,7 @@ export interface ProjectBib {
   /** Their text, joined (what Cite plans a new key against). */
   text: string;
   files: vscode.Uri[];
-  /** Where a new entry goes (Cite's choice: the setting, the first .bib the document names, references.bib). */
+  /** Where a new entry goes (project-bib.ts: the setting, the first .bib the project names, references.bib). */
   target: vscode.Uri;
 }
 
@@ -47,22 +46,8 @@ export class CiteSources {
    */
   async bib(doc: vscode.TextDocument): Promise<ProjectBib> {
     const format = CiteSources.format(doc) ?? 'latex';
-    const setting = readSettings(doc.uri).citation.bibFile;
-    let target = resolveBibFile(doc, format, setting);
-    let dir = path.dirname(doc.uri.fsPath);
-    let named = heavy().bibFilesNamedBy(doc.getText(), format);
-    if (!named.length && format === 'latex') {
-      // An \input file: the .bib files its main file names.
-      const main = await mainFileOf(doc);
-      const text = main !== doc.uri.fsPath ? await readText(vscode.Uri.file(main)) : undefined;
-      if (text) {
-        named = heavy().bibFilesNamedBy(text, format);
-        dir = path.dirname(main);
-      }
-    }
-    let files = named.map((n) => vscode.Uri.file(path.resolve(dir, n)));
-    // A new entry goes where Cite puts it; for an \input file, into the main file's first .bib (not one beside it).
-    if (!setting && files.length) target = files[0];
+    const { named, target } = await projectBibFiles(doc, format, readSettings(doc.uri).citation.bibFile);
+    let files = named;
     if (!files.length) {
       const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
       files = folder ? await filesUnder(folder.uri, '.bib') : [];
@@ -113,57 +98,4 @@ export class CiteSources {
       return items;
     })();
   }
-}
-
-/** A file's text (its open document's, with unsaved edits), or undefined when it does not exist. */
-export async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath);
-  if (open) return open.getText();
-  try {
-    return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Files with this extension under a folder (three levels deep, hidden folders and node_modules skipped), read with
- * the file system API: workspace.findFiles needs the search service, which a remote or web host may lack.
- */
-export async function filesUnder(root: vscode.Uri, ext: string, depth = 3): Promise<vscode.Uri[]> {
-  const out: vscode.Uri[] = [];
-  const walk = async (dir: vscode.Uri, level: number): Promise<void> => {
-    let entries: [string, vscode.FileType][];
-    try {
-      entries = await vscode.workspace.fs.readDirectory(dir);
-    } catch {
-      return;
-    }
-    for (const [name, type] of entries.sort(([a], [b]) => a.localeCompare(b))) {
-      if (out.length >= 200) return;
-      const uri = vscode.Uri.joinPath(dir, name);
-      if (type === vscode.FileType.File && name.toLowerCase().endsWith(ext)) out.push(uri);
-      else if (type === vscode.FileType.Directory && level < depth && !name.startsWith('.') && name !== 'node_modules')
-        await walk(uri, level + 1);
-    }
-  };
-  await walk(root, 0);
-  return out;
-}
-
-/** The LaTeX main file of a document: itself when it has `\documentclass`, else a workspace .tex that does and reaches it. */
-export async function mainFileOf(doc: vscode.TextDocument): Promise<string> {
-  if (/^[^%\n]*\\documentclass/m.test(doc.getText())) return doc.uri.fsPath;
-  const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
-  if (!folder) return doc.uri.fsPath;
-  for (const uri of await filesUnder(folder.uri, '.tex')) {
-    const text = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-    if (!/^[^%\n]*\\documentclass/m.test(text)) continue;
-    try {
-      if (heavy().findProjectCitations(uri.fsPath).files.includes(doc.uri.fsPath)) return uri.fsPath;
-    } catch {
-      // an unreadable project is not this one's
-    }
-  }
-  return doc.uri.fsPath;
 }

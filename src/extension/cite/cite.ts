@@ -9,6 +9,7 @@ import type { HitView } from '../../../webview/protocol.js';
 import type { CitablePaper } from '../../core/bib/format.js';
 import { formatOf } from '../shared/documents.js';
 import { readSettings } from '../shared/settings.js';
+import { projectBibFiles } from './project-bib.js';
 
 export interface CiteTarget {
   editor: vscode.TextEditor;
@@ -33,7 +34,7 @@ export async function citePaper(paper: CitablePaper, target: CiteTarget, own?: {
   const doc = editor.document;
   const format = formatOf(doc) === 'markdown' ? 'markdown' : 'latex';
   const settings = readSettings(doc.uri);
-  const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
+  const bibUri = await resolveBibFile(doc, format, settings.citation.bibFile);
   const bibDoc = await openIfExists(bibUri);
   const { planCitation, placeCitation } = heavy();
   const plan = await planCitation(bibDoc?.getText() ?? '', paper, own);
@@ -50,13 +51,9 @@ export async function citePaper(paper: CitablePaper, target: CiteTarget, own?: {
   return plan.key;
 }
 
-/** The .bib to use: the setting, else the first file the document names, else references.bib beside it. */
-export function resolveBibFile(doc: vscode.TextDocument, format: 'latex' | 'markdown', setting: string): vscode.Uri {
-  const dir = path.dirname(doc.uri.fsPath);
-  const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath ?? dir;
-  if (setting) return vscode.Uri.file(path.isAbsolute(setting) ? setting : path.join(folder, setting));
-  const named = heavy().bibFilesNamedBy(doc.getText(), format)[0];
-  return vscode.Uri.file(path.resolve(dir, named ?? 'references.bib'));
+/** The .bib a new entry goes into: the project's (project-bib.ts), as the citation checker reads it. */
+export async function resolveBibFile(doc: vscode.TextDocument, format: 'latex' | 'markdown', setting: string): Promise<vscode.Uri> {
+  return (await projectBibFiles(doc, format, setting)).target;
 }
 
 export async function openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {

@@ -47,7 +47,7 @@ export class RelatedWork {
     const settings = readSettings(doc.uri);
     const { store, embedder } = await this.corpus.connection();
     const chat = await configuredChat(this.secrets, doc.uri);
-    const bibUri = resolveBibFile(doc, format, settings.citation.bibFile);
+    const bibUri = await resolveBibFile(doc, format, settings.citation.bibFile);
     const bibText = (await openIfExists(bibUri))?.getText() ?? '';
     const outputEditor = await this.draftEditor(format, true);
     const output = outputEditor.document;
@@ -175,7 +175,7 @@ export class RelatedWork {
   /** Adds the last result's new entries to the .bib of `paper` (one edit, saved); says what it did. */
   private async addEntries(paper: vscode.TextDocument): Promise<string> {
     const format = formatOf(paper) === 'markdown' ? 'markdown' : 'latex';
-    const uri = resolveBibFile(paper, format, readSettings(paper.uri).citation.bibFile);
+    const uri = await resolveBibFile(paper, format, readSettings(paper.uri).citation.bibFile);
     const existing = await openIfExists(uri);
     const { BibIndex, entriesToAppend } = heavy();
     const fresh = entriesToAppend(this.last!.result.cited, await BibIndex.read(existing?.getText() ?? ''));
