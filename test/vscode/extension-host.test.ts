@@ -71,7 +71,7 @@ test(
 );
 
 test(
-  'the citation checker works inside a real VS Code: completion, Check Citations, quick fix, hover (issue 34)',
+  'the citation checker works inside a real VS Code: completion, Check Citations, quick fix, hover, a Markdown paper (issue 34)',
   { skip: missing || noPdflatex, timeout: 600_000 },
   async () => {
     // The sample corpus, plus one PDF paper: its sentences have pages, which the hover shows.
@@ -91,7 +91,8 @@ test(
     for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
     console.log(`cite-check suite: ${run.summary?.passed} passed, ${run.summary?.failed} failed`);
     assert.equal(run.summary?.failed, 0);
-    assert.equal(run.summary?.passed, 3);
+    // A local run of some tests only (CORPUS_LENS_TEST_GREP) passes fewer.
+    if (!process.env.CORPUS_LENS_TEST_GREP) assert.equal(run.summary?.passed, 5);
   },
 );
 

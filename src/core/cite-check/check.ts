@@ -292,7 +292,9 @@ export async function checkDocument(
     const starts = lineStarts(input.text);
     for (const s of new TextModel(input.text, input.format).sentences()) {
       if (cited.has(s.start) || !statesFinding(s.clean) || s.clean.split(/\s+/).length < 6) continue;
-      const [best] = await suggestAlternatives(ctx, s.clean, { count: 1, bib: input.bib, threshold: CITATION_NEEDED_THRESHOLD });
+      // "Closely": one sentence of the paper nearly says it (its best sentence's score), not just the paper's support.
+      const candidates = await suggestAlternatives(ctx, s.clean, { count: 3, bib: input.bib });
+      const best = candidates.find((a) => (a.evidence[0]?.score ?? 0) >= CITATION_NEEDED_THRESHOLD);
       if (!best) continue;
       out.citationNeeded.push({
         sentence: { text: s.clean, range: { start: s.start, end: s.end } },

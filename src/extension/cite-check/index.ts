@@ -64,7 +64,8 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
     void vscode.window.showInformationMessage(
       `Corpus Lens: ${result.problems ? `${result.problems} citation problem${result.problems === 1 ? '' : 's'}${files} (see Problems)` : `every citation checked${files} is supported or noted`}.`,
     );
-    if (result.problems) await vscode.commands.executeCommand('workbench.actions.view.problems');
+    // Focus, not workbench.actions.view.problems: that one toggles, so a second check would close the view.
+    if (result.problems) await vscode.commands.executeCommand('workbench.panel.markers.view.focus');
     return result;
   };
   const showClosest = async (shown: { sentence: string; paper: PaperRef | null; evidence: Evidence[] }) => {
