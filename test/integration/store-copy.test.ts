@@ -125,7 +125,21 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
       );
       const queries = rows.flatMap((r) => [String(r.text), String(r.text).split(' ').slice(0, 6).join(' ')]);
       assert.equal(queries.length, 50);
-      for (const q of queries) assert.deepEqual(await top(pg, embedder, q), await top(lite, embedder, q), q);
+      // Both sides answer through their own HNSW graph, which is approximate and built separately (the vectors are
+      // byte-identical: see the checksums above), so a hit may be missed on one side: the same best hit for every
+      // query, the same similarity for every hit both return, and ≥ 95% of the top 5 shared.
+      let shared = 0;
+      let total = 0;
+      for (const q of queries) {
+        const [a, b] = [await top(pg, embedder, q), await top(lite, embedder, q)];
+        assert.equal(a[0], b[0], q);
+        const common = a.filter((h) => b.includes(h));
+        const ids = (hits: string[]) => hits.map((h) => h.split('@')[0]);
+        assert.equal(common.length, ids(a).filter((id) => ids(b).includes(id)).length, `similarities differ: ${q}`);
+        shared += common.length;
+        total += a.length;
+      }
+      assert.ok(shared / total >= 0.95, `shared ${shared}/${total}`);
     } finally {
       await Promise.all([lite.close(), pg.close()]);
     }
