@@ -3,6 +3,7 @@
 // CSP and a fresh nonce), the built dist/webview.js and media/panel.css. A stub `acquireVsCodeApi` injected
 // before any page script records what the view posts and keeps its setState; tests post host messages with
 // window.postMessage, as VS Code does. CSP violations, page errors and dialogs are recorded.
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -387,6 +388,13 @@ export function resultsMessage(hits: HitView[], offset: 0 | 1 = 0): HostMessage 
 }
 
 /** Waits until the view has posted a message matching `pred` and returns it. */
+/** The page broke no rule: no CSP violation, no page error, no dialog (every panel test ends with it). */
+export async function cleanPage(p: PanelPage): Promise<void> {
+  assert.deepEqual(await p.violations(), [], 'no CSP violation');
+  assert.deepEqual(p.pageErrors, [], 'no page error');
+  assert.deepEqual(p.dialogs, [], 'no dialog');
+}
+
 export async function waitPosted(p: PanelPage, pred: (m: ViewMessage) => boolean, what: string): Promise<ViewMessage> {
   const deadline = Date.now() + 5000;
   for (;;) {

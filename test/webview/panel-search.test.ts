@@ -4,21 +4,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HostMessage } from '../../webview/protocol.js';
 import {
+  cleanPage,
   ensureWebviewBundle,
   makeHits,
   openPanel,
   resultsMessage,
   startPanelServer,
   waitPosted,
-  type PanelPage,
 } from '../support/webview-page.js';
 import { chromiumFixture, noChromium } from '../support/chromium.js';
-
-async function cleanPage(p: PanelPage): Promise<void> {
-  assert.deepEqual(await p.violations(), [], 'no CSP violation');
-  assert.deepEqual(p.pageErrors, [], 'no page error');
-  assert.deepEqual(p.dialogs, [], 'no dialog');
-}
 
 describe('panel search box and filters in headless Chromium', { skip: noChromium }, () => {
   const chrome = chromiumFixture(startPanelServer, ensureWebviewBundle);

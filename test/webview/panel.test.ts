@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { HitView, HostMessage, ViewState } from '../../webview/protocol.js';
 import { tokenize } from '../../src/core/retrieve/recurring.js';
 import {
+  cleanPage,
   SENTENCES,
   ensureWebviewBundle,
   makeHits,
@@ -25,12 +26,6 @@ async function showResults(p: PanelPage, hits: HitView[] = makeHits(25), offset:
 
 async function activeHitId(p: PanelPage): Promise<string | null> {
   return p.page.evaluate(() => (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('.cl-hit')?.dataset.hitId ?? null);
-}
-
-async function cleanPage(p: PanelPage): Promise<void> {
-  assert.deepEqual(await p.violations(), [], 'no CSP violation');
-  assert.deepEqual(p.pageErrors, [], 'no page error');
-  assert.deepEqual(p.dialogs, [], 'no dialog');
 }
 
 describe('side-panel webview in headless Chromium', { skip: noChromium }, () => {
