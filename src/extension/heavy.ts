@@ -7,6 +7,7 @@ export { createEmbedder } from '../core/embed/index.js';
 export { search } from '../core/retrieve/index.js';
 export { filterOptions, papersNamed } from '../core/retrieve/filters.js';
 export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';
+export { embedderDimensions } from '../core/ingest/corpus-embedder.js';
 export { readPaperFile } from '../core/ingest/index.js';
 export {
   readZoteroLibrary,

@@ -288,7 +288,17 @@ export class CorpusService implements vscode.Disposable {
       await store.close();
       throw new NotConfiguredError('the corpus is empty');
     }
-    const embedder = await this.embedder(settings);
+    let embedder: Embedder;
+    try {
+      embedder = await this.embedder(settings);
+      // A model of another size or name than the corpus's is refused here, in one message naming both sizes and what
+      // to do, not at every lookup. Another model of unknown size is probed once (through the embedding cache); the
+      // corpus's own model is not (no call at open: each lookup checks its vector against the recorded size).
+      if (embedder.dimensions || embedder.model !== meta.model) await heavy().embedderDimensions(embedder, meta);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     const name = settings.corpus.backend === 'embedded' ? path.basename(target) : new URL(settings.corpus.url).host;
     this.log.info(`corpus ${name}: ${counts.papers} papers, ${counts.sentences} sentences, model ${meta.model} (${meta.dimensions}-d)`);
     return { store, embedder, name, embedderLabel: embedder.model, ...counts };

@@ -27,6 +27,7 @@ export async function run(): Promise<void> {
     require('./writing-flows.suite');
     require('./lm.suite');
     require('./health.suite');
+    require('./endpoint.suite');
   }
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;
