@@ -18,6 +18,7 @@ import {
 } from '../../src/core/sources/zotero/index.ts';
 import type { ParsedPaper } from '../../src/core/ingest/types.ts';
 import { runCli } from '../support/cli.ts';
+import { SENTENCES_PER_PDF_PAGE } from '../../src/core/store/ops/capacity.ts';
 import { evalPath, projectRoot } from '../support/eval.ts';
 import { blankPdf, buildZoteroLibrary, readSchema, type TestItem } from '../support/zotero-library.ts';
 import { noPdflatex } from '../support/pdflatex.ts';
@@ -327,6 +328,32 @@ test(
 );
 
 test(
+  "the size estimate of each item before an import: PDF pages, Zotero's text, the abstract, or nothing; each within 2× of what is read",
+  { skip: noShared || noPdflatex },
+  async () => {
+    const lib = await makeLibrary('estimate', onecolPdf);
+    const { items, units } = await zoteroUnits(lib.dataDir, { profileRoots: [lib.profiles] });
+    const got = new Map<string, { estimate: number; read: number }>();
+    for (const [i, unit] of units.entries())
+      got.set(items[i].citationKey, {
+        estimate: await unit.estimate!(),
+        read: (await unit.read()).papers.reduce((n, p) => n + p.sentences.length, 0),
+      });
+    const estimate = (key: string) => got.get(key)!.estimate;
+    // onecol.pdf has 4 pages: 4 × SENTENCES_PER_PDF_PAGE, the PDF read or linked (absolute or under the base directory).
+    for (const key of ['smith2021zotero', 'cho2022linked', 'roe2018base']) assert.equal(estimate(key), 4 * SENTENCES_PER_PDF_PAGE, key);
+    // Zotero's text split as the import splits it (the scan's PDF without a text layer counts by its cache).
+    assert.equal(estimate('lee2020cache'), 2);
+    assert.equal(estimate('park2019scan'), 1);
+    assert.equal(estimate('consortium2017only'), 2, "an abstract-only item: its abstract's sentences");
+    assert.equal(estimate('web2015nothing'), 0, 'nothing to index adds nothing');
+    for (const [key, { estimate: e, read }] of got)
+      if (read) assert.ok(e >= read / 2 && e <= read * 2, `${key}: estimated ${e}, read ${read}`);
+      else assert.equal(e, 0, key);
+  },
+);
+
+test(
   'attachments: paths need the base directory from the profile prefs.js that names this data directory',
   { skip: noShared },
   async () => {
@@ -433,10 +460,14 @@ test(
     mkdirSync(dir);
     copyFileSync(trimmed!, join(dir, 'zotero.sqlite'));
     const db = join(work, 'trimmed-db');
-    const r = await runCli(['ingest', '--db', db, '--zotero', dir, '--json']);
+    // The size check's estimate (issue 32.9): with a limit of 1 sentence it is always printed. Its items hold no PDF
+    // on disk (the folder comes without storage/), so each adds its abstract: 250 per item was 40× too many.
+    const r = await runCli(['ingest', '--db', db, '--zotero', dir, '--json'], { env: { CORPUS_LENS_EMBEDDED_LIMIT: '1' } });
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.equal(s.papers, 4);
+    const estimated = Number(/about ([\d,]+) sentences \(now 0\)/.exec(r.stderr)?.[1].replace(/,/g, ''));
+    assert.ok(estimated >= s.sentences / 2 && estimated <= s.sentences * 2, `estimated ${estimated}, stored ${s.sentences} (within 2×)`);
     assert.deepEqual(s.failed, []);
     assert.deepEqual(
       (await storedKeys(db)).map((k) => k.citation_key),

@@ -285,6 +285,17 @@ function dropRunningLines(pages: PdfLine[][], heights: number[]): PdfLine[][] {
   return pages.map((lines) => lines.filter((l) => !(inMargin(l) && (repeated(l) || BARE_PAGE_NUMBER.test(l.text.trim())))));
 }
 
+/** A PDF's page count, from its page tree alone (no page is parsed): for a size estimate before an import. */
+export async function pdfPageCount(data: Uint8Array): Promise<number> {
+  const { getDocumentProxy } = await loadUnpdf();
+  const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
+  try {
+    return pdf.numPages;
+  } finally {
+    await pdf.loadingTask.destroy().catch(() => undefined);
+  }
+}
+
 /** Read a PDF's text layout (lines in reading order). */
 export async function pdfLayout(data: Uint8Array, signal?: AbortSignal): Promise<PdfLayout> {
   const { getDocumentProxy } = await loadUnpdf();

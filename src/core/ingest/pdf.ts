@@ -5,7 +5,7 @@ import { pdfLayout } from './pdf-layout.js';
 import { paperFromLayout } from './pdf-assemble.js';
 import type { ReadOptions, ReadResult } from './types.js';
 
-export { pdfLayout, type PdfLayout, type PdfLine } from './pdf-layout.js';
+export { pdfLayout, pdfPageCount, type PdfLayout, type PdfLine } from './pdf-layout.js';
 export { paperFromLayout } from './pdf-assemble.js';
 
 /** Read one PDF (bytes) into a paper. */

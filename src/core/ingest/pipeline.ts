@@ -75,6 +75,8 @@ export interface IngestUnit {
   identity(): Promise<{ sourcePath: string; contentHash: string } | null>;
   /** Problems still to report when the unit is skipped as unchanged (a .bib's malformed entries). */
   problemsWhenSkipped?(): { errors: ReadError[]; warnings: ReadError[] };
+  /** Sentences the unit is expected to add, known cheaply before reading (the embedded corpus's size check). */
+  estimate?(): Promise<number>;
   read(signal?: AbortSignal): Promise<ReadResult>;
 }
 

@@ -9,7 +9,7 @@ import type { CorpusService } from '../corpus/corpus.js';
 import { heavy } from '../load.js';
 import { readSettings } from '../shared/settings.js';
 import { errorText } from '../../core/redact.js';
-import { embeddedCapacityWarning, embeddedLimit } from '../../core/store/ops/capacity.js';
+import { embeddedCapacityWarning, embeddedLimit, type LoadEstimate } from '../../core/store/ops/capacity.js';
 
 const MOVE_TO_POSTGRES = 'Move Corpus to PostgreSQL…';
 
@@ -34,8 +34,11 @@ export interface IndexingRun {
   what: string;
   /** What the progress counts: 'files', 'items'. */
   unit: string;
-  /** How many files or items the run will read (the embedded corpus's size check estimates the load from it). */
-  sources?(): Promise<number>;
+  /**
+   * The run's size for the embedded corpus's size check: how many files it will read (each counted at the corpus's
+   * mean), or an estimate from the sources themselves (a library's items: estimateLoad).
+   */
+  sources?(): Promise<number | LoadEstimate>;
   run(store: CorpusStore, options: IngestOptions): Promise<IngestSummary>;
 }
 
@@ -67,6 +70,7 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
           // An embedded corpus has a measured size limit (core/store/capacity.ts): before a load that would pass its
           // safe share, offer the move to PostgreSQL instead.
           if (embedded && job.sources) {
+            progress.report({ message: 'estimating the size of the load…' });
             const warning = embeddedCapacityWarning(await store.counts(), await job.sources(), embeddedLimit(process.env));
             if (warning) {
               log.warn(`corpus size: ${warning.message}`);

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ZoteroItem } from '../../core/sources/zotero/index.js';
 import type { AddPapersDeps } from '../add-papers/types.js';
 import { citePaper } from '../cite/cite.js';
+import { estimateLoad } from '../../core/store/ops/capacity.js';
 import { indexWith } from '../add-papers/indexing.js';
 import { heavy } from '../load.js';
 import { readSettings } from '../shared/settings.js';
@@ -182,7 +183,8 @@ export async function addFromZotero(deps: AddPapersDeps, chosen?: { collection?:
     {
       what,
       unit: 'items',
-      sources: async () => units.size,
+      // Each item estimated from what it will index (PDF pages, Zotero's text, its abstract), not at a paper's mean.
+      sources: () => estimateLoad([...units.values()]),
       run: (store, options) => heavy().ingestUnits(store, [...units.values()], options),
     },
     deps.corpus,

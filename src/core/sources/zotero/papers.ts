@@ -7,7 +7,8 @@ import { basename } from 'node:path';
 import { formatBibtexEntry } from '../../bib/format.js';
 import type { IngestUnit } from '../../ingest/pipeline.js';
 import { buildPaper, isReferenceSection, PaperAssembler, sha256Hex } from '../../ingest/paper.js';
-import { readPdfBytes } from '../../ingest/pdf.js';
+import { pdfPageCount, readPdfBytes } from '../../ingest/pdf.js';
+import { sourceSentenceEstimate } from '../../store/ops/capacity.js';
 import type { ParsedPaper, ReadResult } from '../../ingest/types.js';
 import { sentences } from '../../text/index.js';
 import { attachmentFile, attachmentRefusal, fullTextCacheFile, isPdfAttachment } from './attachments.js';
@@ -88,11 +89,32 @@ export function zoteroUnit(item: ZoteroItem, ctx: ZoteroContext): IngestUnit {
   return {
     label: `${item.citationKey} (Zotero item ${item.key}${item.title ? `: ${item.title.slice(0, 60)}` : ''})`,
     identity: async () => ({ sourcePath: zoteroItemUri(item), contentHash: (await load()).hash }),
+    estimate: async () => estimateItem(item, (await load()).sources),
     read: async (signal) => {
       const { sources, hash } = await load();
       return readZoteroItem(item, sources, hash, signal);
     },
   };
+}
+
+/**
+ * The sentences the item will add, from what the import will read: Zotero's full text split as it is indexed, else the
+ * PDF's page count, else the abstract's sentences, else none. A PDF without a text layer and without Zotero's text
+ * is counted by its pages although only its abstract will be read: the estimate errs towards the warning.
+ */
+async function estimateItem(item: ZoteroItem, sources: ItemSources): Promise<number> {
+  let fullTextSentences = 0;
+  for (const c of sources.caches) {
+    const text = await readFile(c.file, 'utf8').catch(() => null);
+    if (text) fullTextSentences = Math.max(fullTextSentences, assembleText(text).sentences.length);
+  }
+  let pdfPages = 0;
+  for (const pdf of fullTextSentences ? [] : sources.pdfs) {
+    const bytes = await readFile(pdf.file).catch(() => null);
+    pdfPages = bytes ? await pdfPageCount(new Uint8Array(bytes)).catch(() => 0) : 0;
+    if (pdfPages) break;
+  }
+  return sourceSentenceEstimate({ fullTextSentences, pdfPages, abstractSentences: abstractOnly(item.abstract).sentences.length });
 }
 
 /**

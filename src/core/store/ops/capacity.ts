@@ -35,8 +35,51 @@ export const PGLITE_BUILD_MEMORY_MB = 1_280;
 /** The share of the limit a load may reach without a warning (room for the estimate being low). */
 export const EMBEDDED_SAFE_SHARE = 0.8;
 
-/** Sentences a new source is assumed to add when the corpus has no papers to average over (a typical paper: ~250). */
+/** Sentences a source is assumed to add when nothing else is known of it and the corpus has no papers to average over. */
 export const SENTENCES_PER_SOURCE = 250;
+
+/**
+ * Sentences a PDF page yields, for a PDF whose text is not read before the load: a full two-column page ~30, a
+ * single-column one ~20, pages of figures, tables and references fewer (the reader drops references).
+ */
+export const SENTENCES_PER_PDF_PAGE = 25;
+
+/** What one source will contribute, as far as it is known cheaply before the load reads it. */
+export interface SourceFacts {
+  /** Sentences of an extracted full text the load will index (Zotero's cache of the item), split as the load splits it. */
+  fullTextSentences?: number;
+  /** Pages of the readable PDF on disk the load will index (0: none). */
+  pdfPages?: number;
+  /** Sentences of the abstract: all that is indexed of an item with no full text. */
+  abstractSentences?: number;
+}
+
+/**
+ * The sentences one source is estimated to add: its full text's own count where it is at hand, else its PDF's pages ×
+ * SENTENCES_PER_PDF_PAGE, else its abstract's sentences, else 0 (an item with nothing to index adds nothing).
+ */
+export function sourceSentenceEstimate(facts: SourceFacts): number {
+  if (facts.fullTextSentences) return facts.fullTextSentences;
+  if (facts.pdfPages) return facts.pdfPages * SENTENCES_PER_PDF_PAGE;
+  return facts.abstractSentences ?? 0;
+}
+
+/** A load's size: sentences estimated from its sources themselves, and how many sources could not be estimated. */
+export interface LoadEstimate {
+  sentences: number;
+  /** Sources estimated at the corpus's mean sentences per paper (a file of a folder). */
+  unestimated: number;
+}
+
+/** Sums the estimates of the sources that give one (a Zotero item); the others are left to the corpus mean. */
+export async function estimateLoad(sources: readonly { estimate?(): Promise<number> }[]): Promise<LoadEstimate> {
+  const out: LoadEstimate = { sentences: 0, unestimated: 0 };
+  for (const s of sources) {
+    if (s.estimate) out.sentences += await s.estimate();
+    else out.unestimated++;
+  }
+  return out;
+}
 
 /** The limit in force: CORPUS_LENS_EMBEDDED_LIMIT (sentences) overrides the measured one, e.g. on a larger machine. */
 export function embeddedLimit(env: Record<string, string | undefined> = {}): number {
@@ -55,18 +98,19 @@ export interface CapacityWarning {
 }
 
 /**
- * Whether a load of `sources` files or library items into an embedded corpus that holds `sentences` sentences in
- * `papers` papers would take it past the safe share of `limit`. Each source is estimated at the corpus's mean
- * sentences per paper (250 in an empty corpus); unchanged sources that the load will skip count too, so near the
- * limit the warning errs on the side of being given. Null: no warning.
+ * Whether a load into an embedded corpus that holds `sentences` sentences in `papers` papers would take it past the
+ * safe share of `limit`. The load is its own estimate (estimateLoad) or a number of files; a source without an
+ * estimate counts at the corpus's mean sentences per paper (SENTENCES_PER_SOURCE in an empty corpus). Unchanged sources
+ * that the load will skip count too, so near the limit the warning errs on the side of being given. Null: no warning.
  */
 export function embeddedCapacityWarning(
   counts: { sentences: number; papers: number },
-  sources: number,
+  load: number | LoadEstimate,
   limit: number = EMBEDDED_SENTENCE_LIMIT,
 ): CapacityWarning | null {
   const perSource = counts.papers > 0 ? counts.sentences / counts.papers : SENTENCES_PER_SOURCE;
-  const projected = Math.round(counts.sentences + Math.max(0, sources) * perSource);
+  const { sentences, unestimated } = typeof load === 'number' ? { sentences: 0, unestimated: load } : load;
+  const projected = Math.round(counts.sentences + Math.max(0, sentences) + Math.max(0, unestimated) * perSource);
   const safe = Math.floor(EMBEDDED_SAFE_SHARE * limit);
   if (projected <= safe) return null;
   const n = (x: number) => x.toLocaleString('en');

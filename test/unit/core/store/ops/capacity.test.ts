@@ -6,7 +6,10 @@ import {
   EMBEDDED_SENTENCE_LIMIT,
   embeddedCapacityWarning,
   embeddedLimit,
+  estimateLoad,
+  SENTENCES_PER_PDF_PAGE,
   SENTENCES_PER_SOURCE,
+  sourceSentenceEstimate,
 } from '../../../../../src/core/store/ops/capacity.ts';
 
 test('no warning while the load stays within the safe share of the limit', () => {
@@ -40,4 +43,26 @@ test('the limit is the measured constant unless CORPUS_LENS_EMBEDDED_LIMIT names
   assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: '5000' }), 5000);
   assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: 'lots' }), EMBEDDED_SENTENCE_LIMIT);
   assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: '-1' }), EMBEDDED_SENTENCE_LIMIT);
+});
+
+test('a source is estimated by what it will index: its full text, else its PDF pages, else its abstract, else nothing', () => {
+  assert.equal(sourceSentenceEstimate({ fullTextSentences: 310, pdfPages: 12, abstractSentences: 6 }), 310);
+  assert.equal(sourceSentenceEstimate({ fullTextSentences: 0, pdfPages: 12, abstractSentences: 6 }), 12 * SENTENCES_PER_PDF_PAGE);
+  assert.equal(sourceSentenceEstimate({ pdfPages: 0, abstractSentences: 6 }), 6);
+  assert.equal(sourceSentenceEstimate({}), 0);
+});
+
+test('1,505 abstract-only items into an empty corpus project their abstracts (issue 32.9: 376,250 was offered a move)', async () => {
+  const items = Array.from({ length: 1_505 }, (_, i) => ({
+    estimate: async () => sourceSentenceEstimate({ abstractSentences: 1 + (i % 2) }),
+  }));
+  const load = await estimateLoad(items);
+  // 753 × 1 + 752 × 2 = 2,257 (the corpus the issue saw held 3,006).
+  assert.deepEqual(load, { sentences: 2_257, unestimated: 0 });
+  assert.equal(embeddedCapacityWarning({ sentences: 0, papers: 0 }, load), null);
+  assert.equal(embeddedCapacityWarning({ sentences: 0, papers: 0 }, load, 1_000)?.projected, 2_257);
+  // Files without an estimate still count at the corpus mean, beside the estimated ones.
+  const mixed = await estimateLoad([...items.slice(0, 3), {}, {}]);
+  assert.deepEqual(mixed, { sentences: 4, unestimated: 2 });
+  assert.equal(embeddedCapacityWarning({ sentences: 1_000, papers: 10 }, mixed, 1_000)?.projected, 1_204);
 });
