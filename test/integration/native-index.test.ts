@@ -5,7 +5,7 @@
 // index with a one-line notice. The corpus process (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -35,6 +35,13 @@ function recall(got: number[][], want: number[][]): number {
   for (const [i, w] of want.entries()) hit += w.filter((id) => got[i].includes(id)).length;
   return hit / want.reduce((a, w) => a + w.length, 0);
 }
+
+/**
+ * The process's stdin before any index was opened. Looking for a missing index file must close no descriptor
+ * (usearch's view() of a missing file closes fd 0, which PGlite's files then reuse: "Bad file descriptor" in the
+ * corpus process).
+ */
+const stdin = fstatSync(0).ino;
 
 const indexFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('corpus-lens-vectors.'));
 
@@ -103,6 +110,7 @@ describe('the native vector index of an embedded corpus', () => {
     assert.equal(rebuilt?.size, 4040);
     assert.equal((await store.matchVector(q, { count: 1 }))[0].sentence.paperId, 'new0');
     assert.equal(indexFiles(folder).length, 1);
+    assert.equal(fstatSync(0).ino, stdin, 'descriptor 0 is still the one the process had');
   });
 
   test('a damaged file named for the current corpus is not read: rebuilt on open', async () => {

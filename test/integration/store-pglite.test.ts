@@ -1,4 +1,6 @@
-// The store contract on embedded PGlite (one database for the whole file: initdb costs ~4.5 s).
+// The store contract on embedded PGlite (one database for the whole file: initdb costs ~4.5 s), with pgvector's HNSW
+// index serving vector lookups, as where the native index cannot load (store-remote.test.ts runs the contract with
+// the native index, in the corpus process).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +17,10 @@ import { loadFixture } from '../support/db-fixture.js';
 let store: SqlCorpusStore;
 let trips = 0;
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-pglite-'));
+const openCorpus = () => openPGliteStore(join(dir, 'nested', 'corpus'), { nativeIndex: false });
 
 before(async () => {
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   countTrips(store.driver, () => trips++);
   // deferIndexesFrom 1: the first import drops the HNSW/full-text indexes and rebuilds them at the end.
   assert.equal(await loadFixture(store, 64, { deferIndexesFrom: 1 }), 14);
@@ -43,7 +46,7 @@ storeContract({
 
 test('a corpus persisted in a folder reopens with its metadata and rows', async () => {
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   countTrips(store.driver, () => trips++);
   const meta = await store.meta();
   assert.equal(meta?.model, 'test-hash-64');
@@ -172,7 +175,7 @@ test('a schema v1 corpus is upgraded in place on open: lexemes stored, BM25 stat
     DROP TRIGGER sentences_stats_update ON sentences; ALTER TABLE sentences DROP COLUMN tsv;
     UPDATE corpus_meta SET value = '1' WHERE key = 'schema_version'`);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   const kw = await keywordSearch(store, 'BM25', { k: 5 });
   assert.equal(kw[0]?.sentence.text, 'BM25 remains a strong baseline for keyword retrieval.');
@@ -182,7 +185,7 @@ test('a schema v1 corpus is upgraded in place on open: lexemes stored, BM25 stat
 test('a schema v3 corpus gains the paper ranking on open', async () => {
   await store.driver.exec(`DROP FUNCTION rank_papers; UPDATE corpus_meta SET value = '3' WHERE key = 'schema_version'`);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   const text = 'BM25 remains a strong baseline for keyword retrieval.';
   const { rows } = await store.driver.query(`SELECT embedding::text AS embedding FROM sentences WHERE text = $1`, [text]);
@@ -201,7 +204,7 @@ test('a schema v5 corpus gains the section index and whole heap rows on open; hy
   await store.driver.exec(`DROP INDEX sections_embedding_hnsw; ALTER TABLE sections RESET (toast_tuple_target);
     ALTER TABLE sentences RESET (toast_tuple_target); UPDATE corpus_meta SET value = '5' WHERE key = 'schema_version'`);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   const idx = await store.driver.query(`SELECT to_regclass('sections_embedding_hnsw') IS NOT NULL AS ok`);
   assert.equal(idx.rows[0].ok, true);
@@ -223,7 +226,7 @@ test('a schema v6 corpus gains the elements table and lookups on open, nothing e
   await store.driver.exec(`DROP FUNCTION match_elements; DROP FUNCTION linked_elements; DROP FUNCTION list_elements; DROP TABLE elements;
     UPDATE corpus_meta SET value = '6' WHERE key = 'schema_version'`);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   assert.deepEqual(await store.listElements({ count: 10 }), []);
   const v = new Float32Array(64).fill(0.2);
@@ -274,7 +277,7 @@ test('a schema v7 corpus gains the PDF line range columns on open (its rows keep
   await store.driver.exec(`ALTER TABLE sentences DROP COLUMN line_start, DROP COLUMN line_end, DROP COLUMN page_end;
     UPDATE corpus_meta SET value = '7' WHERE key = 'schema_version'`);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   const old = await store.driver.query(
     `SELECT count(*)::int AS n FROM sentences WHERE line_start IS NULL AND line_end IS NULL AND page_end IS NULL`,
@@ -334,7 +337,7 @@ test('a schema v11 corpus gets the v12 size rule on open: ef_search 200 above 10
     $fn$; UPDATE corpus_meta SET value = '11' WHERE key = 'schema_version'`);
   assert.equal(await efAt(300_000), 120);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   assert.equal(await efAt(300_000), 200);
 });
@@ -350,7 +353,7 @@ test('a schema v8 corpus gets the current match_sentences on open: a filtered ma
   assert.doesNotMatch(v8, /set_config\('hnsw\.ef_search'/);
   await store.driver.exec(`${v8}; UPDATE corpus_meta SET value = '8' WHERE key = 'schema_version'`);
   await store.close();
-  store = await openPGliteStore(join(dir, 'nested', 'corpus'));
+  store = await openCorpus();
   assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
   assert.match(await def(), /set_config\('hnsw\.ef_search', greatest/);
   const v = new Float32Array(64).fill(0.3);

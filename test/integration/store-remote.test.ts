@@ -7,7 +7,7 @@
 // counted by the PGlite contract run (store-pglite.test.ts) on the same store code.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -71,6 +71,8 @@ before(async () => {
   // The index controls crossed too: deferIndexesFrom 1 drops and rebuilds the indexes through them.
   assert.equal(typeof (store as unknown as Record<string, unknown>).dropSearchIndexes, 'function');
   assert.equal(await loadFixture(store, 64, { deferIndexesFrom: 1 }), 14);
+  // The contract runs on the native vector index, the default where it loads (native-index.test.ts tests it alone).
+  assert.equal(readdirSync(corpus).filter((f) => f.startsWith('corpus-lens-vectors.')).length, 1, 'the native index is saved');
 });
 
 after(async () => {

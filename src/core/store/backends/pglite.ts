@@ -293,7 +293,10 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
   return db;
 }
 
-/** The embedded store in `dir`; with `nativeIndex`, its vector lookups served by the native index where it loads (sql/native-index.ts). */
+/**
+ * The embedded store in `dir`, its vector lookups served by the native index where the module loads
+ * (sql/native-index.ts); `nativeIndex: false` or CORPUS_LENS_NATIVE_INDEX=0 keeps pgvector's HNSW index in PGlite.
+ */
 export async function openPGliteStore(
   dir: string,
   options: PGliteOpenOptions & Pick<SqlStoreOptions, 'keywordIndex' | 'onNotice'> & { nativeIndex?: boolean } = {},
@@ -302,9 +305,7 @@ export async function openPGliteStore(
   return pgliteStore(db, {
     ownsDatabase: true,
     keywordIndex: options.keywordIndex,
-    // Opt-in for now (CORPUS_LENS_NATIVE_INDEX=1, or the option): through the corpus process, writes and lookups on a
-    // folder corpus with the native index hit PGlite file errors in store-remote.test.ts that are not understood yet.
-    ...((options.nativeIndex ?? process.env.CORPUS_LENS_NATIVE_INDEX === '1')
+    ...((options.nativeIndex ?? process.env.CORPUS_LENS_NATIVE_INDEX !== '0')
       ? { nativeIndex: { folder: dir.startsWith('memory://') ? null : resolve(dir) } }
       : {}),
     onNotice: options.onNotice ?? ((message) => process.stderr.write(`corpus-lens: ${message}\n`)),

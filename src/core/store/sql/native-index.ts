@@ -14,7 +14,7 @@
  * write through the store retires it first (sql/store.ts), and it is rebuilt from the stored vectors when missing or
  * stale. It is written to a temporary file and renamed, so a kill leaves the old one or none, never half of one.
  */
-import { readdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { SqlDriver } from '../driver.js';
@@ -69,6 +69,27 @@ export function fallbackNotice(why: Error): string {
   return `the native vector index could not load on this platform (${why.message.split('\n')[0]}): vector lookups use PGlite's pgvector index`;
 }
 
+/**
+ * Whether usearch can memory-map `file`: a readable, non-empty regular file. Its view() must be given nothing else:
+ * when it cannot open or map a file it closes file descriptor 0 (usearch 2.x, memory_mapped_file_t: the descriptor it
+ * never got is 0, and its close() closes that). The first such call closes stdin; PGlite's next file then opens on
+ * descriptor 0, the next call closes it under PGlite, and PGlite fails with "could not seek to end of file … Bad file
+ * descriptor" (or worse, writes to whatever file reuses the number).
+ * Checked synchronously just before view(): nothing else in the process can remove the file in between.
+ */
+function mappable(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const stat = fstatSync(fd);
+    return stat.isFile() && stat.size > 0;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** The stored vectors' state the index must match: how many sentences, the largest id. */
 async function corpusState(driver: SqlDriver): Promise<{ count: number; maxId: number }> {
   const { rows } = await driver.query(`SELECT count(*)::int AS n, coalesce(max(id), 0)::bigint AS max FROM sentences`);
@@ -108,9 +129,11 @@ export class NativeVectorIndex {
     const mod = nativeModule();
     if (mod instanceof Error || !folder) return undefined;
     const state = await corpusState(driver);
+    const file = join(folder, fileName(state.count, state.maxId));
+    if (!mappable(file)) return undefined;
     try {
       const index = newIndex(mod, dimensions, state.count);
-      index.view(join(folder, fileName(state.count, state.maxId)));
+      index.view(file);
       if (index.size() === state.count) return new NativeVectorIndex(index, state.count);
     } catch {
       // missing or unreadable: to be built
