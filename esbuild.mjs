@@ -10,6 +10,22 @@ const production = process.argv.includes('--production');
 // usearch (the native vector index, src/core/store/sql/native-index.ts) loads its prebuilt binary the same way.
 const nodeExternals = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-pgvector', 'usearch'];
 
+/**
+ * `vscode` is external, and esbuild converts an external CommonJS module for ES imports in every file that imports
+ * it: a copy of all of the API's few hundred names per file, dozens of times at activation. This routes every
+ * `import … from 'vscode'` through one module that re-exports it, so the names are copied once.
+ * @type {esbuild.Plugin}
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -18,7 +34,8 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', ...nodeExternals],
+    external: nodeExternals,
+    plugins: [vscodeOnce],
   },
   {
     // Loaded on first use by src/extension/load.ts, so activation parses only dist/extension.js.
@@ -27,7 +44,8 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode', ...nodeExternals],
+    external: nodeExternals,
+    plugins: [vscodeOnce],
   },
   {
     // The embedded corpus's own process (src/core/store/backends/remote.ts forks it): PGlite's memory and WASM work stay
