@@ -26,6 +26,37 @@ const vscodeOnce = {
   },
 };
 
+/**
+ * Node's crypto and child_process cost more to load than the rest of activation (a plain node process has not loaded
+ * them yet), and the extension needs them only when it hashes a document or starts a process. In the extension
+ * bundle, each of their functions is a wrapper that requires the module on its first call. Only functions are
+ * exported: importing anything else from them there fails the build (import it where it is needed instead).
+ * @type {esbuild.Plugin}
+ */
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    const lazy = /^(?:node:)?(crypto|child_process)$/;
+    build.onResolve({ filter: lazy }, (args) =>
+      args.namespace === 'lazy-builtins'
+        ? { path: args.path, external: true }
+        : { path: `node:${lazy.exec(args.path)[1]}`, namespace: 'lazy-builtins' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtins' }, async ({ path }) => {
+      const real = await import(path);
+      const names = Object.keys(real).filter((name) => name !== 'default' && typeof real[name] === 'function');
+      const wrappers = names.map(
+        (name) =>
+          `export function ${name}(...args) { const f = load().${name}; return new.target ? Reflect.construct(f, args, new.target) : f.apply(this, args); }`,
+      );
+      return {
+        contents: [`let mod;`, `const load = () => (mod ??= require(${JSON.stringify(path)}));`, ...wrappers].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const targets = [
   {
@@ -35,7 +66,7 @@ const targets = [
     format: 'cjs',
     target: 'node20',
     external: nodeExternals,
-    plugins: [vscodeOnce],
+    plugins: [vscodeOnce, lazyBuiltins],
   },
   {
     // Loaded on first use by src/extension/load.ts, so activation parses only dist/extension.js.

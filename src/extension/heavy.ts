@@ -9,6 +9,8 @@ export { filterOptions, papersNamed } from '../core/retrieve/filters.js';
 export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';
 export { embedderDimensions } from '../core/ingest/corpus-embedder.js';
 export { readPaperFile } from '../core/ingest/index.js';
+export { latexSentenceSource } from '../core/ingest/latex.js';
+export { TextModel } from '../core/text/index.js';
 export {
   readZoteroLibrary,
   listZoteroCollections,
@@ -60,3 +62,4 @@ export {
 export { formatBibtexEntry } from '../core/bib/format.js';
 export { healthReport } from '../core/health/report.js';
 export { healthMarkdown } from '../core/health/markdown.js';
+export { LRUCache } from 'lru-cache';

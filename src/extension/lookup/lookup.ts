@@ -4,7 +4,7 @@
 import { errorText } from '../../core/redact.js';
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { SelfPapers, lookupExcludingSelf } from '../../core/retrieve/self.js';
 import type { Hit } from '../../core/store/types.js';
 import type { Sentence } from '../../core/text/index.js';
@@ -41,7 +41,8 @@ export class Lookups implements vscode.Disposable {
   private inflight: AbortController | undefined;
   private seq = 0;
   private lastKey: string | undefined;
-  private readonly cache = new LRUCache<string, Hit[]>({ max: 500 });
+  /** Made on the first lookup (lru-cache loads with the heavy part, not at activation). */
+  private cached: LRUCache<string, Hit[]> | undefined;
   /** Per document and corpus: which corpus papers are the document itself (left out of its lookups). */
   private readonly selves = new Map<string, SelfPapers>();
   /** Bumped when the cache is cleared: a lookup that started on the corpus before does not refill it. */
@@ -215,7 +216,8 @@ export class Lookups implements vscode.Disposable {
       this.filters,
       text,
     ]);
-    let hits = this.cache.get(key);
+    const cache = (this.cached ??= new (heavy().LRUCache)<string, Hit[]>({ max: 500 }));
+    let hits = cache.get(key);
     if (!hits) {
       const filters = await this.filterOptions(connection);
       hits = await lookupExcludingSelf(
@@ -232,7 +234,7 @@ export class Lookups implements vscode.Disposable {
         signal,
       );
       signal?.throwIfAborted();
-      if (generation === this.generation) this.cache.set(key, hits);
+      if (generation === this.generation) cache.set(key, hits);
     }
     return { sentence, hits, connection, shift, elapsedMs: performance.now() - t0, filtered: hasFilters(this.filters) };
   }
@@ -270,7 +272,7 @@ export class Lookups implements vscode.Disposable {
     this.generation++;
     this.papersNamed = undefined;
     this.selves.clear();
-    this.cache.clear();
+    this.cached?.clear();
     this.lastKey = undefined;
   }
 

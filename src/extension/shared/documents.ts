@@ -1,7 +1,8 @@
 // Which documents are papers, and their text models: one per document version, so the outline is built at
 // most once per edit and every lookup in between reuses it.
 import * as vscode from 'vscode';
-import { TextModel, type Format } from '../../core/text/index.js';
+import type { TextModel, Format } from '../../core/text/index.js';
+import { heavy } from '../load.js';
 
 const FORMAT_BY_LANGUAGE: Record<string, Format> = {
   latex: 'latex',
@@ -42,7 +43,8 @@ const models = new WeakMap<vscode.TextDocument, { version: number; model: TextMo
 export function documentModel(doc: vscode.TextDocument): TextModel {
   const cached = models.get(doc);
   if (cached && cached.version === doc.version) return cached.model;
-  const model = new TextModel(doc.getText(), formatOf(doc) ?? 'text');
+  // The text code (its tables of LaTeX commands, abbreviations, character classes) loads with the heavy part.
+  const model = new (heavy().TextModel)(doc.getText(), formatOf(doc) ?? 'text');
   models.set(doc, { version: doc.version, model });
   return model;
 }

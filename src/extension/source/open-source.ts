@@ -10,6 +10,7 @@ import { isUnder, lineOfSentence, openTarget } from '../../core/open-target.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { PdfNotShown, type PdfViewer } from '../pdf/pdf-view.js';
 import { openedAsReference } from '../shared/documents.js';
+import { heavy } from '../load.js';
 
 const INDEXED_ROOTS_KEY = 'corpusLens.indexedRoots';
 /** Sources opened as text at the sentence's line; PDFs open in the Corpus Lens PDF viewer (pdf-view.ts). */
@@ -63,8 +64,7 @@ export function sourceOpener(
    */
   const sentenceInSource = async (file: string, text: string | null): Promise<{ doc: vscode.TextDocument; line: number }> => {
     if (text && /\.(tex|ltx)$/i.test(file)) {
-      const { latexSentenceSource } = await import('../../core/ingest/latex.js');
-      const at = latexSentenceSource(file, text);
+      const at = heavy().latexSentenceSource(file, text);
       if (at && isUnder(at.file, indexedRoots()))
         return { doc: await vscode.workspace.openTextDocument(vscode.Uri.file(at.file)), line: at.line };
     }
