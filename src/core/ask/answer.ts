@@ -21,6 +21,14 @@ import { pageAndLines } from './location.js';
 import { sourceNumber } from './conversation.js';
 import { answerPrompt, DONT_KNOW } from './prompts.js';
 import type { AnswerSentence, AskOptions, Conversation } from './types.js';
+import { askCite, citesLine } from './cites.js';
+import type { InnerCitation } from '../retrieve/inner-citations.js';
+
+/** Sentence id → the works it cites (retrieve/inner-citations.ts). */
+type InnerCites = ReadonlyMap<number, readonly InnerCitation[]>;
+
+/** "Smith et al. 2019; Lee 2020" for a quote that cites them. */
+const citedNames = (cites: readonly InnerCitation[]) => cites.map((c) => c.work).join('; ');
 
 /** Shortest copied run of words flagged as an unquoted copy (the related-work default). */
 const COPY_SPAN_WORDS = 12;
@@ -84,7 +92,7 @@ export async function answerWithModel(
   hits: readonly Hit[],
   pages: ReadonlyMap<number, SentenceLocation>,
   chat: ChatModel,
-  options: { verify: boolean; signal?: AbortSignal; onProgress?: AskOptions['onProgress'] },
+  options: { verify: boolean; signal?: AbortSignal; onProgress?: AskOptions['onProgress']; inner?: InnerCites },
 ): Promise<Drafted> {
   const { papers, quotes, hitOf } = byPaper(hits);
   const progress = options.onProgress;
@@ -137,11 +145,19 @@ export async function answerWithModel(
     let shown = s.text;
     const numbers: number[] = [];
     if (kept) {
+      const secondHand = /\bas cited in\b/i.test(s.text);
       shown = s.text.replace(/\[(P\d+)\]/g, (_m, shortId: string) => {
         const own = quotes.filter((q) => q.paperShortId === shortId);
-        const ns = backingQuotes(s.text, own).map((q) => sourceNumber(conversation, hitOf.get(q.id)!, pageOf(pages, hitOf.get(q.id)!)));
-        numbers.push(...ns);
-        return ns.map((n) => `[${n}]`).join('');
+        return backingQuotes(s.text, own)
+          .map((q) => {
+            const hit = hitOf.get(q.id)!;
+            const n = sourceNumber(conversation, hit, pageOf(pages, hit));
+            numbers.push(n);
+            // A quote that itself cites work states that work's claim: the answer says whose it is.
+            const inner = options.inner?.get(hit.sentence.id);
+            return inner?.length && !secondHand ? `(${citedNames(inner)}, as cited in [${n}])` : `[${n}]`;
+          })
+          .join('');
       });
       for (const n of numbers) if (!citations.includes(n)) citations.push(n);
     }
@@ -190,7 +206,12 @@ function clip(s: string, max = 200): string {
 }
 
 /** No LLM: the best evidence sentences by paper, each with the sentence before and after it. */
-export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[], pages: ReadonlyMap<number, SentenceLocation>): Drafted {
+export function extractiveAnswer(
+  conversation: Conversation,
+  hits: readonly Hit[],
+  pages: ReadonlyMap<number, SentenceLocation>,
+  inner: InnerCites = new Map(),
+): Drafted {
   const { papers } = byPaper(hits);
   const lines: string[] = [];
   const sentences: AnswerSentence[] = [];
@@ -211,6 +232,7 @@ export function extractiveAnswer(conversation: Conversation, hits: readonly Hit[
       const before = context(h.previous);
       const after = context(h.next);
       lines.push(`  ${where ? `${where}: ` : ''}${before ? `${before} ` : ''}“${h.sentence.text}” [${n}]${after ? ` ${after}` : ''}`);
+      for (const c of inner.get(h.sentence.id) ?? []) lines.push(`    ${citesLine(askCite(c))}`);
       sentences.push({
         text: `“${h.sentence.text}” [${n}]`,
         original: h.sentence.text,

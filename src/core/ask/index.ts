@@ -6,11 +6,13 @@
 // appended to the conversation.
 import { TimedChat } from '../llm/timed.js';
 import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './answer.js';
+import { askCite, citesLine } from './cites.js';
 import { isSourceQuestion, lastAnswer } from './conversation.js';
 import { answerability, ANSWERABILITY_THRESHOLD, gatherEvidence } from './evidence.js';
 import { answerElements } from './elements.js';
 import { pageAndLines } from './location.js';
 import { hasOwnTerms, standaloneQuestion } from './rewrite.js';
+import { innerCitations, type InnerCitation } from '../retrieve/inner-citations.js';
 import type { AskOptions, AskTurn, Conversation } from './types.js';
 
 export { ANSWERABILITY_THRESHOLD, answerability, gatherEvidence, sentencePages } from './evidence.js';
@@ -89,6 +91,8 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
   const gated = rewrite.rewrite === 'none' || !hasOwnTerms(q) ? evidence.answerability : answerability(q, evidence.hits);
   const answerable = evidence.hits.length > 0 && gated >= (o.threshold ?? ANSWERABILITY_THRESHOLD);
   progress?.({ kind: 'evidence', sentences: evidence.hits.length, papers: new Set(evidence.hits.map((h) => h.paper.id)).size, answerable });
+  // What the evidence sentences themselves cite: a claim they report is the cited work's, not their paper's.
+  const inner = answerable ? await innerCitations(o.store, evidence.hits) : new Map<number, InnerCitation[]>();
   let drafted: Drafted;
   if (!answerable) drafted = dontKnow();
   else if (chat)
@@ -96,8 +100,13 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       verify: o.verify ?? true,
       signal: o.signal,
       onProgress: progress,
+      inner,
     });
-  else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages);
+  else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages, inner);
+  for (const s of conversation.sources) {
+    const cites = inner.get(s.sentenceId);
+    if (cites?.length && !s.cites) s.cites = cites.map(askCite);
+  }
   // Cards for the figures, tables and equations next to what the answer cites (none for "I don't know").
   const citedIds = new Set(drafted.citations.map((n) => conversation.sources[n - 1]?.sentenceId));
   const elements =
@@ -147,7 +156,8 @@ export function sourcesText(conversation: Conversation, numbers: readonly number
     .map((s) => {
       const paper = `${s.title ?? s.paperId}${s.citationKey || s.year ? ` (${[s.citationKey, s.year].filter(Boolean).join(', ')})` : ''}`;
       const where = [s.section ? `section "${s.section}"` : null, pageAndLines(s)].filter(Boolean).join(', ');
-      return `[${s.n}] ${paper}${where ? `, ${where}` : ''}: “${s.text}”`;
+      const cites = (s.cites ?? []).map((c) => `\n    ${citesLine(c)}`);
+      return `[${s.n}] ${paper}${where ? `, ${where}` : ''}: “${s.text}”${cites.join('')}`;
     })
     .join('\n');
 }

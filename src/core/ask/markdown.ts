@@ -4,6 +4,7 @@
 // escaped as Markdown text (no HTML, no links, no formatting), only the document's own scaffolding is Markdown.
 import { escapeMarkdownText as esc } from '../text/escape.js';
 import { pageAndLines } from './location.js';
+import { citesLine } from './cites.js';
 import type { AskElement, AskSource, AskTurn, Conversation } from './types.js';
 
 export const ASK_DOCUMENT_TITLE = 'Ask the Corpus';
@@ -16,7 +17,8 @@ export function sourceMarkdown(s: AskSource): string {
     .join(', ');
   const at = pageAndLines(s);
   const where = [s.section ? `section “${esc(s.section)}”` : null, at ? esc(at) : null].filter(Boolean).join(', ');
-  return `- \\[${s.n}\\] **${esc(s.title ?? s.paperId)}**${who ? ` \\(${who}\\)` : ''}${where ? `, ${where}` : ''}: “${esc(s.text)}”`;
+  const cites = (s.cites ?? []).map((c) => `\n  - ${esc(citesLine(c))}`).join('');
+  return `- \\[${s.n}\\] **${esc(s.title ?? s.paperId)}**${who ? ` \\(${who}\\)` : ''}${where ? `, ${where}` : ''}: “${esc(s.text)}”${cites}`;
 }
 
 /** One element card: "- **Table 2** (table, p\. 3) “caption” — Title (key, 2021), via \[4\]". */

@@ -31,6 +31,20 @@ export interface AskSource {
   lineStart?: number | null;
   lineEnd?: number | null;
   pageEnd?: number | null;
+  /**
+   * Works the sentence itself cites ("as shown in [12]"), through its paper's reference list: its claim is theirs.
+   * Absent when it cites none, its paper was indexed before schema v14, or the store does not keep them.
+   */
+  cites?: AskCite[];
+}
+
+/** A work a source sentence cites, and the corpus paper it is when the corpus has it. */
+export interface AskCite {
+  /** "Smith et al. 2019" (see retrieve/inner-citations.ts). */
+  work: string;
+  title: string | null;
+  year: number | null;
+  inCorpus: { paperId: string; title: string | null; citationKey: string | null } | null;
 }
 
 /** supported / partial / connective sentences are kept; unsupported ones are removed (the related-work check). */

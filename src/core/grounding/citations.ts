@@ -4,6 +4,7 @@
 // year) to a paper among the section's quotes becomes that paper's short id, any other is removed and reported
 // so that the claim resting on it is judged unsupported. An author named without a year must be such a paper's.
 import type { PaperRef } from '../store/types.js';
+import { authorYearList, LATEX_CITE, NARRATIVE, NUMERIC, PANDOC, pandocKeys, PARENTHETICAL, SURNAME } from '../bib/in-text.js';
 
 export interface CitablePaper {
   shortId: string;
@@ -17,20 +18,6 @@ export interface ForeignCitations {
   unresolved: string[];
 }
 
-const SURNAME = String.raw`(?:(?:van|von|de|da|del|der|le|la|di)\s+)?\p{Lu}[\p{L}'’-]+`;
-const AUTHORS = String.raw`${SURNAME}(?:\s+et\s+al\.?|\s+(?:and|&)\s+${SURNAME})?`;
-const YEAR = String.raw`(?:1[89]|20|21)\d{2}[a-z]?`;
-
-/** `Smith et al. (2020)`, `Smith and Lee [2020]`, `Smith (2020a)`. */
-const NARRATIVE = new RegExp(String.raw`(${AUTHORS})\s*[(\[]\s*(${YEAR})\s*[)\]]`, 'gu');
-/** `(Smith et al., 2020; Lee 2021)`, `[see Smith 2020]`. */
-const PARENTHETICAL = new RegExp(
-  String.raw`\s*[(\[]\s*(?:see\s+|e\.g\.,?\s+|cf\.\s+)?((?:${AUTHORS}),?\s+${YEAR}(?:\s*[;,]\s*(?:${AUTHORS}),?\s+${YEAR})*)\s*[)\]]`,
-  'gu',
-);
-const LATEX_CITE = /\s*~?\\[a-zA-Z]*cite[a-zA-Z]*\*?(?:\[[^\]]*\]){0,2}\{([^}]*)\}/g;
-const PANDOC = /\s*\[([^\]]*@[^\]]*)\]/g;
-const NUMERIC = /\s*\[\s*\d{1,3}(?:\s*[-–,;]\s*\d{1,3})*\s*\]/g;
 /** `[smith2099]`, `(smith2099quantum; lee2020)`: a lower-case word with a year, i.e. a citation key. */
 const PLAIN_KEY =
   /\s*[[(]\s*([a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*(?:\s*[,;]\s*[a-z][\p{L}'-]*?(?:1[89]|20|21)\d{2}[\w:-]*)*)\s*[\])]/gu;
@@ -78,15 +65,6 @@ function resolveKeys(keys: readonly string[], papers: readonly CitablePaper[]): 
   return ids;
 }
 
-/** "Smith et al., 2020; Lee and Park 2021" → [[Smith, 2020], [Lee, 2021]] (first surname of each). */
-function authorYearList(s: string): { surname: string; year: string }[] {
-  return s.split(';').flatMap((part) => {
-    const m = new RegExp(String.raw`^\s*(${SURNAME})`, 'u').exec(part);
-    const y = new RegExp(YEAR).exec(part);
-    return m && y ? [{ surname: m[1], year: y[0] }] : [];
-  });
-}
-
 const ids = (list: readonly string[]) => list.map((id) => `[${id}]`).join('');
 
 /** Finds and resolves every citation form but our own [P<n>] in one sentence. */
@@ -103,15 +81,7 @@ export function resolveForeignCitations(sentence: string, papers: readonly Citab
   };
   let t = sentence;
   t = t.replace(LATEX_CITE, (m, keys: string) => settle(m, resolveKeys(keys.split(','), papers)));
-  t = t.replace(PANDOC, (m, inner: string) =>
-    settle(
-      m,
-      resolveKeys(
-        [...inner.matchAll(/@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)].map((x) => x[1].replace(/[.:]+$/, '')),
-        papers,
-      ),
-    ),
-  );
+  t = t.replace(PANDOC, (m, inner: string) => settle(m, resolveKeys(pandocKeys(inner), papers)));
   t = t.replace(NARRATIVE, (m, authors: string, year: string) => {
     const surname = new RegExp(SURNAME, 'u').exec(authors)![0];
     const p = resolveAuthorYear(papers, surname, year);

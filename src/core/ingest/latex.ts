@@ -9,6 +9,7 @@ import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
 import { bracedAt, latexElements } from './latex-elements.js';
 import { buildPaper, PaperAssembler } from './paper.js';
+import { bibitemEntries } from './references.js';
 import type { ParsedPaper, ReadError, ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { parseYear } from '../paper/ids.js';
@@ -287,6 +288,9 @@ export function readLatexProject(mainPath: string, options: ReadOptions = {}, ma
   const meta = latexMeta(expanded.text, model);
   // A document without \title (a standalone supplement) is named by its first heading, else its file name.
   meta.title = meta.title?.trim() || model.headings()[0]?.title.trim() || basename(mainPath).replace(/\.(tex|ltx)$/i, '');
+  // A thebibliography environment lists the cited works itself; otherwise \cite keys are looked up in the .bib.
+  const items = bibitemEntries(blank);
+  if (items.length) asm.references = items;
   const paper = buildPaper(meta, asm.finish(), { path: mainPath, contentHash: expanded.contentHash }, options.bib, asm.abstractParts);
   return { papers: [paper], errors: expanded.errors, warnings: expanded.warnings };
 }

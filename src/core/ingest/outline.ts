@@ -1,5 +1,6 @@
 // Turning a TextModel (LaTeX or Markdown) into sections and sentences, with section numbers.
 import type { Heading, TextModel } from '../text/index.js';
+import { parseInTextCitations } from '../bib/in-text.js';
 import type { PaperAssembler } from './paper.js';
 import type { SentenceSource } from './types.js';
 
@@ -96,7 +97,8 @@ export function assembleTextModel(
   for (const s of model.sentences()) {
     flushElements(s.start);
     open(s.start, s.section);
-    asm.sentence(s.clean, null, locate?.(visibleStart(s)));
+    // The source, not the clean text: `\cite{key}` and `[@key]` render as nothing.
+    asm.sentence(s.clean, null, locate?.(visibleStart(s)), parseInTextCitations(s.text));
   }
   flushElements(Infinity);
 }

@@ -6,6 +6,8 @@ import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { ParsedElement, ParsedPaper, ParsedSection, ParsedSentence, SentenceSource } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
+import { parseInTextCitations, type InTextCitation } from '../bib/in-text.js';
+import { linkCitedWorks, referenceEntries, type ReferenceEntry } from './references.js';
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -45,6 +47,12 @@ export class PaperAssembler {
   readonly abstractParts: string[] = [];
   /** Figures, tables and equations, with the (raw) section they were met in. */
   private readonly elements: (ParsedElement & { rawSection: number })[] = [];
+  /** Each sentence's in-text citations, by global index (sentences that cite nothing are absent). */
+  private readonly cites = new Map<number, InTextCitation[]>();
+  /** The reference list's lines as read (a PDF's References section), unless the reader sets `references`. */
+  readonly referenceLines: string[] = [];
+  /** The reference list's entries, when the reader has them whole (a LaTeX project's \bibitem entries). */
+  references: ReferenceEntry[] | null = null;
 
   /** Start a section. Returns false when it is a reference section (its sentences will be dropped). */
   section(title: string, number: string | null, level: number): boolean {
@@ -72,10 +80,17 @@ export class PaperAssembler {
     text: string,
     page: number | null = null,
     lines?: { lineStart: number; lineEnd: number; pageEnd: number } | SentenceSource,
+    /** Its citations, when its source holds what the clean text dropped (`\cite{key}`); else read from the text. */
+    cites?: InTextCitation[],
   ): void {
-    if (this.skipping) return;
     const t = text.replace(/\s+/g, ' ').trim();
+    if (this.skipping) {
+      if (t) this.referenceLines.push(t);
+      return;
+    }
     if (!t) return;
+    const found = cites ?? parseInTextCitations(t);
+    if (found.length) this.cites.set(this.sentences.length, found);
     if (this.current < 0) this.section('', null, 1);
     const sec = this.sections[this.current];
     if (sec.title === 'Abstract') this.abstractParts.push(t);
@@ -106,7 +121,7 @@ export class PaperAssembler {
   }
 
   /** The collected model, with empty sections removed and indexes renumbered. */
-  finish(): { sections: ParsedSection[]; sentences: ParsedSentence[]; elements: ParsedElement[] } {
+  finish(): Assembled {
     const used = new Set(this.sentences.map((s) => s.sectionIndex));
     const remap = new Map<number, number>();
     const sections: ParsedSection[] = [];
@@ -121,6 +136,8 @@ export class PaperAssembler {
       sentences: this.sentences.map((s) => ({ ...s, sectionIndex: remap.get(s.sectionIndex)! })),
       // An element in a section without sentences keeps its title but no index (context never points there).
       elements: this.elements.map(({ rawSection, ...e }) => ({ ...e, sectionIndex: remap.get(rawSection) ?? null })),
+      cites: this.cites,
+      references: this.references ?? referenceEntries(this.referenceLines),
     };
   }
 }
@@ -152,10 +169,19 @@ export function paperId(meta: PaperMeta, sentences: ParsedSentence[]): string {
   return `sha256:${sha256Hex(content)}`;
 }
 
-/** Build the final ParsedPaper: bib match, id, abstract, citation key and BibTeX. */
+/** What an assembler collected; the citations and reference list become the paper's cited works. */
+interface Assembled {
+  sections: ParsedSection[];
+  sentences: ParsedSentence[];
+  elements?: ParsedElement[];
+  cites?: ReadonlyMap<number, readonly InTextCitation[]>;
+  references?: readonly ReferenceEntry[];
+}
+
+/** Build the final ParsedPaper: bib match, id, abstract, citation key, BibTeX and the works it cites. */
 export function buildPaper(
   metaIn: PaperMeta,
-  assembled: { sections: ParsedSection[]; sentences: ParsedSentence[]; elements?: ParsedElement[] },
+  assembled: Assembled,
   source: { path: string | null; contentHash: string },
   bib?: BibIndex,
   abstractParts: string[] = [],
@@ -183,6 +209,7 @@ export function buildPaper(
     sections: assembled.sections,
     sentences: assembled.sentences,
     elements: assembled.elements ?? [],
+    citedWorks: assembled.cites?.size ? linkCitedWorks(assembled.cites, assembled.references ?? [], bib) : [],
   };
   if (!paper.citationKey) paper.citationKey = makeCitationKey(paper, new Set());
   if (!paper.bibtex) paper.bibtex = formatBibtexEntry(paper, paper.citationKey);

@@ -295,6 +295,8 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     }
     if (!seenHeading || asm.inReferences) {
       note(l, 'other');
+      // The reference list's lines, whole: the works the paper's sentences cite are read from them.
+      if (asm.inReferences) asm.referenceLines.push(l.text);
       if (!seenHeading) front.push(l);
       continue;
     }

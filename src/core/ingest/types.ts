@@ -2,7 +2,7 @@
 // ParsedPaper to the store's PaperInput (src/core/store/types.ts) plus embeddings: the field names match.
 import type { BibIndex } from '../bib/index.js';
 import type { PaperFields } from '../paper/fields.js';
-import type { ElementFields } from '../store/types.js';
+import type { CitedWork, ElementFields } from '../store/types.js';
 
 /** A figure, table or equation of a paper (label, caption, content, its section and position; page and box in PDFs). */
 export type ParsedElement = ElementFields;
@@ -59,6 +59,8 @@ export interface ParsedPaper extends PaperFields {
   sentences: ParsedSentence[];
   /** Figures, tables and equations in reading order (readers that find none leave it empty or absent). */
   elements?: ParsedElement[];
+  /** The works its sentences cite, linked through its reference list or .bib (ingest/references.ts). */
+  citedWorks?: CitedWork[];
 }
 
 export interface ReadError {

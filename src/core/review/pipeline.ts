@@ -21,6 +21,7 @@ import { assignKeys, citedPaper, renderUnits, type EmitOptions } from './emit.js
 import { clusterEvidence, renderOutline, uncommentedLines } from './outline.js';
 import { planSections } from './plan.js';
 import { extractQuotes } from './quotes.js';
+import { markSecondHand, quoteCitations } from './second-hand.js';
 import { groupByPaper, rerankWithHttp, rerankWithLlm, rerankWithMmr } from './rerank.js';
 import { retrieveCandidates } from './retrieve.js';
 import { writeSections } from './write.js';
@@ -129,6 +130,8 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
       fuzzyThreshold: o.fuzzyThreshold ?? DEFAULTS.fuzzyThreshold,
     }),
   );
+  // What the verified quotes themselves cite: a sentence resting on one says whose claim it is (second-hand.ts).
+  const quoteCites = await quoteCitations(o.store, papers, quotes);
   const plan = await tracer.step('plan', (ctx) =>
     withFallback(
       ctx,
@@ -185,6 +188,15 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
       ctx.count('removedCitations', c.removed.length);
       for (const s of c.sentences) {
         s.kept = keep(s);
+        if (s.kept) {
+          const marked = markSecondHand(s, quoteById, quoteCites, papers);
+          if (marked.text !== s.text) {
+            ctx.count('secondHandMarked');
+            ctx.note(`${s.id} rests on a quote that cites other work: marked "${marked.text.replace(/\s+/g, ' ').slice(0, 120)}"`);
+            s.text = marked.text;
+            s.cited = marked.cited;
+          }
+        }
         ctx.count('sentences');
         ctx.count(`verdict_${s.verdict}`);
         if (s.resolvedCitations.length) ctx.count('citationsConverted', s.resolvedCitations.length);

@@ -1,6 +1,7 @@
 // Mapping of the lookup functions' rows (similarity, score, sentence, previous, next, paper) to Hit, shared by
 // every backend, and small encoders shared by the SQL backends.
 import type {
+  CitedWork,
   ElementHit,
   ElementRef,
   ElementType,
@@ -207,4 +208,26 @@ export function toElementHit(row: Json, match: 'direct' | 'linked'): ElementHit 
     score: row.score == null ? 0 : num(row.score),
     ...(row.via_sentence == null ? {} : { viaSentenceId: num(row.via_sentence) }),
   };
+}
+
+/** A paper's stored cited works (papers.cited_works, a JSON array), each field checked: malformed entries are left out. */
+export function toCitedWorks(v: unknown): CitedWork[] {
+  const list = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
+  if (!Array.isArray(list)) return [];
+  const strs = (x: unknown) => (Array.isArray(x) ? x.filter((a): a is string => typeof a === 'string') : []);
+  return list.flatMap((w: Json | null) => {
+    if (!w || typeof w !== 'object' || !Array.isArray(w.citedBy)) return [];
+    return [
+      {
+        label: str(w.label),
+        key: str(w.key),
+        text: typeof w.text === 'string' ? w.text : '',
+        authors: strs(w.authors),
+        year: typeof w.year === 'number' ? w.year : null,
+        title: str(w.title),
+        doi: str(w.doi),
+        citedBy: w.citedBy.filter((n): n is number => Number.isInteger(n)),
+      },
+    ];
+  });
 }

@@ -129,6 +129,27 @@ export interface PaperInput {
   sentences: SentenceInput[];
   /** Figures, tables and equations of the paper, written in the same transaction as its sentences. */
   elements?: ElementInput[];
+  /** The works its sentences cite, from its reference list or .bib (schema v14, papers.cited_works). */
+  citedWorks?: CitedWork[];
+}
+
+/**
+ * A work a paper cites, as its reference list (or its .bib) gives it, with the paper's sentences that cite it: a quote
+ * that itself cites work is resolved through it (src/core/retrieve/inner-citations.ts).
+ */
+export interface CitedWork {
+  /** Numbered reference lists: the number ('12'); null otherwise. */
+  label: string | null;
+  /** LaTeX and Markdown: the citation key the source cites it by. */
+  key: string | null;
+  /** The entry as printed (PDF), or its title and authors (.bib), clipped; '' when only its key is known. */
+  text: string;
+  authors: string[];
+  year: number | null;
+  title: string | null;
+  doi: string | null;
+  /** Global indexes of the paper's sentences that cite it. */
+  citedBy: number[];
 }
 
 export type ElementType = 'figure' | 'table' | 'equation';
@@ -330,6 +351,8 @@ export interface CorpusStore {
    * many sentences it has (the SQL of the schema's paper_stats(); Supabase calls that function).
    */
   paperStats?(): Promise<PaperStat[]>;
+  /** The works each of these papers cites (schema v14; papers without any, or ingested before, are left out). */
+  citedWorks?(paperIds: readonly string[]): Promise<Array<{ id: string; works: CitedWork[] }>>;
   /** The source BibTeX entry ingest stored for each of these papers (papers without one are left out): Cite keeps its type. */
   paperBibtex?(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>>;
   /**

@@ -34,6 +34,7 @@ export const OPTIONAL_METHODS = [
   'paperSentences',
   'sentencePages',
   'paperBibtex',
+  'citedWorks',
   'paperRows',
   'listPapers',
   'paperStats',

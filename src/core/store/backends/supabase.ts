@@ -5,7 +5,17 @@
 // sentences, its elements), not one transaction: a failed later request leaves a paper without sentences or elements,
 // which a re-import fills.
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
-import { textFilter, toElementHit, toHit, toPaperRef, toPaperStat, toSectionTitle, toStoredSentence, vectorText } from '../rows.js';
+import {
+  textFilter,
+  toCitedWorks,
+  toElementHit,
+  toHit,
+  toPaperRef,
+  toPaperStat,
+  toSectionTitle,
+  toStoredSentence,
+  vectorText,
+} from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
 import {
   checkCompatible,
@@ -15,6 +25,7 @@ import {
   migratedSizeMessage,
   requireMeta,
   StoreError,
+  type CitedWork,
   type CorpusMeta,
   type CorpusStore,
   type ElementHit,
@@ -201,10 +212,18 @@ export class SupabaseCorpusStore implements CorpusStore {
         // Only when set: a project not yet migrated to schema v3 still takes papers that have neither.
         ...(p.source ? { source: p.source } : {}),
         ...(p.license ? { license: p.license } : {}),
+        ...(p.citedWorks?.length ? { cited_works: p.citedWorks } : {}),
       };
-      const pr = (await this.client.from('papers').upsert([paperRow], { onConflict: 'id', ignoreDuplicates: true }).select('id')) as Reply<
-        { id: string }[]
-      >;
+      const upsert = (row: Record<string, unknown>) =>
+        this.client.from('papers').upsert([row], { onConflict: 'id', ignoreDuplicates: true }).select('id') as unknown as Promise<
+          Reply<{ id: string }[]>
+        >;
+      let pr = await upsert(paperRow);
+      // A project migrated before schema v14 has no cited_works column: the paper goes in without its cited works.
+      if ('cited_works' in paperRow && isMissingColumn(pr)) {
+        const { cited_works: _omitted, ...older } = paperRow;
+        pr = await upsert(older);
+      }
       result.papers += (unwrap(this.url, `writing paper ${p.id}`, pr) ?? []).length;
       if (!p.sentences.length) {
         result.elements = (result.elements ?? 0) + (await this.writeElements(p));
@@ -553,6 +572,18 @@ export class SupabaseCorpusStore implements CorpusStore {
     if (!(await this.meta())) return [];
     const rows = await this.pages<Record<string, unknown>>('list_papers', (last) => ({ after_id: last ? String(last.id) : null }));
     return rows.map(toPaperRef);
+  }
+
+  /** The cited works of these papers (one read of the papers table); none from a project migrated before schema v14. */
+  async citedWorks(paperIds: readonly string[]): Promise<Array<{ id: string; works: CitedWork[] }>> {
+    if (!paperIds.length || !(await this.meta())) return [];
+    const r = (await this.client
+      .from('papers')
+      .select('id,cited_works')
+      .in('id', [...paperIds])
+      .not('cited_works', 'is', null)) as unknown as Reply<Array<{ id: string; cited_works: unknown }>>;
+    if (isMissingColumn(r)) return [];
+    return (unwrap(this.url, 'reading cited works', r) ?? []).map((x) => ({ id: String(x.id), works: toCitedWorks(x.cited_works) }));
   }
 
   /** The source BibTeX entries of these papers (one read of the papers table; the ids are a few cited papers). */

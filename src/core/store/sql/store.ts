@@ -11,6 +11,7 @@ import { fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './
 import {
   filterArgs,
   isFiltered,
+  toCitedWorks,
   toElementHit,
   toHit,
   toPaperRef,
@@ -27,6 +28,7 @@ import {
   PAPER_DEFAULTS,
   requireMeta,
   StoreError,
+  type CitedWork,
   type CorpusMeta,
   type CorpusStore,
   type ElementHit,
@@ -522,13 +524,13 @@ export class SqlCorpusStore implements CorpusStore {
       const col = <T>(f: (p: PaperInput) => T) => papers.map(f);
       const ins = await tx.query(
         `INSERT INTO papers (id, title, authors, year, venue, doi, url, abstract, citation_key, bibtex, source_path,
-           content_hash, source, license)
+           content_hash, source, license, cited_works)
          SELECT p.id, p.title, coalesce(a.authors, '{}'), p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key,
-           p.bibtex, p.source_path, p.content_hash, p.source, p.license
+           p.bibtex, p.source_path, p.content_hash, p.source, p.license, p.cited_works::jsonb
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
-           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
            AS p(id, title, authors_json, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash,
-             source, license)
+             source, license, cited_works)
          CROSS JOIN LATERAL (SELECT array_agg(x) AS authors FROM jsonb_array_elements_text(p.authors_json::jsonb) x) a
          ON CONFLICT (id) DO NOTHING`,
         [
@@ -546,6 +548,7 @@ export class SqlCorpusStore implements CorpusStore {
           col((p) => p.contentHash ?? null),
           col((p) => p.source ?? null),
           col((p) => p.license ?? null),
+          col((p) => (p.citedWorks?.length ? JSON.stringify(p.citedWorks) : null)),
         ],
       );
       const rows = papers.flatMap((p) => p.sentences.map((s) => ({ ...s, paperId: p.id })));
@@ -816,6 +819,14 @@ export class SqlCorpusStore implements CorpusStore {
       [paperId],
     );
     return rows.map((r) => String(r.text));
+  }
+
+  async citedWorks(paperIds: readonly string[]): Promise<Array<{ id: string; works: CitedWork[] }>> {
+    if (!paperIds.length || !(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT id, cited_works FROM papers WHERE id = ANY($1::text[]) AND cited_works IS NOT NULL', [
+      paperIds,
+    ]);
+    return rows.map((r) => ({ id: String(r.id), works: toCitedWorks(r.cited_works) }));
   }
 
   async paperBibtex(paperIds: readonly string[]): Promise<Array<{ id: string; bibtex: string }>> {

@@ -44,6 +44,11 @@ CREATE TABLE IF NOT EXISTS papers (
 -- source states (a URL or a short name such as cc-by); schema v2 corpora gain the columns on upgrade.
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS source text;
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS license text;
+-- Schema v14: the works the paper's sentences cite, from its reference list or .bib (CitedWork in store/types.ts, a
+-- JSON array; null for papers ingested before), and, for a paper whose file had no usable title, the model that
+-- proposed its metadata (null when the metadata is the file's, a .bib's or Zotero's).
+ALTER TABLE papers ADD COLUMN IF NOT EXISTS cited_works jsonb;
+ALTER TABLE papers ADD COLUMN IF NOT EXISTS metadata_proposed_by text;
 
 CREATE TABLE IF NOT EXISTS sentences (
   id bigserial PRIMARY KEY,
