@@ -325,7 +325,7 @@ describe('a misbehaving model', () => {
     );
   });
 
-  test('a 20-word copy of a verified quote becomes an explicit quotation with its citation (not a flag)', async () => {
+  test('a verified quote of ≥ 20 words copied whole becomes an explicit quotation with its citation (not a flag)', async () => {
     const r = await run(reviewModel({ copySpan: true }));
     const quoted = r.sections.flatMap((s) => s.sentences).filter((x) => x.quotations > 0 && x.kept);
     assert.ok(quoted.length >= 1, r.text);
@@ -457,11 +457,12 @@ describe('a lying model (issue 13): nothing invented survives', () => {
         [/\[smith2099\]/, /smith2099/],
         [/37%/, /states 37/],
         [/^Notably,/, /copies 15 words of a corpus sentence that is not a verified quote/],
+        [/^In one study,/, /copies \d+ words of a verified quote without quoting a whole clause of it/],
       ] as const) {
         const got = reasonOf(lie);
         assert.ok(got.length >= 1 && got.every((g) => g.startsWith('unsupported') && why.test(g)), `${lie}: ${JSON.stringify(got)}`);
       }
-      // the 15-word copy of a verified quote became a quotation, with the citation of that quote's paper
+      // the verified quote copied whole became a quotation, with the citation of that quote's paper
       const quoted = sentences.filter((x) => /^One paper states that/.test(x.original));
       assert.ok(
         quoted.length >= 1 && quoted.every((x) => x.kept && x.quotations === 1 && /\u201c.+\u201d/.test(x.text)),

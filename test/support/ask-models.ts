@@ -8,13 +8,15 @@
  *   follow-up rewrite prefixes the previous question. The verification step says "supported" (reviewModel's).
  * - liar: the faithful sentences plus the lies real models tell: an invented author-year paper, a raw \cite of an
  *   invented key, an unknown paper id, a numeric citation, an invented statistic with a valid citation, and a
- *   15-word copy of an evidence sentence without quotation marks (which the check turns into a quotation).
+ *   evidence sentence copied whole without quotation marks (which the check turns into a quotation), and its first
+ *   words cut off mid-clause (a fragment, which the check removes: issue 32.3).
  * - inventor: only an invented finding, cited to the first paper: nothing of it is supported.
  * Limits: word overlap stands in for understanding; the rewrite resolves nothing but prefixes the last question.
  */
 import {
   CORPUS_TAG,
   fenced,
+  fragment,
   paraphrase,
   reviewModel,
   TOPIC_TAG,
@@ -54,7 +56,7 @@ function faithfulLines(call: ChatCall): string[] {
   return lines;
 }
 
-export const ASK_LIES = /llama|Smith|2099|smith2099|400|37\s*%|\[12\]|P77|later study|\[P\d+\]|\\cite/i;
+export const ASK_LIES = /llama|Smith|2099|smith2099|400|37\s*%|\[12\]|P77|later study|In one study|\[P\d+\]|\\cite/i;
 
 function model(kind: 'faithful' | 'liar' | 'inventor'): Script & { steps: string[] } {
   const verify = reviewModel();
@@ -83,15 +85,7 @@ function model(kind: 'faithful' | 'liar' | 'inventor'): Script & { steps: string
       'A later study extended this to new settings [P77].',
       'As shown in [12], retrieval always helps writers.',
       `This approach improves citation precision by 37% [${p0}].`,
-      ...(quote
-        ? [
-            `Notably, ${quote.q
-              .split(/\s+/)
-              .slice(0, 15)
-              .join(' ')
-              .replace(/[.,;:]$/, '')} [${quote.id}].`,
-          ]
-        : []),
+      ...(quote ? [`Notably, ${quote.q.replace(/[.!?]$/, '')} [${quote.id}].`, `In one study, ${fragment(quote.q)} [${quote.id}].`] : []),
     );
     return { content: lines.join(' ') };
   };

@@ -375,7 +375,8 @@ export function reviewModel(knobs: ModelKnobs = {}): Script & { seen: Record<str
         if (knobs.rawCitations && first) lines.push('Earlier studies reached the same view \\cite{madeup2020} (Smith et al., 2020).');
         if (knobs.copySpan) {
           const quote = papers.flatMap((p) => p.quotes.map((q) => ({ id: p.id, q }))).find((x) => x.q.split(/\s+/).length >= 20);
-          if (quote) lines.push(`As reported, ${quote.q.split(/\s+/).slice(0, 20).join(' ')} [${quote.id}].`);
+          // The whole quote, unquoted: a whole clause of a verified quote, which the check quotes and cites.
+          if (quote) lines.push(`As reported, ${quote.q.replace(/[.!?]$/, '')} [${quote.id}].`);
         }
         return wrap(list ? lines.join('\n') : lines.join(' '));
       }
@@ -401,8 +402,17 @@ export const LIES = /llama|Smith|2099|anonpaper|smith2099|400|37\s*%|\[12\]|P77|
  * an invented quote per paper, an unknown quote id in the plan, and in every section a narrative author-year
  * citation of an invented paper, a raw \cite of an invented key, an unknown paper id, a numeric and a plain-key
  * citation, an invented statistic with a valid citation, a 15-word copy of a corpus sentence it was shown that is
- * not a verified quote, and a 15-word copy of one of the section's quotes (which must become a quotation).
+ * not a verified quote, one of the section's quotes copied whole (which must become a quotation), and the first
+ * words of one cut off mid-clause (a fragment, which must go: issue 32.3).
  */
+/** The first 12–15 words of a sentence of ≥ 16, cut where no clause ends (a fragment under the copy rule). */
+export function fragment(sentence: string): string {
+  const w = sentence.split(/\s+/);
+  let n = 15;
+  while (n > 12 && /[,;:.!?)]$/.test(w[n - 1])) n--;
+  return w.slice(0, n).join(' ');
+}
+
 export function liarModel(): Script & { shown: string[] } {
   const inner = reviewModel();
   const shown: string[] = [];
@@ -449,13 +459,7 @@ export function liarModel(): Script & { shown: string[] } {
               ]
             : []),
           ...(quote
-            ? [
-                `One paper states that ${quote.q
-                  .split(/\s+/)
-                  .slice(0, 15)
-                  .join(' ')
-                  .replace(/[.,;:]$/, '')} [${quote.id}].`,
-              ]
+            ? [`One paper states that ${quote.q.replace(/[.!?]$/, '')} [${quote.id}].`, `In one study, ${fragment(quote.q)} [${quote.id}].`]
             : []),
         ];
         const list = /Write a list/.test(call.messages[0]?.content ?? '');

@@ -1,13 +1,14 @@
 // The check step, sentence by sentence: every sentence of a written section is split out, its citations
 // settled (our [P<n>] ids kept when the section's quotes back them; foreign forms resolved or reported), copied
-// runs of ≥ 12 words turned into explicit quotations when a verified quote of the section holds them, and its
+// runs of ≥ 12 words settled by the copy rule (copies.ts: a quoted whole clause, attributed, or removed), and its
 // claim judged against the verified quotes of the papers it cites (support.ts). A sentence that states a finding
 // without a valid citation, cites what cannot be resolved, copies corpus text that is not a verified quote, or is
 // not supported by its quotes is unsupported: removed, or kept with a visible flag (`unsupported: 'flag'`).
 import { resolveForeignCitations, type CitablePaper } from './citations.js';
 import { filterShortIds } from './check.js';
 import { assessSupport, evidenceIndex, numbersOf } from './support.js';
-import { findCopiedSpans, words, type ShingleIndex } from '../text/match.js';
+import { settleCopies } from './copies.js';
+import { words, type ShingleIndex } from '../text/match.js';
 import type { PaperCandidate, RemovedCitation, SectionFormat, SentenceReport, SentenceVerdict, VerifiedQuote } from './types.js';
 
 export type UnsupportedMode = 'remove' | 'flag';
@@ -97,35 +98,6 @@ export function isClaim(sentence: string, topic: string): boolean {
   return own.length > 6;
 }
 
-const CITE_RANGES = /\[P\d+\]/g;
-
-/** Wraps copied runs that a section quote holds in quotation marks (citing that quote's paper); reports the others. */
-function quoteCopies(
-  text: string,
-  input: SectionCheckInput,
-  cited: Set<string>,
-): { text: string; quotations: number; unquoted: { words: number; text: string }[] } {
-  const skip: [number, number][] = [...text.matchAll(CITE_RANGES)].map((m) => [m.index!, m.index! + m[0].length]);
-  // Already-quoted spans are quotations already.
-  for (const m of text.matchAll(/["“][^"”]*["”]/g)) skip.push([m.index!, m.index! + m[0].length]);
-  const spans = findCopiedSpans(input.shingles, text, skip);
-  let out = text;
-  let quotations = 0;
-  const unquoted: { words: number; text: string }[] = [];
-  for (const span of [...spans].reverse()) {
-    const source = input.sectionQuotes.find((q) => ` ${words(q.text).join(' ')} `.includes(` ${span.text} `));
-    if (!source) {
-      unquoted.push({ words: span.words, text: span.text });
-      continue;
-    }
-    quotations++;
-    const tail = cited.has(source.paperShortId) ? '' : ` [${source.paperShortId}]`;
-    cited.add(source.paperShortId);
-    out = `${out.slice(0, span.start)}\u201c${out.slice(span.start, span.end)}\u201d${tail}${out.slice(span.end)}`;
-  }
-  return { text: out, quotations, unquoted: unquoted.reverse() };
-}
-
 /** Checks one section's sentences (offline). */
 export function checkSentences(input: SectionCheckInput): CheckedSection {
   const sectionPapers = new Set(input.sectionQuotes.map((q) => q.paperShortId));
@@ -164,23 +136,24 @@ function checkSentence(
   const ids = filterShortIds(foreign.text, sectionPapers, known);
   removedCitations.push(...ids.removed);
   const cited = new Set(ids.cited);
-  const copies = quoteCopies(ids.text, input, cited);
+  const copies = settleCopies(
+    ids.text,
+    { shingles: input.shingles, sectionQuotes: input.sectionQuotes, papers: input.papers, citable: sectionPapers },
+    cited,
+  );
   const text = copies.text;
   for (const f of foreign.unresolved) reasons.push(`cites ${f}, which is not a paper among the section's quotes`);
   for (const r of ids.removed)
     reasons.push(
       r.reason === 'unknown-paper' ? `cites ${r.id}, which was not retrieved` : `cites ${r.id}, whose quotes are not in this part`,
     );
-  for (const c of copies.unquoted)
-    reasons.push(
-      `copies ${c.words} words of a corpus sentence that is not a verified quote ("${c.text.split(' ').slice(0, 6).join(' ')} …")`,
-    );
+  reasons.push(...copies.problems);
 
   let verdict: SentenceVerdict;
   let support = 0;
   let quoteIds: string[] = [];
   if (!cited.size) {
-    if (removedCitations.length || copies.unquoted.length || isClaim(text, input.topic)) {
+    if (removedCitations.length || copies.problems.length || isClaim(text, input.topic)) {
       reasons.push('states a finding without a valid citation');
       verdict = 'unsupported';
     } else verdict = 'connective';

@@ -165,34 +165,50 @@ export interface CopiedRun {
   paperId: string;
 }
 
-/** An index of the N-word shingles of corpus sentences, for {@link findCopiedRuns}. */
+/**
+ * The words a copy is counted in: {@link words} with hyphenated compounds split ("COVID-19" is two words, as a reader
+ * counts them in "a copy of 12 words"), so the copy rule does not depend on how a model hyphenates.
+ */
+export function copyWords(s: string): string[] {
+  return words(s).flatMap((w) => w.split('-'));
+}
+
+/** An index of the N-word shingles (copyWords) of corpus sentences, for {@link findCopiedSpans}. */
 export class ShingleIndex {
-  private readonly grams = new Map<string, string>();
+  /** Shingle → the index of the first source sentence that holds it. */
+  private readonly grams = new Map<string, number>();
   constructor(
-    sources: readonly SpanSource[],
+    private readonly sources: readonly SpanSource[],
     readonly n = 12,
   ) {
-    for (const s of sources) {
-      const w = words(s.text);
+    sources.forEach((s, k) => {
+      const w = copyWords(s.text);
       for (let i = 0; i + n <= w.length; i++) {
         const g = w.slice(i, i + n).join(' ');
-        if (!this.grams.has(g)) this.grams.set(g, s.paperId);
+        if (!this.grams.has(g)) this.grams.set(g, k);
       }
-    }
+    });
+  }
+
+  /** The corpus sentence a run found by {@link find} starts in. */
+  sourceOf(run: Pick<CopiedRun, 'text'>): SpanSource | undefined {
+    const k = this.grams.get(run.text.split(' ').slice(0, this.n).join(' '));
+    return k === undefined ? undefined : this.sources[k];
   }
 
   /** Maximal runs of ≥ n consecutive words of `text` that also occur, in order, in one corpus sentence. */
   find(text: string): CopiedRun[] {
     const n = this.n;
-    const w = words(text);
+    const w = copyWords(text);
     const runs: CopiedRun[] = [];
     let i = 0;
     while (i + n <= w.length) {
-      const paperId = this.grams.get(w.slice(i, i + n).join(' '));
-      if (paperId === undefined) {
+      const k = this.grams.get(w.slice(i, i + n).join(' '));
+      if (k === undefined) {
         i++;
         continue;
       }
+      const paperId = this.sources[k].paperId;
       let last = i;
       while (last + 1 + n <= w.length && this.grams.has(w.slice(last + 1, last + 1 + n).join(' '))) last++;
       const span = w.slice(i, last + n);
@@ -209,10 +225,10 @@ export interface CopiedSpanAt extends CopiedRun {
   end: number;
 }
 
-/** Words of `text` with their offsets, normalised as {@link words} does (typographic apostrophes joined). */
+/** Words of `text` with their offsets, as {@link copyWords} counts them (typographic apostrophes joined, hyphens split). */
 export function wordsAt(text: string, skip: readonly [number, number][] = []): { word: string; start: number; end: number }[] {
   const out: { word: string; start: number; end: number }[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['\u2019\u2018-][\p{L}\p{N}]+)*/gu)) {
+  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['\u2019\u2018][\p{L}\p{N}]+)*/gu)) {
     const start = m.index!;
     if (skip.some(([a, b]) => start >= a && start < b)) continue;
     for (const w of words(m[0].replace(/[\u2019\u2018]/g, "'"))) out.push({ word: w, start, end: start + m[0].length });
