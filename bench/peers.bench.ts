@@ -7,12 +7,16 @@
 // - disk: the folder's size;
 // - vector + context p50: top 25 with the previous/next sentence and paper, Corpus Lens through its corpus process
 //   (openRemoteStore, as VS Code runs it); LanceDB: the top 25 and their rows; usearch alone: ids only;
+// - vector CPU per lookup: the CPU time of every process serving it (this one, and Corpus Lens's corpus process, read
+//   from /proc), which a loaded machine inflates far less than the wall-clock p50 (a lookup through the corpus process
+//   waits for two processes to be scheduled);
 // - hybrid p50: Corpus Lens's hybrid (keyword + vector + sections, RRF) through the corpus process; LanceDB's stock
 //   hybrid (its FTS index + vector, RRF);
 // - recall@25 of the vector top 25 against the exact top 25 (strict).
 // Topic-structured 384-d vectors (store.bench.ts Topical). PEERS_BENCH_N sets the size (default 20k, a quick run;
-// the issue's figures are at 100k).
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+// the issue's figures are at 100k); PEERS_BENCH_FALLBACK=0 leaves out the PGlite HNSW row (its build in WASM is the
+// longest part of a run).
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +36,7 @@ interface Row {
   build?: number;
   diskMb?: number;
   vector?: number;
+  vectorCpu?: number;
   hybrid?: number;
   recall?: number;
   note?: string;
@@ -52,6 +57,25 @@ function recall(got: number[][], want: number[][]): number {
   let hit = 0;
   for (const [i, w] of want.entries()) hit += w.filter((id) => got[i].includes(id)).length;
   return hit / (K * want.length);
+}
+
+/** CPU milliseconds used so far by this process and by `pid` (Linux /proc; others: this process only). */
+function cpuMs(pid?: number): number {
+  const own = process.cpuUsage();
+  let other = 0;
+  if (pid && existsSync(`/proc/${pid}/stat`)) {
+    // utime and stime, fields 14 and 15, in clock ticks (100 a second on Linux), after the parenthesised name.
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    other = (Number(f[11]) + Number(f[12])) * 10;
+  }
+  return (own.user + own.system) / 1000 + other;
+}
+
+/** `timed`, with the CPU milliseconds per item of this process and `pid`. */
+async function timedCpu<T>(items: T[], fn: (item: T, i: number) => Promise<unknown> | unknown, pid?: number) {
+  const before = cpuMs(pid);
+  const ms = await timed(items, fn);
+  return { ms, cpu: (cpuMs(pid) - before) / items.length };
 }
 
 async function timed<T>(items: T[], fn: (item: T, i: number) => Promise<unknown> | unknown): Promise<number[]> {
@@ -121,14 +145,19 @@ async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want
       // Ids: the store's own, in load order from 1 (a new corpus's bigserial).
       await timed(data.queries.slice(0, 5), (q) => store.matchVector(q, { count: K }));
       const got: number[][] = [];
-      const vector = await timed(data.queries, async (q) => got.push((await store.matchVector(q, { count: K })).map((h) => h.sentence.id)));
+      const vector = await timedCpu(
+        data.queries,
+        async (q) => got.push((await store.matchVector(q, { count: K })).map((h) => h.sentence.id)),
+        store.pid,
+      );
       await timed(data.queries.slice(0, 5), (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }));
       const hybrid = await timed(data.queries, (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }));
       return {
         engine: native ? 'Corpus Lens, native index (usearch f16)' : "Corpus Lens, PGlite's HNSW (fallback)",
         build: N / (buildMs / 1000),
         diskMb: dirMb(dir),
-        vector: median(vector),
+        vector: median(vector.ms),
+        vectorCpu: vector.cpu,
         hybrid: median(hybrid),
         recall: recall(got, want),
       };
@@ -163,12 +192,13 @@ async function usearchAlone(data: ReturnType<typeof corpus>, want: number[][]): 
     const buildMs = performance.now() - t;
     index.save(join(dir, 'index.usearch'));
     const got: number[][] = [];
-    const vector = await timed(data.queries, (q) => got.push([...index.search(q, K, 1).keys].map(Number)));
+    const vector = await timedCpu(data.queries, (q) => got.push([...index.search(q, K, 1).keys].map(Number)));
     return {
       engine: 'usearch alone (ids only)',
       build: N / (buildMs / 1000),
       diskMb: dirMb(dir),
-      vector: median(vector),
+      vector: median(vector.ms),
+      vectorCpu: vector.cpu,
       recall: recall(got, want),
     };
   } finally {
@@ -203,7 +233,7 @@ async function lancedb(data: ReturnType<typeof corpus>, want: number[][]): Promi
       (await table.vectorSearch(Array.from(q)).distanceType('cosine').limit(K).toArray()).map((r: { id: number }) => Number(r.id));
     await timed(data.queries.slice(0, 5), search);
     const got: number[][] = [];
-    const vector = await timed(data.queries, async (q) => got.push(await search(q)));
+    const vector = await timedCpu(data.queries, async (q) => got.push(await search(q)));
     const hybridOnce = (q: Float32Array, i: number) =>
       table.query().fullTextSearch(data.queryTexts[i]).nearestTo(Array.from(q)).distanceType('cosine').limit(K).toArray();
     await timed(data.queries.slice(0, 5), hybridOnce);
@@ -212,7 +242,8 @@ async function lancedb(data: ReturnType<typeof corpus>, want: number[][]): Promi
       engine: 'LanceDB (IVF_HNSW_SQ + FTS)',
       build: N / (buildMs / 1000),
       diskMb: dirMb(dir),
-      vector: median(vector),
+      vector: median(vector.ms),
+      vectorCpu: vector.cpu,
       hybrid: median(hybrid),
       recall: recall(got, want),
     };
@@ -226,17 +257,17 @@ function table(rows: Row[]): void {
   const ratio = (x: number | undefined, b: number | undefined) => (x == null || b == null ? '' : ` (${(x / b).toFixed(2)}×)`);
   const cell = (x: number | undefined, digits: number) => (x == null ? '–' : x.toFixed(digits));
   console.log(
-    `| ${N.toLocaleString('en')} × ${D} | build (sentences/s) | disk (MB) | vector + context p50 (ms) | hybrid p50 (ms) | recall@25 |`,
+    `| ${N.toLocaleString('en')} × ${D} | build (sentences/s) | disk (MB) | vector + context p50 (ms) | vector CPU/lookup (ms) | hybrid p50 (ms) | recall@25 |`,
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     if (r.note) {
-      console.log(`| ${r.engine} | ${r.note} | | | | |`);
+      console.log(`| ${r.engine} | ${r.note} | | | | | |`);
       continue;
     }
     console.log(
       `| ${r.engine} | ${cell(r.build, 0)}${ratio(r.build, base.build)} | ${cell(r.diskMb, 0)}${ratio(r.diskMb, base.diskMb)} | ` +
-        `${cell(r.vector, 2)}${ratio(r.vector, base.vector)} | ${cell(r.hybrid, 2)}${ratio(r.hybrid, base.hybrid)} | ${cell(r.recall, 3)} |`,
+        `${cell(r.vector, 2)}${ratio(r.vector, base.vector)} | ${cell(r.vectorCpu, 2)}${ratio(r.vectorCpu, base.vectorCpu)} | ${cell(r.hybrid, 2)}${ratio(r.hybrid, base.hybrid)} | ${cell(r.recall, 3)} |`,
     );
   }
   console.log('(ratios: against Corpus Lens with the native index, the first row)');
@@ -246,12 +277,12 @@ export async function run(): Promise<void> {
   console.log(`peers: ${N} sentences × ${D}, ${QUERIES} queries, k ${K}; load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
   const data = corpus();
   const want: number[][] = [];
-  const exact = await timed(data.queries, (q) => want.push(exactTop(data.vectors, q)));
+  const exact = await timedCpu(data.queries, (q) => want.push(exactTop(data.vectors, q)));
   const rows: Row[] = [];
   rows.push(await corpusLens(true, data, want));
-  rows.push(await corpusLens(false, data, want));
+  if (process.env.PEERS_BENCH_FALLBACK !== '0') rows.push(await corpusLens(false, data, want));
   rows.push(await lancedb(data, want));
   rows.push(await usearchAlone(data, want));
-  rows.push({ engine: 'exact scan (JS, ids only)', vector: median(exact), recall: 1 });
+  rows.push({ engine: 'exact scan (JS, ids only)', vector: median(exact.ms), vectorCpu: exact.cpu, recall: 1 });
   table(rows);
 }
