@@ -1,4 +1,5 @@
 // The sentence at a cursor, and all sentences, of a Markdown document.
+import { splitAtCaptions } from './captions.js';
 import { markdownPlain } from './markdown-inline.js';
 import { markdownOutline, type MarkdownOutline } from './markdown-outline.js';
 import { unitSentences } from './unit-text.js';
@@ -14,7 +15,9 @@ export function markdownSentenceAt(text: string, outline: MarkdownOutline, offse
   const next = outline.blocks[i + 1];
   const hi = Math.min(next ? next.start : text.length, offset + MAX_UNIT_REACH);
   const unit = paragraphAround(text, offset, lo, hi);
-  const found = unitSentences(markdownPlain(text, unit.start, unit.end), text).find((s) => s.start <= offset && offset <= s.end);
+  // A caption line is read apart from the body text around it (captions.ts), as markdownSentences reads it.
+  const [a, b] = splitAtCaptions(text, unit.start, unit.end).find(([, e]) => offset <= e) ?? [unit.start, unit.end];
+  const found = unitSentences(markdownPlain(text, a, b), text).find((s) => s.start <= offset && offset <= s.end);
   return found ? toSentence(text, outline, found) : null;
 }
 
@@ -28,7 +31,8 @@ export function markdownSentences(text: string, outline: MarkdownOutline): Sente
   }
   if (from < text.length) gaps.push({ start: from, end: text.length });
   for (const gap of gaps) {
-    for (const s of unitSentences(markdownPlain(text, gap.start, gap.end), text)) out.push(toSentence(text, outline, s));
+    for (const [a, b] of splitAtCaptions(text, gap.start, gap.end))
+      for (const s of unitSentences(markdownPlain(text, a, b), text)) out.push(toSentence(text, outline, s));
   }
   return out;
 }

@@ -19,6 +19,7 @@ import {
   SENTENCE_STARTERS,
   TIME_PREPOSITIONS,
 } from './abbreviations.js';
+import { captionRanges } from './captions.js';
 
 export interface Span {
   start: number;
@@ -63,7 +64,15 @@ export function splitSentences(text: string): Span[] {
   const cuts: number[] = [0, text.length];
   for (const [ps, pe] of paragraphs(text)) {
     cuts.push(ps, pe);
+    const from = cuts.length;
     splitParagraph(text, ps, pe, cuts);
+    // A caption line is a unit of its own (captions.ts); the full stop of its label ("Figure 2.") ends nothing.
+    for (const c of captionRanges(text, ps, pe)) {
+      let after = c.labelEnd;
+      while (after < pe && isSpace(text.charCodeAt(after))) after++;
+      for (let i = cuts.length - 1; i >= from; i--) if (cuts[i] > c.start && cuts[i] <= after) cuts.splice(i, 1);
+      cuts.push(c.start, c.end);
+    }
   }
   return spansBetween(text, cuts);
 }

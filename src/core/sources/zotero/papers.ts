@@ -11,6 +11,7 @@ import { pdfPageCount, readPdfBytes } from '../../ingest/pdf.js';
 import { sourceSentenceEstimate } from '../../store/ops/capacity.js';
 import type { ParsedPaper, ReadResult } from '../../ingest/types.js';
 import { sentences } from '../../text/index.js';
+import { splitAtCaptions } from '../../text/captions.js';
 import { attachmentFile, attachmentRefusal, fullTextCacheFile, isPdfAttachment } from './attachments.js';
 import type { ZoteroItem } from './library.js';
 import type { PaperMeta } from '../../paper/fields.js';
@@ -208,8 +209,17 @@ export function assembleText(text: string): ReturnType<PaperAssembler['finish']>
       asm.section(lines[0], null, 1);
       continue;
     }
-    const joined = lines.reduce((acc, l) => (/[a-z]-$/.test(acc) && /^[a-z]/.test(l) ? acc.slice(0, -1) + l : acc ? `${acc} ${l}` : l), '');
-    for (const s of sentences(joined, 'text')) asm.sentence(s.clean);
+    // A caption line ("Table 1: …") is joined apart from the body lines around it, so it never runs into them.
+    const block = lines.join('\n');
+    for (const [a, b] of splitAtCaptions(block, 0, block.length)) {
+      const joined = block
+        .slice(a, b)
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .reduce((acc, l) => (/[a-z]-$/.test(acc) && /^[a-z]/.test(l) ? acc.slice(0, -1) + l : acc ? `${acc} ${l}` : l), '');
+      for (const s of sentences(joined, 'text')) asm.sentence(s.clean);
+    }
   }
   return asm.finish();
 }
