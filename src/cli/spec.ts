@@ -88,6 +88,14 @@ export const ingestSpec = defineCommand({
       'float32 embedded, half on PostgreSQL and above 2,000 dimensions',
     ),
     ...jsonFlag('the summary'),
+    'llm-base-url': text(
+      'URL',
+      'a chat endpoint that proposes title, authors and year for a PDF without any (marked as proposed; key in OPENAI_API_KEY)',
+      {
+        defaultText: 'none: offline',
+      },
+    ),
+    'llm-model': llmOptions['llm-model'],
     progress: flag('write one JSON line of progress per file to stderr'),
   },
 });

@@ -1,7 +1,7 @@
 import { parseCommand } from '../options.js';
 import { ingestSpec } from '../spec.js';
 import { CliError, printJson, type Command } from '../command.js';
-import { embedderFromFlags, openDb } from '../corpus.js';
+import { chatFromFlags, embedderFromFlags, openDb } from '../corpus.js';
 import { groupProblems } from '../../core/ingest/report.js';
 import { redactUrl } from '../../core/redact.js';
 
@@ -65,6 +65,8 @@ export const ingestCommand: Command = {
           indexPrecision,
           glob: values.glob,
           reindex: values.reindex,
+          // Only when asked on the command line: an ingest never calls a model because OPENAI_BASE_URL is set.
+          chat: values['llm-base-url'] ? await chatFromFlags(values, process.env) : null,
           signal: controller.signal,
           onProgress: (p: { filesDone: number; filesTotal: number; sentencesPerSecond: number }) => {
             bar?.update(p.filesDone, p.filesTotal, `${Math.round(p.sentencesPerSecond)} sentences/s`);

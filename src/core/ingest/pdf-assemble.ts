@@ -368,5 +368,10 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
 
   const { meta } = pdfMetadata(layout, body, titleLines);
   const paper = buildPaper(meta, asm.finish(), { path, contentHash }, options.bib, asm.abstractParts);
+  if (!paper.title)
+    paper.firstPage = layout.lines
+      .filter((l) => l.page === 1)
+      .map((l) => l.text)
+      .join('\n');
   return { papers: [paper], errors: [] };
 }

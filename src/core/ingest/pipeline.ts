@@ -15,6 +15,8 @@ import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
 import { findStoredWork } from './stored-work.js';
+import { proposeMetadata } from './propose-metadata.js';
+import type { ChatModel } from '../llm/chat.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import type { BibIndex } from '../bib/bib-index.js';
 import type { ParsedPaper, ReadError, ReadResult } from './types.js';
@@ -62,6 +64,8 @@ export interface IngestOptions {
    * report: sources re-indexed in one run merge into one paper per work; a .bib given with them lends its metadata).
    */
   reindex?: boolean;
+  /** A chat model that proposes title, authors and year for a PDF that has none (propose-metadata.ts); none: offline. */
+  chat?: ChatModel | null;
 }
 
 /** One source to read: a file, or an item of a library. */
@@ -131,6 +135,19 @@ function fileUnit(
           }
         : readPaperFile(file, { bib, signal }),
   };
+}
+
+/** A paper without a title gets the model's proposal (checked against its page 1), marked as proposed; real fields stay. */
+async function fillProposed(paper: ParsedPaper, chat: ChatModel, signal?: AbortSignal): Promise<void> {
+  if (paper.title || !paper.firstPage) return;
+  const proposed = await proposeMetadata(chat, paper.firstPage, signal);
+  if (!proposed) return;
+  paper.title = proposed.title;
+  if (!paper.authors.length) paper.authors = proposed.authors;
+  paper.year ??= proposed.year;
+  paper.metadataProposedBy = proposed.model;
+  if (!paper.ownKey) paper.citationKey = makeCitationKey(paper, new Set());
+  paper.bibtex = formatBibtexEntry(paper, paper.citationKey!);
 }
 
 /** The writing path every source shares: skip what is unchanged, read, embed, write in batches. */
@@ -237,6 +254,7 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
         } else {
           filesRead++;
           const result = await unit.read(signal);
+          if (options.chat) for (const p of result.papers) await fillProposed(p, options.chat, signal);
           summary.failed.push(...result.errors);
           summary.warnings.push(...(result.warnings ?? []));
           const records = await oneRecordPerWork(result.papers);

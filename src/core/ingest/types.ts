@@ -61,6 +61,10 @@ export interface ParsedPaper extends PaperFields {
   elements?: ParsedElement[];
   /** The works its sentences cite, linked through its reference list or .bib (ingest/references.ts). */
   citedWorks?: CitedWork[];
+  /** A PDF that gave no title (and matched no .bib / Zotero entry): page 1's text, for a model to propose metadata from. */
+  firstPage?: string;
+  /** The model that proposed its title, authors and year (ingest/propose-metadata.ts); absent for real metadata. */
+  metadataProposedBy?: string | null;
 }
 
 export interface ReadError {

@@ -131,6 +131,8 @@ export interface PaperInput {
   elements?: ElementInput[];
   /** The works its sentences cite, from its reference list or .bib (schema v14, papers.cited_works). */
   citedWorks?: CitedWork[];
+  /** The model that proposed its title, authors and year (schema v14); null for real metadata. */
+  metadataProposedBy?: string | null;
 }
 
 /**

@@ -213,6 +213,7 @@ export class SupabaseCorpusStore implements CorpusStore {
         ...(p.source ? { source: p.source } : {}),
         ...(p.license ? { license: p.license } : {}),
         ...(p.citedWorks?.length ? { cited_works: p.citedWorks } : {}),
+        ...(p.metadataProposedBy ? { metadata_proposed_by: p.metadataProposedBy } : {}),
       };
       const upsert = (row: Record<string, unknown>) =>
         this.client.from('papers').upsert([row], { onConflict: 'id', ignoreDuplicates: true }).select('id') as unknown as Promise<
@@ -220,8 +221,8 @@ export class SupabaseCorpusStore implements CorpusStore {
         >;
       let pr = await upsert(paperRow);
       // A project migrated before schema v14 has no cited_works column: the paper goes in without its cited works.
-      if ('cited_works' in paperRow && isMissingColumn(pr)) {
-        const { cited_works: _omitted, ...older } = paperRow;
+      if (('cited_works' in paperRow || 'metadata_proposed_by' in paperRow) && isMissingColumn(pr)) {
+        const { cited_works: _works, metadata_proposed_by: _by, ...older } = paperRow as Record<string, unknown>;
         pr = await upsert(older);
       }
       result.papers += (unwrap(this.url, `writing paper ${p.id}`, pr) ?? []).length;

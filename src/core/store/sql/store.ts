@@ -524,13 +524,13 @@ export class SqlCorpusStore implements CorpusStore {
       const col = <T>(f: (p: PaperInput) => T) => papers.map(f);
       const ins = await tx.query(
         `INSERT INTO papers (id, title, authors, year, venue, doi, url, abstract, citation_key, bibtex, source_path,
-           content_hash, source, license, cited_works)
+           content_hash, source, license, cited_works, metadata_proposed_by)
          SELECT p.id, p.title, coalesce(a.authors, '{}'), p.year, p.venue, p.doi, p.url, p.abstract, p.citation_key,
-           p.bibtex, p.source_path, p.content_hash, p.source, p.license, p.cited_works::jsonb
+           p.bibtex, p.source_path, p.content_hash, p.source, p.license, p.cited_works::jsonb, p.metadata_proposed_by
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
-           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+           $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[])
            AS p(id, title, authors_json, year, venue, doi, url, abstract, citation_key, bibtex, source_path, content_hash,
-             source, license, cited_works)
+             source, license, cited_works, metadata_proposed_by)
          CROSS JOIN LATERAL (SELECT array_agg(x) AS authors FROM jsonb_array_elements_text(p.authors_json::jsonb) x) a
          ON CONFLICT (id) DO NOTHING`,
         [
@@ -549,6 +549,7 @@ export class SqlCorpusStore implements CorpusStore {
           col((p) => p.source ?? null),
           col((p) => p.license ?? null),
           col((p) => (p.citedWorks?.length ? JSON.stringify(p.citedWorks) : null)),
+          col((p) => p.metadataProposedBy ?? null),
         ],
       );
       const rows = papers.flatMap((p) => p.sentences.map((s) => ({ ...s, paperId: p.id })));
