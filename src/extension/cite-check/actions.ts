@@ -143,32 +143,6 @@ function fix(title: string, d: vscode.Diagnostic): vscode.CodeAction {
   return a;
 }
 
-/**
- * The .bib files a fix saved (the author edits the paper; the entry added out of sight is saved with it). Undoing that
- * fix from the paper (VS Code: "Undo in 2 Files") changes such a .bib again: it is saved again, so the file on disk
- * follows the undo, or a redo, as it followed the fix. A .bib open in an editor is the author's to save.
- */
-export class SavedBibs implements vscode.Disposable {
-  private readonly saved = new Set<string>();
-  private readonly subscription = vscode.workspace.onDidChangeTextDocument((e) => {
-    const undoOrRedo = e.reason === vscode.TextDocumentChangeReason.Undo || e.reason === vscode.TextDocumentChangeReason.Redo;
-    if (!undoOrRedo || !this.saved.has(e.document.uri.toString())) return;
-    if (vscode.window.visibleTextEditors.some((editor) => editor.document === e.document)) return;
-    void e.document.save();
-  });
-
-  async save(uri: string): Promise<void> {
-    const bib = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-    if (!bib?.isDirty) return;
-    await bib.save();
-    this.saved.add(uri);
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-  }
-}
-
 function saveBib(bib: ProjectBib): vscode.Command {
   return { command: SAVE_BIB_COMMAND, title: 'Save the .bib', arguments: [bib.target.toString()] };
 }

@@ -10,7 +10,7 @@ import { isPaperDocument } from '../shared/documents.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { toHitView } from '../panel/hit-view.js';
 import type { ResultsPanel } from '../panel/panel.js';
-import { ADD_TO_CORPUS_COMMAND, CitationFixes, SAVE_BIB_COMMAND, SavedBibs, SHOW_CLOSEST_COMMAND } from './actions.js';
+import { ADD_TO_CORPUS_COMMAND, CitationFixes, SAVE_BIB_COMMAND, SHOW_CLOSEST_COMMAND } from './actions.js';
 import { ADD_ENTRY_COMMAND, CitationCompletion, addEntry, type NewEntry } from './completion.js';
 import { CitationChecker, clip, paperName, where } from './diagnostics.js';
 import { ADD_LOCATOR_COMMAND, CitationHover, addLocator } from './hover.js';
@@ -40,10 +40,8 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
   const { log, corpus, panel, editors } = deps;
   const sources = new CiteSources(corpus, log);
   const checker = new CitationChecker(sources, log);
-  const bibs = new SavedBibs();
   context.subscriptions.push(
     checker,
-    bibs,
     vscode.languages.registerCompletionItemProvider(PAPERS, new CitationCompletion(sources, log), '{', ',', '@'),
     vscode.languages.registerCodeActionsProvider(PAPERS, new CitationFixes(checker, sources, corpus), {
       providedCodeActionKinds: CitationFixes.providedCodeActionKinds,
@@ -111,7 +109,10 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
       [ADD_LOCATOR_COMMAND]: addLocator,
       [SHOW_CLOSEST_COMMAND]: showClosest,
       [ADD_TO_CORPUS_COMMAND]: addToCorpus,
-      [SAVE_BIB_COMMAND]: (uri: string) => bibs.save(uri),
+      [SAVE_BIB_COMMAND]: async (uri: string) => {
+        const bib = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+        if (bib?.isDirty) await bib.save();
+      },
     },
   };
 }

@@ -246,7 +246,7 @@ describe('Citation check (issue 34)', function () {
     await waitFor('the undo in both files', () => main.getText() === MAIN && bibDoc.getText() === bibBefore, 20_000);
     assert.equal(main.getText(), MAIN, 'the paper is back byte for byte');
     assert.equal(bibDoc.getText(), bibBefore, 'the .bib is back byte for byte');
-    // The fix saved the .bib it edited out of sight; the undo is saved too, so the file on disk is back as well.
+    // The fix's command saved the .bib; after the undo the file on disk is back as well, not left dirty.
     await waitFor('the .bib saved after the undo', () => !bibDoc.isDirty && onDisk() === bibBefore, 20_000);
     const screen = (await snapshot('cite-check-undone')).join('\n');
     assert.doesNotMatch(screen, /Would you like to undo|Could not undo/, 'no dialog, no warning');
