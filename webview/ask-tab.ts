@@ -278,6 +278,7 @@ export class AskTab {
       { class: `cl-ask-turn cl-ask-${t.kind}`, attrs: { 'data-turn': t.index } },
       el('p', { class: 'cl-ask-question' }, el('span', { class: 'cl-sr-only' }, 'Question: '), t.question),
       t.standalone !== t.question ? el('p', { class: 'cl-ask-standalone' }, 'Searched as: ', el('q', {}, t.standalone)) : null,
+      t.filters ? el('p', { class: 'cl-ask-standalone cl-ask-filters' }, `Filters from the question: ${t.filters}`) : null,
       ...body,
     );
   }

@@ -172,6 +172,8 @@ export interface AskTurnView {
   removed: number;
   elements: AskElementView[];
   model: string | null;
+  /** The filters the question stated and the search applied ("years 2020 on; venue ACL"), or null. */
+  filters: string | null;
 }
 
 export interface AskView {
@@ -378,7 +380,8 @@ export function isAskTurn(x: unknown): x is AskTurnView {
     isCount(x.removed) &&
     isStringOrNull(x.model) &&
     Array.isArray(x.elements) &&
-    x.elements.every(isAskElement)
+    x.elements.every(isAskElement) &&
+    isStringOrNull(x.filters)
   );
 }
 

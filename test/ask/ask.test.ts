@@ -486,7 +486,9 @@ describe('corpus-lens ask', () => {
       'model',
       'conversation',
       'elements',
+      'filters',
     ]);
+    assert.equal(j1.filters, null, 'the question states no filter');
     assert.equal(j1.kind, 'extract');
     assert.equal(j1.answered, true);
     assert.equal(j1.model, null);
@@ -560,6 +562,29 @@ describe('corpus-lens ask', () => {
     assert.equal(u.code, 0);
     assert.equal(u.stdout, "I don't know.\n");
     assert.match(u.stderr, /I don't know \(answerability 0\.\d+, threshold 0\.735\)/);
+  });
+
+  test('"since 2020" is a filter: only sources from 2020 on, its words not searched, named in --json and on stderr', async () => {
+    const question = 'How is sentence retrieval evaluated';
+    const all = JSON.parse((await run(['--db', db, '--json', `${question}?`])).stdout);
+    // Without the filter the answer cites a paper from before 2020, so the filtered run has something to leave out.
+    assert.ok(
+      all.sources.some((s: { year: number }) => s.year < 2020),
+      JSON.stringify(all.sources.map((s: { year: number }) => s.year)),
+    );
+    const r = await run(['--db', db, '--json', `${question} in papers since 2020?`]);
+    assert.equal(r.code, 0);
+    const since = JSON.parse(r.stdout);
+    assert.deepEqual(since.filters, { yearMin: 2020, yearMax: null, venues: [], phrases: ['since 2020'] });
+    assert.equal(since.answered, true);
+    assert.ok(since.sources.length > 0);
+    for (const s of since.sources) assert.ok(s.year >= 2020, `${s.citationKey} (${s.year})`);
+    assert.match(r.stderr, /filters from the question: years 2020 on \(from "since 2020"\)/);
+    // A venue the corpus's papers name: only that venue's papers.
+    const venue = JSON.parse((await run(['--db', db, '--json', `${question} at SDProc?`])).stdout);
+    assert.deepEqual(venue.filters?.venues, ['SDProc']);
+    assert.ok(venue.sources.length > 0);
+    for (const s of venue.sources) assert.equal(s.paperId, venue.sources[0].paperId);
   });
 
   test('the built corpus-lens lists ask and exits 1 with one line on a missing corpus', async () => {

@@ -24,6 +24,7 @@ const conversation: AskView = {
       citations: [1, 2],
       removed: 1,
       model: 'standin',
+      filters: `years 2020 on; venue ${HOSTILE}`,
       elements: [
         {
           type: 'table',
@@ -50,6 +51,7 @@ const conversation: AskView = {
       removed: 0,
       model: null,
       elements: [],
+      filters: null,
     },
   ],
   sources: [
@@ -152,6 +154,12 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
         `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`,
         'an element card, its caption as text',
       );
+      assert.equal(
+        await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-filters'),
+        `Filters from the question: years 2020 on; venue ${HOSTILE}`,
+        'the filters the question stated, as text',
+      );
+      assert.equal(await p.page.locator('.cl-ask-turn[data-turn="1"] .cl-ask-filters').count(), 0, 'none where it stated none');
       assert.deepEqual(await p.violations(), [], 'no CSP violation');
       assert.deepEqual(p.pageErrors, []);
       await p.page.screenshot({ path: chrome.artifact('webview-ask-tab.png'), fullPage: true });

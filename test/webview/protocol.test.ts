@@ -39,6 +39,7 @@ const askTurn: AskTurnView = {
   removed: 0,
   model: 'm',
   elements: [],
+  filters: null,
 };
 
 describe('protocol guards', () => {
@@ -104,6 +105,7 @@ describe('protocol guards', () => {
         },
       },
       { type: 'ask', ask: { turns: [{ ...askTurn, elements: undefined }], sources: [] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, filters: 2020 }], sources: [] } },
       { type: 'askProgress', progress: { kind: 'stage', stage: 'hack' } },
       { type: 'askProgress', progress: { kind: 'draft', delta: 3 } },
       { type: 'askProgress', progress: { kind: 'stopped', reason: 'exploded' } },

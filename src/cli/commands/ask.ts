@@ -4,6 +4,7 @@ import { parseCommand } from '../options.js';
 import { askSpec } from '../spec.js';
 import type { AskElement, AskTurn, Conversation } from '../../core/ask/index.js';
 import { redactSecrets } from '../../core/redact.js';
+import { describeFilters } from '../../core/retrieve/question-filters.js';
 import { CliError, outputs, type Command, type StoreDeps } from '../command.js';
 import { chatFromFlags, openDb, queryEmbedder } from '../corpus.js';
 
@@ -58,6 +59,7 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
     model: turn.model,
     conversation: { turns: c.turns.length, sources: c.sources.length },
     elements: turn.elements ?? [],
+    filters: turn.filters ?? null,
   };
 }
 
@@ -135,6 +137,9 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
               ? `; ${c.removedSentences} sentences and ${c.removedCitations} citations removed by the check; ${c.llmCalls} LLM calls`
               : '; no LLM configured (--llm-base-url / OPENAI_BASE_URL): extract') +
             (turn.rewrite !== 'none' ? `; searched as: ${turn.standalone}` : '') +
+            (turn.filters
+              ? `; filters from the question: ${describeFilters(turn.filters)} (from "${turn.filters.phrases.join('", "')}")`
+              : '') +
             '\n',
         );
       }

@@ -7,6 +7,7 @@ import type { ReviewResult } from '../../core/review/types.js';
 import { CliError, printJson, type Command, type StoreDeps } from '../command.js';
 import { chatFromFlags, openDb, queryEmbedder } from '../corpus.js';
 import { redactSecrets } from '../../core/redact.js';
+import { hasQuestionFilters } from '../../core/retrieve/question-filters.js';
 
 async function readText(file: string): Promise<string> {
   try {
@@ -67,6 +68,14 @@ export function reviewJson(r: ReviewResult) {
     },
     trace: r.trace,
     check: r.check,
+    filters: hasQuestionFilters(r.decomposition)
+      ? {
+          yearMin: r.decomposition.yearMin,
+          yearMax: r.decomposition.yearMax,
+          venues: r.decomposition.venues,
+          phrases: r.decomposition.filterPhrases,
+        }
+      : null,
   };
 }
 

@@ -78,6 +78,9 @@ const turnSchema = z.object({
       }),
     )
     .optional(),
+  filters: z
+    .object({ yearMin: z.number().nullable(), yearMax: z.number().nullable(), venues: z.array(z.string()), phrases: z.array(z.string()) })
+    .optional(),
 });
 
 const conversationSchema = z.object({ version: z.literal(1), turns: z.array(turnSchema), sources: z.array(sourceSchema) });

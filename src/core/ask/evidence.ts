@@ -2,7 +2,8 @@
 // corpus: PaperQA's "documents, then chunks"), each sentence checked against its paper's stored text, the PDF page
 // where the store keeps one, and the answerability score that decides "I don't know".
 import type { Embedder } from '../embed/types.js';
-import { checkQueryText, paperSearch, search } from '../retrieve/index.js';
+import { checkQueryText, dedupeHits, paperSearch, search, type HybridMatchOptions } from '../retrieve/index.js';
+import type { QuestionFilters } from '../retrieve/question-filters.js';
 import { assessSupport, paperTextSource } from '../grounding/index.js';
 import { normalizeText } from '../text/match.js';
 import type { CorpusStore, Hit, SentenceLocation } from '../store/types.js';
@@ -38,7 +39,24 @@ export interface EvidenceOptions {
   k: number;
   papersFirstAbove: number;
   excludePaperIds?: readonly string[];
+  /** Years and venues the question stated: only papers within them are searched. */
+  filters?: QuestionFilters;
   signal?: AbortSignal;
+}
+
+/**
+ * Runs `lookup` under the filters: the years as the store's range, each venue as the store's venue filter (one
+ * lookup per venue, merged by score: the store filters on one venue text at a time).
+ */
+async function filtered(
+  f: QuestionFilters | undefined,
+  lookup: (o: Pick<HybridMatchOptions, 'years' | 'venue'>) => Promise<Hit[]>,
+): Promise<Hit[]> {
+  const years = f && (f.yearMin !== null || f.yearMax !== null) ? { min: f.yearMin ?? undefined, max: f.yearMax ?? undefined } : undefined;
+  if (!f?.venues.length) return lookup({ years });
+  if (f.venues.length === 1) return lookup({ years, venue: f.venues[0] });
+  const each = await Promise.all(f.venues.map((venue) => lookup({ years, venue })));
+  return dedupeHits(each.flat().sort((a, b) => b.score - a.score));
 }
 
 export async function gatherEvidence(store: CorpusStore, embedder: Embedder, question: string, o: EvidenceOptions): Promise<Evidence> {
@@ -46,17 +64,19 @@ export async function gatherEvidence(store: CorpusStore, embedder: Embedder, que
   let paperIds: string[] | undefined;
   const papersFirst = (await store.counts()).papers > o.papersFirstAbove;
   if (papersFirst) {
-    const top = await paperSearch(store, embedder, question, {
-      k: PAPERS_FIRST_COUNT,
-      excludePaperIds: o.excludePaperIds,
-      signal: o.signal,
-    });
-    paperIds = top.map((h) => h.paper.id);
+    const top = await filtered(o.filters, (f) =>
+      paperSearch(store, embedder, question, { ...f, k: PAPERS_FIRST_COUNT, excludePaperIds: o.excludePaperIds, signal: o.signal }),
+    );
+    paperIds = [...new Set(top.map((h) => h.paper.id))].slice(0, PAPERS_FIRST_COUNT);
   }
   const found =
     paperIds?.length === 0
       ? []
-      : await search(store, embedder, question, 'hybrid', { k: o.k, paperIds, excludePaperIds: o.excludePaperIds, signal: o.signal });
+      : (
+          await filtered(o.filters, (f) =>
+            search(store, embedder, question, 'hybrid', { ...f, k: o.k, paperIds, excludePaperIds: o.excludePaperIds, signal: o.signal }),
+          )
+        ).slice(0, o.k);
   const verified = await verifyAgainstStore(store, found, o.signal);
   const hits = titleFirst(question, verified.hits);
   const unverified = verified.unverified;

@@ -12,6 +12,7 @@ import { answerability, ANSWERABILITY_THRESHOLD, gatherEvidence } from './eviden
 import { answerElements } from './elements.js';
 import { pageAndLines } from './location.js';
 import { hasOwnTerms, standaloneQuestion } from './rewrite.js';
+import { questionFilters } from './filters.js';
 import { innerCitations, type InnerCitation } from '../retrieve/inner-citations.js';
 import type { AskOptions, AskTurn, Conversation } from './types.js';
 
@@ -79,16 +80,19 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
   const rewrite = await standaloneQuestion(q, conversation.turns, chat, o.signal);
   progress?.({ kind: 'standalone', standalone: rewrite.standalone, rewrite: rewrite.rewrite });
   progress?.({ kind: 'stage', stage: 'search' });
-  const evidence = await gatherEvidence(o.store, o.embedder, rewrite.standalone, {
+  // "since 2020", "at ACL": searched as filters, and their words left out of the search and of the gate.
+  const { filters, query, asked } = await questionFilters(o.store, rewrite.standalone, q);
+  const evidence = await gatherEvidence(o.store, o.embedder, query, {
     k: o.evidence ?? ASK_DEFAULTS.evidence,
     papersFirstAbove: o.papersFirstAbove ?? ASK_DEFAULTS.papersFirstAbove,
     excludePaperIds: o.excludePaperIds,
+    filters,
     signal: o.signal,
   });
   // The gate reads the question as asked: terms borrowed from earlier turns (or a model's rewrite) are found in the
   // earlier topic's papers and would let a new question through on the old topic's evidence. A question with no
   // words of its own ("Why?") is judged by its rewrite.
-  const gated = rewrite.rewrite === 'none' || !hasOwnTerms(q) ? evidence.answerability : answerability(q, evidence.hits);
+  const gated = rewrite.rewrite === 'none' || !hasOwnTerms(q) ? evidence.answerability : answerability(asked, evidence.hits);
   const answerable = evidence.hits.length > 0 && gated >= (o.threshold ?? ANSWERABILITY_THRESHOLD);
   progress?.({ kind: 'evidence', sentences: evidence.hits.length, papers: new Set(evidence.hits.map((h) => h.paper.id)).size, answerable });
   // What the evidence sentences themselves cite: a claim they report is the cited work's, not their paper's.
@@ -142,6 +146,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     },
     model,
     ...(elements.length ? { elements } : {}),
+    ...(filters ? { filters } : {}),
   };
   conversation.turns.push(turn);
   return turn;

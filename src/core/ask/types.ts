@@ -87,6 +87,18 @@ export interface AskTurn {
    * or section, or matching the question themselves. Absent in conversations saved before elements existed.
    */
   elements?: AskElement[];
+  /**
+   * The year and venue filters the question stated ("since 2020", "at ACL"), applied to the search, and the words
+   * that stated them (left out of the search). Absent when it stated none.
+   */
+  filters?: AskFilters;
+}
+
+export interface AskFilters {
+  yearMin: number | null;
+  yearMax: number | null;
+  venues: string[];
+  phrases: string[];
 }
 
 /** An element card: what it is, where it is, and why it is shown. */

@@ -116,6 +116,12 @@ export function checkSentences(input: SectionCheckInput): CheckedSection {
       sentences.push(report);
       all.push(report);
     }
+    // A list item names its work: an item that cites no paper is not a connective remark but an uncited finding.
+    if (unit.kind === 'item' && sentences.every((s) => !s.cited.length))
+      for (const s of sentences.filter((x) => x.verdict === 'connective')) {
+        s.verdict = 'unsupported';
+        s.reasons.push('a list item that cites no paper');
+      }
     if (sentences.length) units.push({ kind: unit.kind, sentences });
   }
   return { units, sentences: all, removed: removedAll };

@@ -9,6 +9,7 @@ import { OFFLINE_IDF_GROUPS, OFFLINE_IDF_MAX } from '../embed/offline-idf.genera
 import { stem as lightStem } from '../embed/tokenize.js';
 import { isStopWord } from '../text/stop-words.js';
 import { normalizeKeepCase } from '../text/match.js';
+import { NUMBER_WORDS } from '../text/number-words.js';
 
 export type SupportVerdict = 'supported' | 'unsupported';
 
@@ -46,45 +47,6 @@ const FRAMING = new Set(
     'according analysis authors researchers their its itself them they be can could would while yet both'
   ).split(/\s+/),
 );
-
-const NUMBER_WORDS: Record<string, number> = {
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-  hundred: 100,
-  thousand: 1000,
-  twice: 2,
-  double: 2,
-  triple: 3,
-  half: 0.5,
-  halve: 0.5,
-  halves: 0.5,
-  halved: 0.5,
-  halving: 0.5,
-};
 
 /** Negation cues (as stems): a sentence's negation must have one in a quote about the same terms. */
 const NEGATION = new Set([

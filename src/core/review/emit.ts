@@ -154,6 +154,8 @@ export function renderUnits(
     const kept = u.sentences.filter(section.keep);
     if (!kept.length) continue;
     if (u.kind === 'item') {
+      // Pandoc (the Markdown that reads [@key]) starts a list only after a blank line.
+      if (!inList && !latex && lines.length > 1) lines.push('');
       if (!inList && latex) lines.push('\\begin{itemize}');
       inList = true;
       const text = kept.map(sentence).join(' ');

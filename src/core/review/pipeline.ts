@@ -16,7 +16,8 @@ import {
 import { bibKeys } from '../bib/bib-index.js';
 import { clusterPlan, withFallback } from './fallback.js';
 import { isAbortError } from '../llm/chat.js';
-import { decompose, identityDecomposition } from './decompose.js';
+import { corpusVenuesOnly, decompose, ruleDecomposition } from './decompose.js';
+import { corpusVenues, venueNames } from '../retrieve/question-filters.js';
 import { assignKeys, citedPaper, renderUnits, type EmitOptions } from './emit.js';
 import { clusterEvidence, renderOutline, uncommentedLines } from './outline.js';
 import { planSections } from './plan.js';
@@ -85,15 +86,16 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
   const tracer = new Tracer('review', chat.model, REVIEW_STEPS, o.signal, o.onProgress);
 
   const topic = await tracer.step('topic', topicStep(o));
-  const decomposition = await tracer.step('decompose', (ctx) =>
-    withFallback(
+  const decomposition = await tracer.step('decompose', async (ctx) => {
+    const venues = await corpusVenues(o.store);
+    return withFallback(
       ctx,
       'decompose',
-      'searching with the topic itself',
-      () => decompose(topic, chat, ctx),
-      () => identityDecomposition(topic),
-    ),
-  );
+      'searching with the topic itself, less the filters the rule set reads in it',
+      async () => corpusVenuesOnly(await decompose(topic, chat, ctx), venues, ctx),
+      async () => ruleDecomposition(topic, venueNames(venues), ctx),
+    );
+  });
   const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
     retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),
   );
@@ -305,9 +307,9 @@ export async function runOutline(o: ReviewOptions): Promise<ReviewResult> {
   const format = o.format ?? o.document?.format ?? 'latex';
   const tracer = new Tracer('outline', null, OUTLINE_STEPS, o.signal, o.onProgress);
   const topic = await tracer.step('topic', topicStep(o));
-  const decomposition = await tracer.step('decompose', (ctx) => {
-    ctx.note('no LLM configured: the topic is the query');
-    return identityDecomposition(topic);
+  const decomposition = await tracer.step('decompose', async (ctx) => {
+    ctx.note('no LLM configured: the topic is the query, less the filters the rule set reads in it');
+    return ruleDecomposition(topic, venueNames(await corpusVenues(o.store)), ctx);
   });
   const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
     retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),

@@ -33,7 +33,9 @@ export function decomposePrompt(topic: string): ChatMessage[] {
         '  "rewritten_query": one or two sentences for semantic search, stating what relevant prior work says;\n' +
         '  "keyword_query": 3-8 keywords or short phrases for full-text search, separated by spaces;\n' +
         '  "year_min", "year_max": integers, or null when the topic asks for no year range;\n' +
-        '  "venues": list of venue names the topic explicitly restricts to, else [].',
+        '  "venues": list of venue names the topic explicitly restricts to, else [];\n' +
+        '  "filter_phrases": the words of the topic that state the year range or venues, copied exactly ' +
+        '(e.g. "since 2020", "at ACL"), else []. Leave these words out of both queries.',
     ),
     { role: 'user', content: `The topic:\n${fence(TOPIC_TAG, line(topic))}` },
   ];

@@ -1,10 +1,12 @@
 // Step 3: semantic and keyword candidates from the store (default 256 each) and the paper ranking's best sentence of
-// each of the top papers, fused by reciprocal rank, deduplicated (same sentence, same text), optionally restricted to
-// the decomposition's venues.
+// each of the top papers, fused by reciprocal rank, deduplicated (same sentence, same text), within the
+// decomposition's years and venue (store filters); several venues restrict the fused candidates instead (the store
+// filters on one venue text at a time).
 import type { Embedder } from '../embed/types.js';
 import { dedupeHits, keywordSearch, match, reciprocalRankFusion, stripCitationDebris } from '../retrieve/index.js';
 import type { CorpusStore, Hit } from '../store/types.js';
 import { ReviewError } from './trace.js';
+import { describeFilters, hasQuestionFilters } from '../retrieve/question-filters.js';
 import type { StepContext } from '../grounding/index.js';
 import type { Decomposition } from './types.js';
 
@@ -22,23 +24,24 @@ export async function retrieveCandidates(
   ctx: StepContext,
 ): Promise<Retrieved> {
   const years = d.yearMin !== null || d.yearMax !== null ? { min: d.yearMin ?? undefined, max: d.yearMax ?? undefined } : undefined;
+  const venue = d.venues.length === 1 ? d.venues[0] : undefined;
   let semantic: Hit[] = [];
   let queryVector: Float32Array | null = null;
   if (embedder) {
     [queryVector] = await embedder.embed([d.rewrittenQuery], { signal: ctx.signal, role: 'query' });
     ctx.checkAborted();
-    semantic = await match(store, { model: embedder.model, vector: queryVector }, { k: n, years });
+    semantic = await match(store, { model: embedder.model, vector: queryVector }, { k: n, years, venue });
   }
   ctx.checkAborted();
   let keyword: Hit[] = [];
   try {
-    keyword = await keywordSearch(store, d.keywordQuery || d.rewrittenQuery, { k: n, years });
+    keyword = await keywordSearch(store, d.keywordQuery || d.rewrittenQuery, { k: n, years, venue });
   } catch (err) {
     if (!embedder) throw new ReviewError('retrieve', `keyword search failed: ${(err as Error).message}`, { cause: err });
     ctx.note(`keyword search unavailable (${(err as Error).message.split('\n')[0]}); semantic candidates only`);
   }
   ctx.checkAborted();
-  const papers = queryVector ? await topPapers(store, queryVector, d.rewrittenQuery, years, ctx) : [];
+  const papers = queryVector ? await topPapers(store, queryVector, d.rewrittenQuery, years, venue, ctx) : [];
   ctx.checkAborted();
   ctx.set('semantic', semantic.length);
   ctx.set('keyword', keyword.length);
@@ -46,7 +49,7 @@ export async function retrieveCandidates(
   ctx.set('overlap', keyword.filter((h) => semanticIds.has(h.sentence.id)).length);
   ctx.set('paperRanking', papers.length);
   let hits = dedupeHits(reciprocalRankFusion([semantic, keyword, papers].filter((r) => r.length)));
-  if (d.venues.length) {
+  if (d.venues.length > 1) {
     const wanted = d.venues.map((v) => v.toLowerCase());
     const kept = hits.filter((h) => wanted.some((v) => (h.paper.venue ?? '').toLowerCase().includes(v)));
     if (kept.length) hits = kept;
@@ -55,7 +58,13 @@ export async function retrieveCandidates(
   hits = hits.slice(0, n);
   ctx.set('candidates', hits.length);
   ctx.set('papers', new Set(hits.map((h) => h.paper.id)).size);
-  if (!hits.length) throw new ReviewError('retrieve', 'the corpus has no passage related to the topic');
+  if (!hits.length)
+    throw new ReviewError(
+      'retrieve',
+      hasQuestionFilters(d)
+        ? `the corpus has no passage related to the topic within its filters (${describeFilters(d)})`
+        : 'the corpus has no passage related to the topic',
+    );
   return { hits, queryVector };
 }
 
@@ -67,6 +76,7 @@ async function topPapers(
   vector: Float32Array,
   query: string,
   years: { min?: number; max?: number } | undefined,
+  venue: string | undefined,
   ctx: StepContext,
 ): Promise<Hit[]> {
   try {
@@ -74,6 +84,7 @@ async function topPapers(
       count: PAPER_CANDIDATES,
       yearMin: years?.min,
       yearMax: years?.max,
+      venue,
     });
   } catch (err) {
     ctx.note(`paper ranking unavailable (${(err as Error).message.split('\n')[0]}); sentence candidates only`);

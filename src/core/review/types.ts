@@ -105,6 +105,8 @@ export interface Decomposition {
   yearMin: number | null;
   yearMax: number | null;
   venues: string[];
+  /** The words of the topic that stated the filters ("since 2020", "at ACL"), left out of both queries. */
+  filterPhrases: string[];
 }
 
 /** A retrieved passage: a store hit with its rerank score. */

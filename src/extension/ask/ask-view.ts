@@ -1,6 +1,7 @@
 // The conversation as the Ask tab's protocol view (pure: no vscode import). Only kept sentences travel: what the
 // check removed is counted, never shown as if it were an answer.
 import type { AskProgress, Conversation } from '../../core/ask/types.js';
+import { describeFilters } from '../../core/retrieve/question-filters.js';
 import type { AskProgressView, AskView } from '../../../webview/protocol.js';
 
 export function toAskView(c: Conversation): AskView {
@@ -15,6 +16,7 @@ export function toAskView(c: Conversation): AskView {
       citations: [...t.citations],
       removed: t.sentences.filter((s) => !s.kept).length,
       model: t.model,
+      filters: t.filters ? `${describeFilters(t.filters)}` : null,
       elements: (t.elements ?? []).map((e) => ({
         type: e.type,
         label: e.label,

@@ -13,6 +13,7 @@ import { blockInsertion } from '../../core/text/block.js';
 import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 import { configuredChat } from '../shared/chat.js';
+import { describeFilters, hasQuestionFilters } from '../../core/retrieve/question-filters.js';
 
 interface LastResult {
   result: ReviewResult;
@@ -71,6 +72,7 @@ export class RelatedWork {
             citeCommand: settings.citation.command,
             unsupported: settings.review.unsupported,
             provenance: settings.review.provenance,
+            tables: settings.review.tables,
             existingBib: await review.BibIndex.read(bibText),
             signal: controller.signal,
             onProgress: (e) =>
@@ -90,7 +92,7 @@ export class RelatedWork {
     );
     this.last = { result, paper: doc.uri };
     this.log.info(
-      `related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens })}`,
+      `related work: ${JSON.stringify({ mode: result.mode, cited: result.cited.length, check: result.check, tokens: result.trace.total.tokens, decomposition: result.decomposition })}`,
     );
     void this.offerActions(); // the notification stays until the author picks an action
   }
@@ -195,9 +197,11 @@ function draftText(result: ReviewResult, format: 'latex' | 'markdown'): string {
 export function describeResult(result: ReviewResult): string {
   const papers = `${result.cited.length} paper${result.cited.length === 1 ? '' : 's'}`;
   const n = result.mode === 'outline' ? (result.themes ?? 0) : result.sections.length;
+  const d = result.decomposition;
+  const filters = hasQuestionFilters(d) ? ` (filters from the topic: ${describeFilters(d)})` : '';
   return result.mode === 'outline'
-    ? `evidence outline: ${papers}, ${n} theme${n === 1 ? '' : 's'}`
-    : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}`;
+    ? `evidence outline: ${papers}, ${n} theme${n === 1 ? '' : 's'}${filters}`
+    : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}${filters}`;
 }
 
 /** The BibTeX shown under the draft, as comments, so the draft stays valid LaTeX/Markdown (no field can end the comment). */

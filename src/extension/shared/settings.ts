@@ -33,7 +33,7 @@ export interface Settings {
   sources: { contact: string; openLicenseOnly: boolean; arxivUrl: string; arxivApiUrl: string; s2Url: string; openalexUrl: string };
   /** Zotero's data directory ('' = ~/Zotero) and Better BibTeX's JSON-RPC URL ('' = not used). */
   zotero: { dataDir: string; betterBibtexUrl: string };
-  review: { unsupported: 'remove' | 'flag'; provenance: boolean };
+  review: { unsupported: 'remove' | 'flag'; provenance: boolean; tables: boolean };
 }
 
 /** Keys whose value only the user (not a workspace) may set. */
@@ -113,6 +113,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     review: {
       unsupported: get<'remove' | 'flag'>('review.unsupported', 'remove') === 'flag' ? 'flag' : 'remove',
       provenance: get('review.provenance', true),
+      tables: get('review.tables', false),
     },
   };
 }
