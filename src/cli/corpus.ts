@@ -59,8 +59,21 @@ function embeddingCacheDir(env: NodeJS.ProcessEnv): { dir: string } | undefined 
   const set = env.CORPUS_LENS_CACHE_DIR;
   if (set === 'off') return undefined;
   if (set) return { dir: set };
+  const base = cacheBase(env);
+  return base ? { dir: join(base, 'embeddings') } : undefined;
+}
+
+/** LLM answers between runs: CORPUS_LENS_CACHE_DIR/llm (`off`: nowhere), else …/corpus-lens/llm beside the embeddings. */
+function llmCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const set = env.CORPUS_LENS_CACHE_DIR;
+  if (set === 'off') return undefined;
+  const base = set || cacheBase(env);
+  return base ? join(base, 'llm') : undefined;
+}
+
+function cacheBase(env: NodeJS.ProcessEnv): string | undefined {
   const base = env.XDG_CACHE_HOME || env.LOCALAPPDATA || (env.HOME ? join(env.HOME, '.cache') : '');
-  return base ? { dir: join(base, 'corpus-lens', 'embeddings') } : undefined;
+  return base ? join(base, 'corpus-lens') : undefined;
 }
 
 /** `--prefixes auto|none|QUERY|DOCUMENT` as the embedder's setting. */
@@ -119,15 +132,23 @@ export function queryEmbedder(
 
 /**
  * The chat model the LLM flags name: --llm-base-url (else OPENAI_BASE_URL), --llm-model (default gpt-4o-mini),
- * OPENAI_API_KEY; null without an endpoint (the commands then run offline).
+ * --llm-fallback-model, OPENAI_API_KEY; answers cached on disk unless --no-llm-cache or CORPUS_LENS_CACHE_DIR=off;
+ * null without an endpoint (the commands then run offline).
  */
 export async function chatFromFlags(
-  flags: { 'llm-base-url'?: string; 'llm-model'?: string },
+  flags: { 'llm-base-url'?: string; 'llm-model'?: string; 'llm-fallback-model'?: string; 'no-llm-cache'?: boolean },
   env: NodeJS.ProcessEnv,
   timeoutMs?: number,
 ): Promise<ChatModel | null> {
   const baseURL = flags['llm-base-url'] || env.OPENAI_BASE_URL || '';
   if (!baseURL) return null;
-  const { OpenAIChat } = await import('../core/llm/index.js');
-  return new OpenAIChat({ baseURL, model: flags['llm-model'] || 'gpt-4o-mini', apiKey: env.OPENAI_API_KEY || undefined, timeoutMs });
+  const { openChat } = await import('../core/llm/index.js');
+  return openChat({
+    baseURL,
+    model: flags['llm-model'] || 'gpt-4o-mini',
+    fallbackModel: flags['llm-fallback-model'],
+    apiKey: env.OPENAI_API_KEY || undefined,
+    timeoutMs,
+    cacheDir: flags['no-llm-cache'] ? undefined : llmCacheDir(env),
+  });
 }

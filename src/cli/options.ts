@@ -201,6 +201,8 @@ export const dimensionsOptions = {
 export const llmOptions = {
   'llm-base-url': text('URL', 'an OpenAI-compatible chat endpoint (key in OPENAI_API_KEY)', { defaultText: 'OPENAI_BASE_URL' }),
   'llm-model': text('M', 'the chat model', { defaultText: 'gpt-4o-mini' }),
+  'llm-fallback-model': text('M', 'a chat model at the same endpoint tried when the first times out, fails (5xx) or is unknown'),
+  'no-llm-cache': flag('ask the model again even for a request answered before (the answers cache is in CORPUS_LENS_CACHE_DIR)'),
 };
 
 // --- parsing ----------------------------------------------------------------------------------------------------

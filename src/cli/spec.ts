@@ -161,6 +161,7 @@ export const reviewSpec = defineCommand({
     "Every generated sentence is checked against the verified quotes of the papers it cites (offline; with an LLM also one verification call per section): unsupported or uncited claims, citations that do not resolve to a paper among the section's quotes, and copies of corpus text that are not quotations are removed. Each sentence's backing quotes follow its paragraph as LaTeX comments / Markdown footnotes.",
     '--json prints {text, bibtex, counts, sentences (per-sentence report), trace (steps, durations, tokens), check, filters} instead. Progress goes to stderr.',
     'Years and venues the topic states about its papers ("papers since 2020", "work published before 2015", "at ACL"; a venue as the corpus names it) restrict the search, and their words are not searched: read by the model with an LLM, else by a rule set (docs/guide.md). --json filters: {yearMin, yearMax, venues, phrases} or null; the decompose step of the trace names them.',
+    "The model's answers are kept on disk (CORPUS_LENS_CACHE_DIR/llm, else ~/.cache/corpus-lens/llm): a re-run asks only the prompts it has not asked before; cached answers count no tokens (trace: cachedCalls). --llm-fallback-model M answers when the model times out or fails; the trace names it (fallback: {model, calls}).",
   ].join('\n'),
   options: {
     ...corpusOptions,

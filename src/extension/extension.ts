@@ -14,6 +14,7 @@ import { ResultsPanel } from './panel/panel.js';
 import { OriginalityGuard } from './lookup/originality.js';
 import { StatusBar } from './shared/status.js';
 import { Secrets } from './shared/secrets.js';
+import { keepChatAnswersIn } from './shared/chat.js';
 import { AskCorpus } from './ask/ask.js';
 import { PdfViewer } from './pdf/pdf-view.js';
 import { RelatedWork } from './review/review.js';
@@ -52,6 +53,7 @@ let active: CorpusService | undefined;
 export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const log = redactingLog(vscode.window.createOutputChannel('Corpus Lens', { log: true }));
   const secrets = new Secrets(context.secrets);
+  keepChatAnswersIn(vscode.Uri.joinPath(context.globalStorageUri, 'llm').fsPath);
   const corpus = new CorpusService(context, secrets, log);
   active = corpus;
   const editors = new PaperEditors();

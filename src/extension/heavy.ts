@@ -4,6 +4,7 @@
 export { openStore, targetKind } from '../core/store/index.js';
 export { openRemoteStore } from '../core/store/backends/remote.js';
 export { createEmbedder } from '../core/embed/index.js';
+export { openChat } from '../core/llm/index.js';
 export { search } from '../core/retrieve/index.js';
 export { filterOptions, papersNamed } from '../core/retrieve/filters.js';
 export { ingest, ingestUnits, collectFiles } from '../core/ingest/pipeline.js';
@@ -22,16 +23,7 @@ export {
 export { indexingSummaryLine, problemLines } from '../core/ingest/report.js';
 export { planCitation, bibFilesNamedBy, citationText } from '../core/bib/cite.js';
 export { placeCitation } from '../core/bib/place.js';
-export {
-  citedKeys,
-  defaultTopic,
-  runReview,
-  OpenAIChat,
-  BibIndex,
-  entriesToAppend,
-  isAbortError,
-  htmlCommentSafe,
-} from '../core/review/index.js';
+export { citedKeys, defaultTopic, runReview, BibIndex, entriesToAppend, isAbortError, htmlCommentSafe } from '../core/review/index.js';
 export { sectionStructure, sectionHeading, sectionsInPaper } from '../core/retrieve/structure.js';
 export {
   sourcesConfig,

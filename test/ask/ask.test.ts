@@ -487,8 +487,16 @@ describe('corpus-lens ask', () => {
       'conversation',
       'elements',
       'filters',
+      'trace',
     ]);
     assert.equal(j1.filters, null, 'the question states no filter');
+    // Each stage timed; offline, no model call and no token.
+    assert.deepEqual(
+      j1.trace.steps.map((s: { step: string }) => s.step),
+      ['search', 'elements'],
+    );
+    assert.equal(j1.trace.total.tokens.total, 0);
+    assert.equal(j1.trace.total.llmCalls, 0);
     assert.equal(j1.kind, 'extract');
     assert.equal(j1.answered, true);
     assert.equal(j1.model, null);

@@ -755,7 +755,7 @@ describe('the CLI: corpus-lens review (black box, over the same corpus folder)',
       delete base.OPENAI_BASE_URL;
       const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli', 'main.ts'), 'review', ...args], {
         cwd: root,
-        env: { ...base, OPENAI_API_KEY: 'test-key', ...env },
+        env: { ...base, OPENAI_API_KEY: 'test-key', CORPUS_LENS_CACHE_DIR: 'off', ...env },
       });
       let stdout = '';
       let stderr = '';

@@ -12,7 +12,7 @@
  *
  * NOT covered (differences from real servers): real tokenisation (usage counts words, not tokens); tool/function
  * calls, `response_format` enforcement (ignored: the script decides what comes back), logprobs, `n > 1`;
- * content filters and `finish_reason: length` truncation; multi-byte characters split across SSE chunks;
+ * content filters, and `finish_reason: length` truncation (only scripted, with `finish`); multi-byte characters split across SSE chunks;
  * HTTP/2, TLS, proxies, gzip; SSE `event:`/`id:` fields and comment keep-alives some servers send; error events
  * inside a stream after a 200; rate-limit headers other than retry-after(-ms); auth (any key is accepted).
  *
@@ -42,7 +42,14 @@ export interface ChatCall {
 }
 
 export type Reply =
-  | { content: string; usage?: { prompt_tokens: number; completion_tokens: number }; delayMs?: number; chunkDelayMs?: number }
+  | {
+      content: string;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      delayMs?: number;
+      chunkDelayMs?: number;
+      /** The finish_reason sent (default 'stop'; 'length': cut at max_tokens). */
+      finish?: 'stop' | 'length';
+    }
   | { status: number; retryAfter?: string; retryAfterMs?: string; message?: string }
   | { hang: true }
   | { raw: string; contentType?: string };
@@ -158,7 +165,9 @@ export async function startChatStandin(script: Script): Promise<ChatStandin> {
           JSON.stringify({
             ...base,
             object: 'chat.completion',
-            choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop', logprobs: null }],
+            choices: [
+              { index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: reply.finish ?? 'stop', logprobs: null },
+            ],
             usage: fullUsage,
           }),
         );
@@ -174,7 +183,7 @@ export async function startChatStandin(script: Script): Promise<ChatStandin> {
         chunk({ content: piece });
         if (reply.chunkDelayMs) await wait(reply.chunkDelayMs);
       }
-      chunk({}, 'stop');
+      chunk({}, reply.finish ?? 'stop');
       if (body.stream_options?.include_usage) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage });
       res.end('data: [DONE]\n\n');
     } catch (err) {

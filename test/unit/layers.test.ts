@@ -20,7 +20,7 @@ const ROOT = resolve(__dirname, '../..');
  * A unit is a folder of src/core (`store`) or a file directly in it (`abort`); a new one must be placed here.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['abort', 'random', 'redact', 'open-target'],
+  ['abort', 'random', 'redact', 'open-target', 'disk-cache'],
   ['text', 'paper', 'net'],
   ['embed', 'bib', 'llm'],
   ['store'],

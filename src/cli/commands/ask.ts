@@ -60,6 +60,8 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
     conversation: { turns: c.turns.length, sources: c.sources.length },
     elements: turn.elements ?? [],
     filters: turn.filters ?? null,
+    /** Each stage's wall time, model calls, cached answers and tokens (null for "where did you find that?"). */
+    trace: turn.trace ?? null,
   };
 }
 
@@ -134,7 +136,11 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
           `corpus-lens: ${turn.kind === 'unknown' ? "I don't know" : turn.kind} (answerability ${turn.answerability.toFixed(2)}, threshold ${threshold}); ` +
             `${c.evidence} evidence sentences from ${c.papers} papers` +
             (chat
-              ? `; ${c.removedSentences} sentences and ${c.removedCitations} citations removed by the check; ${c.llmCalls} LLM calls`
+              ? `; ${c.removedSentences} sentences and ${c.removedCitations} citations removed by the check; ${c.llmCalls} LLM calls` +
+                (turn.trace?.total.cachedCalls ? ` (${turn.trace.total.cachedCalls} answers from the cache)` : '') +
+                (turn.trace?.total.fallback
+                  ? `; ${turn.trace.total.fallback.calls} answered by the fallback ${turn.trace.total.fallback.model}`
+                  : '')
               : '; no LLM configured (--llm-base-url / OPENAI_BASE_URL): extract') +
             (turn.rewrite !== 'none' ? `; searched as: ${turn.standalone}` : '') +
             (turn.filters

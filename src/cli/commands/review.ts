@@ -64,6 +64,7 @@ export function reviewJson(r: ReviewResult) {
       citationsConverted: step('check').citationsConverted ?? 0,
       quotationsMade: step('check').quotationsMade ?? 0,
       llmCalls: r.trace.total.llmCalls,
+      cachedCalls: r.trace.total.cachedCalls,
       tokens: r.trace.total.tokens.total,
     },
     trace: r.trace,
@@ -107,7 +108,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
       const provenance = values.provenance === 'on';
       const verify = values.verify === 'on';
 
-      const { runReview, BibIndex, isAbortError } = await import('../../core/review/index.js');
+      const { runReview, BibIndex, isAbortError, estimateLine, costLine } = await import('../../core/review/index.js');
       const existingBib = values.bib && existsSync(values.bib) ? await BibIndex.read(await readText(values.bib), values.bib) : undefined;
       const chat = await chatFromFlags(values, env, timeoutMs);
 
@@ -147,6 +148,12 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
               : (e) => {
                   if (e.phase === 'start') process.stderr.write(`corpus-lens: [${e.index}/${e.total}] ${e.message}…\n`);
                 },
+            onEstimate: values.quiet
+              ? undefined
+              : (e) =>
+                  process.stderr.write(
+                    `corpus-lens: ${e.at === 'start' ? 'cost ahead' : 'cost ahead now'}: ${estimateLine(e)} (${e.basis})\n`,
+                  ),
           });
         } catch (err) {
           if (isAbortError(err)) throw new CliError('cancelled', 130);
@@ -183,7 +190,7 @@ export function createReviewCommand(deps: StoreDeps = {}): Command {
             ? `corpus-lens: no LLM configured (--llm-base-url / OPENAI_BASE_URL): wrote an evidence outline of ${result.cited.length} papers\n`
             : `corpus-lens: ${result.sections.length} sections citing ${result.cited.length} papers; ${c.droppedQuotes} unverifiable quotes dropped, ` +
                 `${c.removedCitations} citations removed, ${c.unsupportedRemoved} unsupported sentences removed${c.unsupportedFlagged ? `, ${c.unsupportedFlagged} flagged` : ''}, ` +
-                `${c.llmCalls} LLM calls, ${c.tokens} tokens\n`,
+                `${costLine(result.trace.total)}\n`,
         );
         if (!result.check.ok) {
           process.stderr.write(

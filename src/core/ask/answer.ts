@@ -13,6 +13,7 @@ import {
   SUPPORT_THRESHOLD,
   verifySection,
   type PaperCandidate,
+  type StepTrace,
   type VerifiedQuote,
 } from '../grounding/index.js';
 import { ShingleIndex } from '../text/match.js';
@@ -41,6 +42,8 @@ export interface Drafted {
   removedSentences: number;
   removedCitations: number;
   llmCalls: number;
+  /** With a model: the answer call and the check, timed, with their tokens. */
+  steps?: StepTrace[];
 }
 
 /** Hits grouped by paper, papers in the order of their best hit; short ids P1, P2, … and quote ids Q1, Q2, …. */
@@ -66,6 +69,8 @@ function byPaper(hits: readonly Hit[]): { papers: PaperCandidate[]; quotes: Veri
   }
   return { papers, quotes, hitOf };
 }
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
 
 const pageOf = (pages: ReadonlyMap<number, SentenceLocation>, h: Hit) => pages.get(h.sentence.id);
 
@@ -99,6 +104,8 @@ export async function answerWithModel(
   progress?.({ kind: 'stage', stage: 'answer' });
   // Streamed only when someone listens: the reply is the same either way (the client assembles the deltas).
   const onToken = progress ? (delta: string) => progress({ kind: 'draft', delta }) : undefined;
+  const answer = new StepContext('answer', options.signal, () => undefined);
+  const t0 = performance.now();
   const reply = await chat.complete({
     step: 'answer',
     messages: answerPrompt(question, papers, quotes),
@@ -106,10 +113,14 @@ export async function answerWithModel(
     temperature: 0,
     onToken,
   });
+  answer.usage(reply.usage);
+  answer.trace.durationMs = round(performance.now() - t0);
   progress?.({ kind: 'stage', stage: 'check' });
-  let llmCalls = 1;
   const text = reply.text.trim();
-  if (!text || /^i\s+(?:do\s+not|don['’]t)\s+know\b/i.test(text)) return unknown({ llmCalls });
+  if (!text || /^i\s+(?:do\s+not|don['’]t)\s+know\b/i.test(text))
+    return unknown({ llmCalls: answer.trace.llmCalls, steps: [answer.trace] });
+  const ctx = new StepContext('check', options.signal, () => undefined);
+  const t1 = performance.now();
 
   const context = hits
     .flatMap((h) => [h.previous, h.sentence, h.next])
@@ -129,14 +140,15 @@ export async function answerWithModel(
     shingles: new ShingleIndex(context, COPY_SPAN_WORDS),
   });
   if (options.verify) {
-    const ctx = new StepContext('check', options.signal, () => undefined);
     try {
       await verifySection(checked.sentences, new Map(evidence.map((q) => [q.id, q])), chat, ctx);
     } catch (err) {
       if (isAbortError(err)) throw err; // a failed verification leaves the offline verdicts standing, as in review
     }
-    llmCalls += ctx.trace.llmCalls;
   }
+  ctx.trace.durationMs = round(performance.now() - t1);
+  const llmCalls = answer.trace.llmCalls + ctx.trace.llmCalls;
+  const steps = [answer.trace, ctx.trace];
   const keep = keptSentence('remove');
   const sentences: AnswerSentence[] = [];
   const citations: number[] = [];
@@ -173,7 +185,8 @@ export async function answerWithModel(
   }
   const removedSentences = sentences.filter((s) => !s.kept).length;
   const removedCitations = checked.removed.length;
-  if (!sentences.some((s) => s.kept && s.citations.length)) return unknown({ sentences, removedSentences, removedCitations, llmCalls });
+  if (!sentences.some((s) => s.kept && s.citations.length))
+    return unknown({ sentences, removedSentences, removedCitations, llmCalls, steps });
   return {
     kind: 'answer',
     text: sentences
@@ -185,6 +198,7 @@ export async function answerWithModel(
     removedSentences,
     removedCitations,
     llmCalls,
+    steps,
   };
 }
 

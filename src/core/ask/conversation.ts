@@ -38,6 +38,30 @@ const sentenceSchema = z.object({
   reasons: z.array(z.string()),
 });
 
+const tokensSchema = z.object({ prompt: z.number(), completion: z.number(), total: z.number(), estimated: z.boolean() });
+const fallbackSchema = z.object({ model: z.string(), calls: z.number() }).optional();
+const traceSchema = z.object({
+  steps: z.array(
+    z.object({
+      step: z.string(),
+      durationMs: z.number(),
+      llmCalls: z.number(),
+      cachedCalls: z.number(),
+      tokens: tokensSchema,
+      fallback: fallbackSchema,
+      counts: z.record(z.string(), z.number()),
+      notes: z.array(z.string()),
+    }),
+  ),
+  total: z.object({
+    durationMs: z.number(),
+    llmCalls: z.number(),
+    cachedCalls: z.number(),
+    tokens: tokensSchema,
+    fallback: fallbackSchema,
+  }),
+});
+
 const turnSchema = z.object({
   question: z.string(),
   standalone: z.string(),
@@ -81,6 +105,7 @@ const turnSchema = z.object({
   filters: z
     .object({ yearMin: z.number().nullable(), yearMax: z.number().nullable(), venues: z.array(z.string()), phrases: z.array(z.string()) })
     .optional(),
+  trace: traceSchema.optional(),
 });
 
 const conversationSchema = z.object({ version: z.literal(1), turns: z.array(turnSchema), sources: z.array(sourceSchema) });

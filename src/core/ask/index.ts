@@ -4,6 +4,7 @@
 // below the answerability threshold (of the question as asked) → a checked, cited answer (LLM) or an extract (no
 // LLM). "Where did you find that?" answers from the previous answer's sources without searching. The turn is
 // appended to the conversation.
+import { StepContext, traceTotal, type StepTrace } from '../grounding/index.js';
 import { TimedChat } from '../llm/timed.js';
 import { answerWithModel, dontKnow, extractiveAnswer, type Drafted } from './answer.js';
 import { askCite, citesLine } from './cites.js';
@@ -75,20 +76,42 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     return turn;
   }
 
+  // Each stage timed, with its model calls and tokens (the turn's trace).
+  const steps: StepTrace[] = [];
+  const timed = async <T>(name: string, fn: (ctx: StepContext) => Promise<T>): Promise<T> => {
+    const ctx = new StepContext(name, o.signal, () => undefined);
+    const t = performance.now();
+    try {
+      return await fn(ctx);
+    } finally {
+      ctx.trace.durationMs = round(performance.now() - t);
+      steps.push(ctx.trace);
+    }
+  };
   const progress = o.onProgress;
-  if (conversation.turns.some((t) => t.kind !== 'sources')) progress?.({ kind: 'stage', stage: 'rewrite' });
-  const rewrite = await standaloneQuestion(q, conversation.turns, chat, o.signal);
+  const followUp = conversation.turns.some((t) => t.kind !== 'sources');
+  if (followUp) progress?.({ kind: 'stage', stage: 'rewrite' });
+  const rewriting = (ctx?: StepContext) =>
+    standaloneQuestion(q, conversation.turns, chat, o.signal).then((r) => {
+      if (r.usage) ctx?.usage(r.usage);
+      else if (ctx) ctx.trace.llmCalls += r.llmCalls; // a call that failed (the terms rewrite took over)
+      return r;
+    });
+  // A first question has nothing to rewrite: no step.
+  const rewrite = followUp ? await timed('rewrite', rewriting) : await rewriting();
   progress?.({ kind: 'standalone', standalone: rewrite.standalone, rewrite: rewrite.rewrite });
   progress?.({ kind: 'stage', stage: 'search' });
   // "since 2020", "at ACL": searched as filters, and their words left out of the search and of the gate.
   const { filters, query, asked } = await questionFilters(o.store, rewrite.standalone, q);
-  const evidence = await gatherEvidence(o.store, o.embedder, query, {
-    k: o.evidence ?? ASK_DEFAULTS.evidence,
-    papersFirstAbove: o.papersFirstAbove ?? ASK_DEFAULTS.papersFirstAbove,
-    excludePaperIds: o.excludePaperIds,
-    filters,
-    signal: o.signal,
-  });
+  const evidence = await timed('search', () =>
+    gatherEvidence(o.store, o.embedder, query, {
+      k: o.evidence ?? ASK_DEFAULTS.evidence,
+      papersFirstAbove: o.papersFirstAbove ?? ASK_DEFAULTS.papersFirstAbove,
+      excludePaperIds: o.excludePaperIds,
+      filters,
+      signal: o.signal,
+    }),
+  );
   // The gate reads the question as asked: terms borrowed from earlier turns (or a model's rewrite) are found in the
   // earlier topic's papers and would let a new question through on the old topic's evidence. A question with no
   // words of its own ("Why?") is judged by its rewrite.
@@ -107,6 +130,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
       inner,
     });
   else drafted = extractiveAnswer(conversation, evidence.hits, evidence.pages, inner);
+  steps.push(...(drafted.steps ?? []));
   for (const s of conversation.sources) {
     const cites = inner.get(s.sentenceId);
     if (cites?.length && !s.cites) s.cites = cites.map(askCite);
@@ -116,13 +140,15 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
   const elements =
     drafted.kind === 'unknown'
       ? []
-      : await answerElements(
-          o.store,
-          o.embedder,
-          rewrite.standalone,
-          evidence.hits.filter((h) => citedIds.has(h.sentence.id)),
-          conversation,
-          o.signal,
+      : await timed('elements', () =>
+          answerElements(
+            o.store,
+            o.embedder,
+            rewrite.standalone,
+            evidence.hits.filter((h) => citedIds.has(h.sentence.id)),
+            conversation,
+            o.signal,
+          ),
         );
 
   const turn: AskTurn = {
@@ -147,6 +173,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     model,
     ...(elements.length ? { elements } : {}),
     ...(filters ? { filters } : {}),
+    trace: { steps, total: traceTotal(steps, performance.now() - t0) },
   };
   conversation.turns.push(turn);
   return turn;

@@ -5,7 +5,7 @@
 // words. A short question with words of its own ("What is the capital of Mongolia?") is a new topic, searched as
 // itself: appending the last topic's terms would answer it from that topic's papers.
 import { isStopWord } from '../text/stop-words.js';
-import { isAbortError, type ChatModel } from '../llm/chat.js';
+import { isAbortError, type ChatModel, type TokenUsage } from '../llm/chat.js';
 import { words } from '../text/match.js';
 import { rewritePrompt } from './prompts.js';
 import type { AskTurn } from './types.js';
@@ -58,6 +58,8 @@ export interface Rewrite {
   standalone: string;
   rewrite: 'none' | 'llm' | 'terms';
   llmCalls: number;
+  /** The model's usage, when it answered (cached or not). */
+  usage?: TokenUsage;
   modelMs: number;
 }
 
@@ -88,9 +90,11 @@ export async function standaloneQuestion(
         .replace(/^["“']|["”']$/g, '')
         .trim();
       const modelMs = performance.now() - t0;
+      const llmCalls = r.usage.cached ? 0 : 1;
       // A reply that is empty, or an essay rather than a question, is not used.
-      if (line && line.length <= Math.max(400, question.length * 4)) return { standalone: line, rewrite: 'llm', llmCalls: 1, modelMs };
-      return { ...termsRewrite(question, history), llmCalls: 1, modelMs };
+      if (line && line.length <= Math.max(400, question.length * 4))
+        return { standalone: line, rewrite: 'llm', llmCalls, modelMs, usage: r.usage };
+      return { ...termsRewrite(question, history), llmCalls, modelMs, usage: r.usage };
     } catch (err) {
       if (isAbortError(err)) throw err;
       return { ...termsRewrite(question, history), llmCalls: 1, modelMs: performance.now() - t0 };

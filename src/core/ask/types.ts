@@ -1,6 +1,7 @@
 // Shapes of "Ask the corpus": a conversation of questions and checked answers over one numbered source list.
 // The conversation is plain JSON (the CLI's --history file, the extension's per-workspace state): numbers stay
 // stable across turns because the source list only ever grows.
+import type { StepTrace, TraceTotal } from '../grounding/index.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChatModel } from '../llm/chat.js';
 import type { CorpusStore } from '../store/types.js';
@@ -92,6 +93,16 @@ export interface AskTurn {
    * that stated them (left out of the search). Absent when it stated none.
    */
   filters?: AskFilters;
+  /**
+   * Each stage of the turn (rewrite, search, answer, check, elements) with its wall time, model calls, answers from the
+   * response cache and tokens. Absent in conversations saved before it existed.
+   */
+  trace?: AskTrace;
+}
+
+export interface AskTrace {
+  steps: StepTrace[];
+  total: TraceTotal;
 }
 
 export interface AskFilters {

@@ -11,5 +11,5 @@ export { verifySection } from './verify.js';
 export { evidenceRows, paperHeader, systemPrompt } from './prompts.js';
 export { addressesModel } from './instructions.js';
 export { paperTextSource } from './paper-text.js';
-export { StepContext } from './trace.js';
+export { StepContext, traceTotal } from './trace.js';
 export * from './types.js';

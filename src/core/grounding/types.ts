@@ -79,10 +79,26 @@ export interface SentenceReport {
 export interface StepTrace<S extends string = string> {
   step: S;
   durationMs: number;
+  /** Requests the model answered (not those answered from the response cache). */
   llmCalls: number;
+  /** Requests answered from the response cache: no call, no tokens. */
+  cachedCalls: number;
   tokens: { prompt: number; completion: number; total: number; estimated: boolean };
+  /** The fallback model, when it answered some of this step's requests (the primary failed). */
+  fallback?: { model: string; calls: number };
   counts: Record<string, number>;
   notes: string[];
+}
+
+/** A run's steps summed: wall time, calls, answers from the response cache, tokens, and the fallback's share. */
+export interface TraceTotal {
+  durationMs: number;
+  llmCalls: number;
+  /** Requests answered from the response cache (no call, no tokens). */
+  cachedCalls: number;
+  tokens: { prompt: number; completion: number; total: number; estimated: boolean };
+  /** The fallback model and how many requests it answered, when the primary failed. */
+  fallback?: { model: string; calls: number };
 }
 
 /** The §3 check over the emitted output. */

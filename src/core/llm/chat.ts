@@ -22,6 +22,10 @@ export interface TokenUsage {
   totalTokens: number;
   /** True when the server reported no usage and the counts are estimates. */
   estimated?: boolean;
+  /** Answered from the response cache (llm/cache.ts): no call was made, the counts are zero. */
+  cached?: boolean;
+  /** The model that answered, when it is not the one asked (a fallback, llm/fallback.ts). */
+  model?: string;
 }
 
 export interface ChatRequest {
@@ -35,13 +39,17 @@ export interface ChatRequest {
   json?: boolean;
   maxTokens?: number;
   temperature?: number;
+  /** Whether a reply may be kept in the response cache (e.g. only JSON that parses); default: any complete reply. */
+  cacheable?: (text: string) => boolean;
 }
 
 export interface ChatResult {
   text: string;
   usage: TokenUsage;
-  /** HTTP attempts made (1 = no retry). */
+  /** HTTP attempts made (1 = no retry; 0 = answered from the cache). */
   attempts: number;
+  /** The server's `finish_reason` (`length`: cut at max_tokens), when it sent one. */
+  finishReason?: string;
 }
 
 /** What the review pipeline needs from a chat model; tests may pass any implementation. */
@@ -243,7 +251,7 @@ export class OpenAIChat implements ChatModel {
       if (!req.onToken) {
         const res = await this.client.chat.completions.create({ ...base, stream: false }, { signal: ctl.signal });
         const text = res.choices?.[0]?.message?.content ?? '';
-        return { text, usage: usageOf(res.usage, req.messages, text) };
+        return { text, usage: usageOf(res.usage, req.messages, text), finishReason: res.choices?.[0]?.finish_reason ?? undefined };
       }
       const stream = await this.client.chat.completions.create(
         { ...base, stream: true, ...(this.streamUsage ? { stream_options: { include_usage: true } } : {}) },
@@ -251,10 +259,12 @@ export class OpenAIChat implements ChatModel {
       );
       let text = '';
       let usage: OpenAI.CompletionUsage | undefined | null;
+      let finishReason: string | undefined;
       const emit = req.onToken;
       for await (const chunk of stream) {
         arm();
         if (chunk.usage) usage = chunk.usage;
+        finishReason = chunk.choices?.[0]?.finish_reason ?? finishReason;
         const delta = chunk.choices?.[0]?.delta?.content;
         if (delta) {
           text += delta;
@@ -265,7 +275,7 @@ export class OpenAIChat implements ChatModel {
       // The package ends a stream quietly when its signal aborts: tell a timeout or a cancel from the end.
       if (req.signal?.aborted) throw abortError(req.signal);
       if (timedOut) throw new Error('stream aborted by the idle timer');
-      return { text, usage: usageOf(usage, req.messages, text) };
+      return { text, usage: usageOf(usage, req.messages, text), finishReason };
     } catch (err) {
       if (timedOut && !emitted) throw TIMEOUT;
       if (emitted && !req.signal?.aborted) {

@@ -63,7 +63,9 @@ export function parseJsonReply<T>(text: string, schema: z.ZodType<T>): Parsed<T>
 /** A chat call whose reply must be JSON of `schema`; one repair retry, then a clear error naming the step. */
 export async function completeJson<T>(chat: ChatModel, req: JsonRequest<T>): Promise<JsonResult<T>> {
   const { schema, onUsage, ...rest } = req;
-  const first = await chat.complete({ ...rest, json: true });
+  // A reply that does not parse is repaired, not reused: the response cache keeps only what this function accepts.
+  const cacheable = (text: string) => parseJsonReply(text, schema).ok;
+  const first = await chat.complete({ ...rest, json: true, cacheable });
   onUsage?.(first.usage);
   const p1 = parseJsonReply(first.text, schema);
   if (p1.ok) return { value: p1.value, calls: 1, repaired: false };
@@ -77,7 +79,7 @@ export async function completeJson<T>(chat: ChatModel, req: JsonRequest<T>): Pro
         'Reply again with ONLY the corrected JSON object, in the format described above, and nothing else.',
     },
   ];
-  const second = await chat.complete({ ...rest, messages: repair, json: true });
+  const second = await chat.complete({ ...rest, messages: repair, json: true, cacheable });
   onUsage?.(second.usage);
   const p2 = parseJsonReply(second.text, schema);
   if (p2.ok) return { value: p2.value, calls: 2, repaired: true };

@@ -3,7 +3,7 @@
 //
 // The related-work generator's public face (the CLI `review` command; the VS Code command calls the same):
 //
-//   const chat = baseURL ? new OpenAIChat({ baseURL, model, apiKey }) : null;          // null → evidence outline
+//   const chat = baseURL ? openChat({ baseURL, model, apiKey }) : null;   // llm/index.ts; null → evidence outline
 //   const result = await runReview({
 //     store, embedder,                       // the open corpus and its embedder (as for `query`)
 //     chat,
@@ -21,8 +21,9 @@
 export { runReview } from './pipeline.js';
 export { citedKeys, paperTextSource } from '../grounding/index.js';
 export { defaultTopic } from './topic.js';
+export { costLine, estimateLine } from './estimate.js';
 export { htmlCommentSafe } from './outline.js';
 export { BibIndex } from '../bib/bib-index.js';
 export { entriesToAppend } from './emit.js';
 export * from './types.js';
-export { OpenAIChat, isAbortError } from '../llm/index.js';
+export { isAbortError } from '../llm/index.js';

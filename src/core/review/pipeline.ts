@@ -18,6 +18,7 @@ import { clusterPlan, withFallback } from './fallback.js';
 import { isAbortError } from '../llm/chat.js';
 import { corpusVenuesOnly, decompose, ruleDecomposition } from './decompose.js';
 import { corpusVenues, venueNames } from '../retrieve/question-filters.js';
+import { estimateReview, type EstimateInput, type RunEstimate } from './estimate.js';
 import { assignKeys, citedPaper, renderUnits, type EmitOptions } from './emit.js';
 import { clusterEvidence, renderOutline, uncommentedLines } from './outline.js';
 import { planSections } from './plan.js';
@@ -84,6 +85,31 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
     tables: o.tables ?? false,
   };
   const tracer = new Tracer('review', chat.model, REVIEW_STEPS, o.signal, o.onProgress);
+  // The cost ahead, told at the start and again when retrieval and the plan know more (ScholarQA tells it after its plan).
+  const rerankKind = o.rerank?.kind ?? 'llm';
+  const basis: EstimateInput = {
+    passages: 2 * (o.candidates ?? DEFAULTS.candidates),
+    papers: o.papers ?? DEFAULTS.papers,
+    passagesPerPaper: o.passagesPerPaper ?? DEFAULTS.passagesPerPaper,
+    rerank: rerankKind,
+    batchSize: o.rerank?.kind === 'llm' ? o.rerank.batchSize : undefined,
+    concurrency: o.concurrency ?? DEFAULTS.concurrency,
+    verify: o.verify !== false,
+    topicWords: resolveTopic(o.topic, o.document).split(/\s+/).length,
+    at: 'start',
+  };
+  const estimates: RunEstimate[] = [];
+  const estimate = (more: Partial<EstimateInput>) => {
+    Object.assign(basis, more);
+    const e = estimateReview(basis);
+    estimates.push(e);
+    try {
+      o.onEstimate?.(e);
+    } catch {
+      // a failing listener must not break the run
+    }
+  };
+  estimate({});
 
   const topic = await tracer.step('topic', topicStep(o));
   const decomposition = await tracer.step('decompose', async (ctx) => {
@@ -99,6 +125,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
   const { hits, queryVector } = await tracer.step('retrieve', (ctx) =>
     retrieveCandidates(o.store, o.embedder, decomposition, o.candidates ?? DEFAULTS.candidates, ctx),
   );
+  estimate({ passages: hits.length, papers: Math.min(basis.papers, new Set(hits.map((h) => h.paper.id)).size), at: 'retrieve' });
 
   const papers = await tracer.step('rerank', async (ctx) => {
     const config = o.rerank ?? { kind: 'llm' as const };
@@ -147,6 +174,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
       },
     ),
   );
+  estimate({ papers: papers.length, quotes: quotes.length, sections: plan.length, at: 'plan' });
   const texts = await tracer.step('write', (ctx) => writeSections(topic, plan, papers, quotes, chat, ctx, o.onToken));
 
   const corpusSentences = [...corpusSentencesOf(hits), ...quotes.map((q) => ({ text: q.text, paperId: q.paperId }))];
@@ -299,7 +327,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewResult> {
         check,
       };
     })
-    .then((r) => ({ ...r, trace: tracer.result() }));
+    .then((r) => ({ ...r, trace: { ...tracer.result(), estimates } }));
 }
 
 /** No LLM: clusters of retrieved sentences with their citation keys, as comments (never prose). */

@@ -1,7 +1,7 @@
 // Tracing and progress: each step runs inside `tracer.step(name, fn)`, which times it, reports start/done to
 // onProgress, checks cancellation before and after, and gives the step a context for counts and tokens.
 import { throwIfAborted } from '../abort.js';
-import { StepContext, type StepTrace } from '../grounding/index.js';
+import { StepContext, traceTotal, type StepTrace } from '../grounding/index.js';
 import type { ProgressEvent, ReviewTrace, StepName } from './types.js';
 
 const LABELS: Record<StepName, string> = {
@@ -60,21 +60,7 @@ export class Tracer {
   }
 
   result(): ReviewTrace {
-    const tokens = { prompt: 0, completion: 0, total: 0, estimated: false };
-    let llmCalls = 0;
-    for (const s of this.steps) {
-      tokens.prompt += s.tokens.prompt;
-      tokens.completion += s.tokens.completion;
-      tokens.total += s.tokens.total;
-      tokens.estimated ||= s.tokens.estimated;
-      llmCalls += s.llmCalls;
-    }
-    return {
-      mode: this.mode,
-      model: this.model,
-      steps: this.steps,
-      total: { durationMs: Math.round((performance.now() - this.started) * 10) / 10, llmCalls, tokens },
-    };
+    return { mode: this.mode, model: this.model, steps: this.steps, total: traceTotal(this.steps, performance.now() - this.started) };
   }
 }
 

@@ -3,6 +3,7 @@ import type { BibIndex } from '../bib/bib-index.js';
 import type { CitationCommand } from '../bib/cite.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChatModel } from '../llm/chat.js';
+import type { RunEstimate } from './estimate.js';
 import type { CorpusStore, Hit, PaperRef } from '../store/types.js';
 import type {
   CheckReport,
@@ -14,6 +15,7 @@ import type {
   SentenceReport,
   StepProgress,
   StepTrace,
+  TraceTotal,
   VerifiedQuote,
 } from '../grounding/index.js';
 // The shared shapes a review's options and result are made of (grounding/types.ts), for the review's users.
@@ -27,6 +29,7 @@ export type {
   SentenceReport,
   StepProgress,
   StepTrace,
+  TraceTotal,
   VerifiedQuote,
 };
 export type { PaperCandidate } from '../grounding/index.js';
@@ -97,6 +100,8 @@ export interface ReviewOptions {
   onProgress?: (event: ProgressEvent) => void;
   /** The write step's stream: text deltas of section `section` (0-based) as the model produces them. */
   onToken?: (section: number, title: string, delta: string) => void;
+  /** The cost ahead (model calls, tokens, time): at the start, after retrieval, after the plan. */
+  onEstimate?: (estimate: RunEstimate) => void;
 }
 
 export interface Decomposition {
@@ -152,7 +157,9 @@ export interface ReviewTrace {
   mode: 'review' | 'outline';
   model: string | null;
   steps: StepTrace<StepName>[];
-  total: { durationMs: number; llmCalls: number; tokens: { prompt: number; completion: number; total: number; estimated: boolean } };
+  total: TraceTotal;
+  /** With a model: the cost estimated before the run, after retrieval and after the plan (estimate.ts). */
+  estimates?: RunEstimate[];
 }
 
 export interface ReviewResult {

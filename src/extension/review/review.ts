@@ -14,6 +14,7 @@ import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 import { configuredChat } from '../shared/chat.js';
 import { describeFilters, hasQuestionFilters } from '../../core/retrieve/question-filters.js';
+import { costLine, estimateLine } from '../../core/review/estimate.js';
 
 interface LastResult {
   result: ReviewResult;
@@ -62,6 +63,8 @@ export class RelatedWork {
       async (progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
+        let step = '';
+        let ahead = '';
         try {
           return await review.runReview({
             store,
@@ -75,8 +78,15 @@ export class RelatedWork {
             tables: settings.review.tables,
             existingBib: await review.BibIndex.read(bibText),
             signal: controller.signal,
-            onProgress: (e) =>
-              progress.report({ message: `${e.index}/${e.total} ${e.message}`, increment: e.phase === 'done' ? 100 / e.total : 0 }),
+            // The cost ahead (told at the start, after retrieval and after the plan) stays beside the step.
+            onEstimate: (e) => {
+              ahead = ` (${estimateLine(e)})`;
+              progress.report({ message: `${step}${ahead}` });
+            },
+            onProgress: (e) => {
+              step = `${e.index}/${e.total} ${e.message}`;
+              progress.report({ message: `${step}${ahead}`, increment: e.phase === 'done' ? 100 / e.total : 0 });
+            },
             onToken: (_section, title, delta) => stream.write(title, delta),
           });
         } catch (err) {
@@ -201,7 +211,7 @@ export function describeResult(result: ReviewResult): string {
   const filters = hasQuestionFilters(d) ? ` (filters from the topic: ${describeFilters(d)})` : '';
   return result.mode === 'outline'
     ? `evidence outline: ${papers}, ${n} theme${n === 1 ? '' : 's'}${filters}`
-    : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}${filters}`;
+    : `related work: ${n} section${n === 1 ? '' : 's'} citing ${papers}${filters} (${costLine(result.trace.total)})`;
 }
 
 /** The BibTeX shown under the draft, as comments, so the draft stays valid LaTeX/Markdown (no field can end the comment). */

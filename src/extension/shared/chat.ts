@@ -15,11 +15,24 @@ const lmHost: LmHost = {
   cancellation: () => new vscode.CancellationTokenSource(),
 };
 
+/** Where the endpoint's answers are kept between runs (the extension's global storage); set at activation. */
+let answersDir: string | undefined;
+
+export function keepChatAnswersIn(dir: string): void {
+  answersDir = dir;
+}
+
 export async function configuredChat(secrets: Secrets, scope?: vscode.Uri): Promise<ChatModel | null> {
   const { llm } = readSettings(scope);
   if (llm.provider === 'vscode') return vscodeChat(llm.model);
   if (!llm.baseUrl) return null;
-  return new (heavy().OpenAIChat)({ baseURL: llm.baseUrl, model: llm.model, apiKey: (await secrets.get('chat', llm.baseUrl)) ?? 'none' });
+  return heavy().openChat({
+    baseURL: llm.baseUrl,
+    model: llm.model,
+    fallbackModel: llm.fallbackModel || undefined,
+    apiKey: (await secrets.get('chat', llm.baseUrl)) ?? 'none',
+    cacheDir: llm.cache ? answersDir : undefined,
+  });
 }
 
 /** A VS Code language model (`model` picks one by id or family, else the first offered); throws when there is none. */

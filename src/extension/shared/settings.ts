@@ -28,7 +28,7 @@ export interface Settings {
   citation: { command: CitationCommand; bibFile: string };
   originality: { enabled: boolean; severity: 'information' | 'warning' };
   /** openai: the OpenAI-compatible endpoint at baseUrl; vscode: VS Code's own language models (vscode.lm). */
-  llm: { provider: 'openai' | 'vscode'; baseUrl: string; model: string };
+  llm: { provider: 'openai' | 'vscode'; baseUrl: string; model: string; fallbackModel: string; cache: boolean };
   /** The web sources of Add Papers (base URLs for mirrors; the contact goes in the User-Agent and OpenAlex's mailto). */
   sources: { contact: string; openLicenseOnly: boolean; arxivUrl: string; arxivApiUrl: string; s2Url: string; openalexUrl: string };
   /** Zotero's data directory ('' = ~/Zotero) and Better BibTeX's JSON-RPC URL ('' = not used). */
@@ -51,6 +51,7 @@ const MACHINE_KEYS = new Set([
   'llm.provider',
   'llm.baseUrl',
   'llm.model',
+  'llm.fallbackModel',
   // Where queries and API keys go: the user's choice, never a workspace's.
   'sources.arxivUrl',
   'sources.arxivApiUrl',
@@ -100,6 +101,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       provider: get<string>('llm.provider', 'openai') === 'vscode' ? 'vscode' : 'openai',
       baseUrl: get('llm.baseUrl', ''),
       model: get('llm.model', 'gpt-4o-mini'),
+      fallbackModel: get('llm.fallbackModel', ''),
+      cache: get('llm.cache', true),
     },
     sources: {
       contact: get('sources.contact', ''),
