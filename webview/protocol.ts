@@ -143,7 +143,7 @@ export type AskKind = 'answer' | 'extract' | 'unknown' | 'sources';
 
 /** A figure, table or equation shown with an answer: a card, not a citation. */
 export interface AskElementView {
-  type: 'figure' | 'table' | 'equation';
+  type: 'figure' | 'diagram' | 'table' | 'equation';
   label: string | null;
   caption: string | null;
   /** Table cells as text rows, an equation's LaTeX; null for a figure. */
@@ -352,7 +352,7 @@ export function isAskSource(x: unknown): x is AskSourceView {
 export function isAskElement(x: unknown): x is AskElementView {
   return (
     isObject(x) &&
-    (x.type === 'figure' || x.type === 'table' || x.type === 'equation') &&
+    (x.type === 'figure' || x.type === 'diagram' || x.type === 'table' || x.type === 'equation') &&
     isStringOrNull(x.label) &&
     isStringOrNull(x.caption) &&
     isStringOrNull(x.content) &&

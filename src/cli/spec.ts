@@ -301,6 +301,7 @@ export const askSpec = defineCommand({
     ...jsonFlag('the answer and its report'),
     threshold: number('T', 'the answerability below which the answer is "I don\'t know."', { min: 0, max: 1, defaultText: '0.735' }),
     evidence: integer('N', 'how many evidence sentences', { min: 1, max: 100, defaultText: '8' }),
+    'max-elements': integer('N', 'figure, table and equation cards at most (0: none)', { min: 0, max: 50, defaultText: '3' }),
     verify: onOff("the model's own verification call"),
     ...embedderOptions,
     ...readSchemaOptions,
@@ -316,11 +317,11 @@ export const elementsSpec = defineCommand({
   about: [
     'The figures, tables and equations ingest found (LaTeX, arXiv HTML, PDF). Without QUERY: every element, in the order written (--k: at most N). With QUERY: the best --k (default 10), by the vector of their caption + context fused with keyword search over label, caption, table cells and equation LaTeX.',
     "--json prints a JSON array of {match, similarity, score, element: {id, paperId, elementIndex, type, label, labelKey, caption, content, description, sectionTitle, sectionIndex, afterSentence, page, bbox}, paper}; page and bbox ([x0, y0, x1, y1] in points from the page's top-left) for PDFs, else null. Otherwise one line each.",
-    "--enrich asks the chat model for a short searchable description of every element without one (--force: of every element) from its label, caption, content and the sentences around it, stores it (plain text, at most 400 characters) and recomputes the element's vector from label + caption + content + description + context, so searches find it by the description too. Ingest never calls a model: run this after it. --json prints {elements, enriched, skipped, failed: [{id, paperId, label, reason}], stopped}; stopped says why the model could not be used (unreachable, key refused, rate-limited): the elements described before stay described, the rest are left as they were, and the exit code is 1.",
+    "--enrich asks the chat model for a short searchable description of every element without one (--force: of every element) from its label, caption, content and the text of its page (a PDF element: every sentence on its page; otherwise its section around it), stores it (plain text, at most 400 characters) and recomputes the element's vector from label + caption + content + description + context, so searches find it by the description too. Ingest never calls a model: run this after it. --json prints {elements, enriched, skipped, failed: [{id, paperId, label, reason}], stopped}; stopped says why the model could not be used (unreachable, key refused, rate-limited): the elements described before stay described, the rest are left as they were, and the exit code is 1.",
   ].join('\n'),
   options: {
     ...corpusOptions,
-    type: choice(['figure', 'table', 'equation'] as const, 'only elements of this type'),
+    type: choice(['figure', 'diagram', 'table', 'equation'] as const, 'only elements of this type (figure: diagrams too)'),
     paper: texts('ID', 'only this paper (repeat for several)'),
     k: integer('N', 'at most N (with QUERY: the best N)', { min: 1, max: 100_000, defaultText: 'all; 10 with QUERY' }),
     ...jsonFlag('the elements (or the --enrich report)'),

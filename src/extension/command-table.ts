@@ -25,6 +25,7 @@ export const PUBLIC_COMMANDS = [
   'corpusLens.insertSectionHeading',
   'corpusLens.checkCitations',
   'corpusLens.corpusHealth',
+  'corpusLens.describeElements',
 ] as const;
 
 /** Commands run from links the extension renders (the hover's "Cite" and "Open all in the panel", the quick fix), not listed in the palette. */

@@ -25,6 +25,7 @@ import * as asking from './ask/index.js';
 import * as cite from './cite/index.js';
 import * as citeCheck from './cite-check/index.js';
 import * as corpusFeature from './corpus/index.js';
+import * as elementsFeature from './elements/index.js';
 import * as health from './health/index.js';
 import * as lookup from './lookup/index.js';
 import * as panelFeature from './panel/index.js';
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
     ...review.register(context, { relatedWork, editors }).commands,
     ...structureFeature.register(context, { structure, editors }).commands,
     ...health.register(context, { log, corpus }).commands,
+    ...elementsFeature.register({ log, corpus, secrets }).commands,
     ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked })
       .commands,
     'corpusLens.showLog': () => log.show(),

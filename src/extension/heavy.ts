@@ -53,5 +53,6 @@ export {
 } from '../core/cite-check/index.js';
 export { formatBibtexEntry } from '../core/bib/format.js';
 export { healthReport } from '../core/health/report.js';
+export { enrichElements } from '../core/ingest/enrich.js';
 export { healthMarkdown } from '../core/health/markdown.js';
 export { LRUCache } from 'lru-cache';

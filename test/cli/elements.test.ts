@@ -126,6 +126,6 @@ test("with QUERY: a query for a table's cells finds that table first; --type nar
 test('bad flags are one clear line', async () => {
   const r = await runCli(['elements', '--db', db, '--type', 'chart']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /--type must be figure, table or equation \(got 'chart'\)/);
+  assert.match(r.stderr, /--type must be one of figure, diagram, table, equation \(got 'chart'\)/);
   assert.equal(r.stderr.trim().split('\n').length, 1);
 });

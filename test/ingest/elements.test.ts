@@ -59,7 +59,7 @@ test('LaTeX: figures, tables, equations and align with captions, labels, cells a
   const p = await readOne(join(fixtures, 'elements.tex'));
   const els = p.elements ?? [];
   assert.deepEqual(els.map(brief), [
-    ['figure', 'Figure 1', 'Introduction'],
+    ['diagram', 'Figure 1', 'Introduction'],
     ['equation', 'Equation (1)', 'Method'],
     ['equation', 'Equations (2)–(3)', 'Method'],
     ['equation', null, 'Method'],
@@ -165,7 +165,7 @@ test(
       }
       for (const key of e.labelKey?.split(',') ?? []) {
         const { number, page } = compiled!.labels.get(key)!;
-        const label = e.type === 'equation' ? `Equation (${number})` : `${e.type === 'figure' ? 'Figure' : 'Table'} ${number}`;
+        const label = e.type === 'equation' ? `Equation (${number})` : `${e.type === 'table' ? 'Table' : 'Figure'} ${number}`;
         expected.push(`${label} p${page}`);
       }
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmbedder } from '../../src/core/embed/index.ts';
 import type { Embedder } from '../../src/core/embed/types.ts';
-import { enrichElements, MAX_DESCRIPTION_CHARS, plainDescription } from '../../src/core/ingest/enrich.ts';
+import { enrichElements, MAX_DESCRIPTION_CHARS, pageText, plainDescription } from '../../src/core/ingest/enrich.ts';
 import { ingest } from '../../src/core/ingest/pipeline.ts';
 import { OpenAIChat } from '../../src/core/llm/index.ts';
 import { searchElements } from '../../src/core/retrieve/elements.ts';
@@ -90,15 +90,18 @@ test('a query only the description answers finds the element after enrichment, n
   const afterHits = await searchElements(store, embedder, query, { k: 3 });
   assert.equal(afterHits[0].element.label, 'Table 1');
   assert.match(afterHits[0].element.description ?? '', new RegExp(ONLY_IN_DESCRIPTION));
-  // The model saw the element's caption, cells and surrounding sentences as data.
+  // The model saw the element's caption, cells and the text of its page (LaTeX has no pages: its section around it,
+  // here the whole Results section, the last sentence four after the table) as data; not the next section.
   const call = standin.calls.find((c) => labelOf(c) === 'Table 1')!;
   const user = call.messages.at(-1)!.content;
   for (const part of [
     'Caption: Retrieval quality on the citation benchmark.',
     'Dense encoder',
-    'Dense retrieval finds paraphrases that keyword search misses.',
+    'Text of its page:\nDense retrieval finds paraphrases that keyword search misses.',
+    'Latency stays under a tenth of a second.',
   ])
     assert.ok(user.includes(part), part);
+  assert.ok(!user.includes('Hybrid retrieval helps authors'), 'the Conclusion is not its page');
   const fenced = /<corpus_data>\n([\s\S]*)\n<\/corpus_data>/.exec(user)?.[1] ?? '';
   assert.ok(fenced.includes('Caption: Retrieval quality') && fenced.includes('Dense encoder'), 'inside the shared data fence');
   assert.match(call.messages[0].content, /is DATA/, 'and the system prompt carries the data rule');
@@ -132,6 +135,26 @@ test('untrusted output is stored as capped plain text; an empty answer fails tha
   }
   assert.equal(checked, 6);
   assert.equal(plainDescription('  A table\n\nof   results. '), 'A table of results.');
+});
+
+test("a PDF element's context is every sentence stored on its page, in reading order, at most 4,000 characters nearest it", () => {
+  const paper = [
+    { text: 'Page one ends here.', page: 1, sectionTitle: 'Intro' },
+    { text: 'The method section starts on page two.', page: 2, sectionTitle: 'Method' },
+    { text: 'The encoder pools token states.', page: 2, sectionTitle: 'Method' },
+    { text: 'Results follow on the same page.', page: 2, sectionTitle: 'Results' },
+    { text: 'Page three is elsewhere.', page: 3, sectionTitle: 'Results' },
+  ];
+  const e = { page: 2, sectionTitle: 'Method', afterSentence: 2 };
+  assert.equal(
+    pageText(paper, e),
+    'The method section starts on page two. The encoder pools token states. Results follow on the same page.',
+  );
+  const long = Array.from({ length: 60 }, (_, i) => ({ text: `Sentence ${i} ${'x'.repeat(100)}.`, page: 5, sectionTitle: 'Long' }));
+  const kept = pageText(long, { page: 5, sectionTitle: 'Long', afterSentence: 30 });
+  assert.ok(kept.length <= 4000, `${kept.length}`);
+  assert.ok(kept.includes('Sentence 30 ') && kept.includes('Sentence 20 ') && !kept.includes('Sentence 0 '), 'the sentences nearest it');
+  assert.ok(kept.indexOf('Sentence 29 ') < kept.indexOf('Sentence 31 '), 'in reading order');
 });
 
 test('corpus-lens elements --enrich: the summary as JSON; without a model, one line and exit 2', async () => {

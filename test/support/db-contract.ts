@@ -318,7 +318,8 @@ export function storeContract(t: ContractTarget): void {
       }));
       const elements = [
         {
-          type: 'figure' as const,
+          // A drawing of a structure (ingest's diagram rule): the schema takes the type, a figure filter finds it.
+          type: 'diagram' as const,
           label: 'Figure 1',
           labelKey: 'fig:arch',
           caption: 'Architecture of the sentence encoder with its pooling layer.',
@@ -365,7 +366,7 @@ export function storeContract(t: ContractTarget): void {
         assert.deepEqual(
           listed.map((h) => [h.element.type, h.element.label, h.element.elementIndex]),
           [
-            ['figure', 'Figure 1', 0],
+            ['diagram', 'Figure 1', 0],
             ['table', 'Table 1', 1],
             ['equation', 'Equation (1)', 2],
           ],
@@ -403,7 +404,13 @@ export function storeContract(t: ContractTarget): void {
         assert.deepEqual(
           figuresOnly.map((h) => h.element.label),
           ['Figure 1'],
+          'a diagram is a figure',
         );
+        assert.deepEqual(
+          (await store.matchElements!(v(q1), q1, { count: 3, type: 'diagram' })).map((h) => h.element.label),
+          ['Figure 1'],
+        );
+        assert.deepEqual(await store.listElements!({ count: 10, type: 'table' }).then((h) => h.map((x) => x.element.type)), ['table']);
         assert.deepEqual(await store.matchElements!(v(q1), q1, { count: 3, paperIds: ['p1'] }), []);
 
         // Linked: the elements on the page of a sentence (page 2 holds the table and the equation), in element order.

@@ -111,6 +111,7 @@ export function createAskCommand(deps: StoreDeps = {}): Command {
             chat,
             threshold,
             evidence,
+            maxElements: values['max-elements'],
             verify: values.verify !== 'off',
             signal: controller.signal,
           });

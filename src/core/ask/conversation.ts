@@ -85,7 +85,7 @@ const turnSchema = z.object({
   elements: z
     .array(
       z.object({
-        type: z.enum(['figure', 'table', 'equation']),
+        type: z.enum(['figure', 'diagram', 'table', 'equation']),
         label: z.string().nullable(),
         caption: z.string().nullable(),
         content: z.string().nullable(),

@@ -147,7 +147,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
             rewrite.standalone,
             evidence.hits.filter((h) => citedIds.has(h.sentence.id)),
             conversation,
-            o.signal,
+            { max: o.maxElements, signal: o.signal },
           ),
         );
 

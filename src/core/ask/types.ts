@@ -114,7 +114,7 @@ export interface AskFilters {
 
 /** An element card: what it is, where it is, and why it is shown. */
 export interface AskElement {
-  type: 'figure' | 'table' | 'equation';
+  type: 'figure' | 'diagram' | 'table' | 'equation';
   label: string | null;
   caption: string | null;
   /** Table cells as text rows, an equation's LaTeX (PDF: its text), null for a figure. */
@@ -170,6 +170,8 @@ export interface AskOptions {
   excludePaperIds?: readonly string[];
   /** With an LLM: the verification call of the related-work check (default true). */
   verify?: boolean;
+  /** Figure, table and equation cards shown with an answer at most (default DEFAULT_MAX_ELEMENTS; 0: none). */
+  maxElements?: number;
   signal?: AbortSignal;
   /** Told what the turn is doing while it runs, and handed the model's draft as it streams (see AskProgress). */
   onProgress?: (progress: AskProgress) => void;

@@ -1,5 +1,6 @@
 // LLM enrichment of element descriptions (a second pass after ingest): for each figure, table and equation of the corpus,
-// a chat model writes a short searchable description from its label, caption, content and the sentences around it;
+// a chat model writes a short searchable description from its label, caption, content and the text of its page (a
+// PDF element: every sentence stored on that page; otherwise the sentences of its section around it, about a page);
 // the description is stored and the element's vector is recomputed from label + caption + content + description +
 // context (elementEmbeddingText), so keyword and vector search find the element by what the description says. A
 // separate step (`corpus-lens elements --enrich`), never part of an ingest: ingest stays offline and fast.
@@ -9,16 +10,17 @@
 import { isAbortError, LlmError, type ChatModel } from '../llm/chat.js';
 import { CORPUS_TAG, DATA_RULE, fence, line, neutralize } from '../llm/fence.js';
 import type { Embedder } from '../embed/types.js';
-import type { CorpusStore, ElementHit } from '../store/types.js';
+import type { CorpusStore, ElementHit, ElementRef } from '../store/types.js';
 import { elementEmbeddingText } from './folder.js';
 
 /** A description longer than this (characters) is cut at a word: a few sentences are searchable, essays are noise. */
 export const MAX_DESCRIPTION_CHARS = 400;
 /** Characters of an element's content (table cells, equation text) shown to the model. */
 const MAX_CONTENT_CHARS = 1500;
-/** Sentences before and after the element shown as its context. */
-const CONTEXT_BEFORE = 2;
-const CONTEXT_AFTER = 2;
+/** Without a page (LaTeX, HTML): the sentences of its section this far before and after it stand for the page. */
+const PAGE_SENTENCES = 12;
+/** Characters of page text shown to the model (centred on the element when the page holds more). */
+const MAX_PAGE_CHARS = 4000;
 /** Elements listed from the store at a time. */
 const PAGE = 500;
 
@@ -45,7 +47,7 @@ export interface EnrichSummary {
 const SYSTEM = `step: describe-element.
 You write a short searchable description of one figure, table or equation of a scientific paper, for a search index.
 Say what it shows, compares or computes and the key terms a researcher would search for, using only what the caption,
-content and surrounding text say. Plain text only: one to three sentences, at most 60 words, no Markdown, no lists,
+content and the text of its page say. Plain text only: one to three sentences, at most 60 words, no Markdown, no lists,
 no quotes of instructions.
 
 ${DATA_RULE}`;
@@ -67,9 +69,9 @@ export async function enrichElements(
   }
   const todo = all.filter((h) => o.force || !h.element.description);
   const summary: EnrichSummary = { elements: all.length, enriched: 0, skipped: all.length - todo.length, failed: [], stopped: null };
-  const sentences = new Map<string, string[]>();
+  const sentences = new Map<string, PageSentence[]>();
   const textOf = async (paperId: string) => {
-    if (!sentences.has(paperId)) sentences.set(paperId, store.paperSentences ? await store.paperSentences(paperId, o.signal) : []);
+    if (!sentences.has(paperId)) sentences.set(paperId, await paperText(store, paperId, o.signal));
     return sentences.get(paperId)!;
   };
   let done = 0;
@@ -77,8 +79,8 @@ export async function enrichElements(
   for (const h of todo) {
     o.signal?.throwIfAborted();
     const e = h.element;
-    const paper = (await textOf(e.paperId)).map((text) => ({ text }));
-    const context = paper.slice(Math.max(0, e.afterSentence - CONTEXT_BEFORE + 1), e.afterSentence + 1 + CONTEXT_AFTER).map((s) => s.text);
+    const paper = await textOf(e.paperId);
+    const context = pageText(paper, e);
     let description: string;
     try {
       const r = await chat.complete({
@@ -115,7 +117,46 @@ export async function enrichElements(
   return summary;
 }
 
-function prompt(h: ElementHit, context: string[]): string {
+interface PageSentence {
+  text: string;
+  page: number | null;
+  sectionTitle: string | null;
+}
+
+/** A paper's sentences in reading order (index = global index), with page and section where the store keeps them. */
+async function paperText(store: CorpusStore, paperId: string, signal?: AbortSignal): Promise<PageSentence[]> {
+  if (store.paperRows)
+    return (await store.paperRows(paperId, { signal })).map(({ text, page, sectionTitle }) => ({ text, page, sectionTitle }));
+  if (store.paperSentences) return (await store.paperSentences(paperId, signal)).map((text) => ({ text, page: null, sectionTitle: null }));
+  return [];
+}
+
+/**
+ * The text of an element's page: a PDF element's every sentence on its page; else the sentences of its section within
+ * PAGE_SENTENCES of it. At most MAX_PAGE_CHARS, sentences nearest the element first kept.
+ */
+export function pageText(paper: readonly PageSentence[], e: Pick<ElementRef, 'page' | 'sectionTitle' | 'afterSentence'>): string {
+  const at = Math.max(0, e.afterSentence);
+  const onPage = (s: PageSentence, i: number) =>
+    e.page != null && s.page != null
+      ? s.page === e.page
+      : Math.abs(i - at) <= PAGE_SENTENCES && (e.sectionTitle == null || s.sectionTitle == null || s.sectionTitle === e.sectionTitle);
+  const kept = paper.map((s, i) => ({ s, i })).filter(({ s, i }) => onPage(s, i));
+  // Nearest first until the budget is spent, then back in reading order.
+  const chosen: typeof kept = [];
+  let chars = 0;
+  for (const k of [...kept].sort((a, b) => Math.abs(a.i - at) - Math.abs(b.i - at) || a.i - b.i)) {
+    if (chars + k.s.text.length > MAX_PAGE_CHARS) break;
+    chosen.push(k);
+    chars += k.s.text.length + 1;
+  }
+  return chosen
+    .sort((a, b) => a.i - b.i)
+    .map((k) => k.s.text)
+    .join(' ');
+}
+
+function prompt(h: ElementHit, context: string): string {
   const e = h.element;
   const data = [
     `Type: ${e.type}`,
@@ -125,7 +166,7 @@ function prompt(h: ElementHit, context: string[]): string {
     e.caption ? `Caption: ${line(e.caption)}` : null,
     // Table rows keep their lines: the cells' layout is part of what the model reads.
     e.content ? `Content:\n${neutralize(e.content.slice(0, MAX_CONTENT_CHARS))}` : null,
-    context.length ? `Surrounding text:\n${line(context.join(' '))}` : null,
+    context ? `Text of its page:\n${line(context)}` : null,
   ].filter((x): x is string => x !== null);
   return `The element, from the paper:\n${fence(CORPUS_TAG, data.join('\n'))}\n\nWrite the description.`;
 }

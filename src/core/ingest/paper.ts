@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { BibIndex, BibRecord } from '../bib/index.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
+import { figureKind } from './diagram.js';
 import type { ParsedElement, ParsedPaper, ParsedSection, ParsedSentence, SentenceSource } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
@@ -106,13 +107,15 @@ export class PaperAssembler {
 
   /**
    * A figure, table or equation met here in reading order: it follows the last sentence so far, in the current
-   * section (dropped inside a reference section). Fields the reader sets win.
+   * section (dropped inside a reference section). Fields the reader sets win; a figure whose caption names a drawing
+   * of a structure is a diagram (diagram.ts).
    */
   element(e: Omit<ParsedElement, 'sectionIndex' | 'sectionTitle' | 'afterSentence'> & Partial<ParsedElement>): void {
     if (this.skipping) return;
     const raw = this.current;
     this.elements.push({
       ...e,
+      type: e.type === 'figure' ? figureKind(e.caption) : e.type,
       sectionTitle: e.sectionTitle ?? (this.sections[raw]?.title || null),
       sectionIndex: null,
       afterSentence: e.afterSentence ?? this.sentences.length - 1,

@@ -154,7 +154,8 @@ export interface CitedWork {
   citedBy: number[];
 }
 
-export type ElementType = 'figure' | 'table' | 'equation';
+/** A diagram is a figure that draws a structure (an architecture, a pipeline): see ingest/diagram.ts. */
+export type ElementType = 'figure' | 'diagram' | 'table' | 'equation';
 
 /** A figure, table or equation as a reader found it. */
 export interface ElementFields {

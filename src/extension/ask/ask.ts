@@ -84,6 +84,7 @@ export class AskCorpus implements vscode.Disposable {
         embedder,
         chat,
         excludePaperIds: await this.draftPapers(),
+        maxElements: readSettings().ask.maxElements,
         signal: controller.signal,
         onProgress: (progress) => this.events.fire({ kind: 'progress', progress }),
       });

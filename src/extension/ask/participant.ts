@@ -73,7 +73,7 @@ async function answer(
   const cancel = token.onCancellationRequested(() => controller.abort());
   try {
     const { store, embedder } = await deps.corpus.connection();
-    const { llm } = readSettings();
+    const { llm, ask } = readSettings();
     const chat =
       llm.provider === 'openai' && llm.baseUrl
         ? await configuredChat(deps.secrets)
@@ -84,6 +84,7 @@ async function answer(
       store,
       embedder,
       chat,
+      maxElements: ask.maxElements,
       signal: controller.signal,
       onProgress: (p) => {
         if (p.kind === 'stage') stream.progress(STAGE[p.stage]);

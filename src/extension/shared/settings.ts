@@ -34,6 +34,8 @@ export interface Settings {
   /** Zotero's data directory ('' = ~/Zotero) and Better BibTeX's JSON-RPC URL ('' = not used). */
   zotero: { dataDir: string; betterBibtexUrl: string };
   review: { unsupported: 'remove' | 'flag'; provenance: boolean; tables: boolean };
+  /** Figure, table and equation cards per Ask answer at most (the Ask tab and @corpus). */
+  ask: { maxElements: number };
 }
 
 /** Keys whose value only the user (not a workspace) may set. */
@@ -118,5 +120,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
       provenance: get('review.provenance', true),
       tables: get('review.tables', false),
     },
+    ask: { maxElements: get('ask.maxElements', 3) },
   };
 }

@@ -308,6 +308,11 @@ export class SupabaseCorpusStore implements CorpusStore {
         `paper ${p.id} has figures, tables or equations and this Supabase project has no elements table (a Corpus Lens schema before v7): run the output of \`corpus-lens schema --print\` as a migration`,
       );
     }
+    if (r.error?.code === '23514' && /elements_type_check/.test(r.error.message ?? '')) {
+      throw new StoreError(
+        `paper ${p.id} has a diagram and this Supabase project's elements table predates them (a Corpus Lens schema before v15): run the output of \`corpus-lens schema --print\` as a migration`,
+      );
+    }
     return (unwrap(this.url, `writing the elements of ${p.id}`, r) ?? []).length;
   }
 
@@ -349,6 +354,23 @@ export class SupabaseCorpusStore implements CorpusStore {
       },
       'linked',
     );
+  }
+
+  /** describe_elements(): the writer's service_role key may call it (the anon and authenticated keys may not). */
+  async describeElements(rows: readonly { id: number; description: string; embedding: Float32Array }[]): Promise<number> {
+    if (!rows.length) return 0;
+    for (const row of rows) await this.checkVector(row.embedding);
+    const r = (await this.client.rpc('describe_elements', {
+      element_ids: rows.map((x) => x.id),
+      descriptions: rows.map((x) => x.description.replace(/\u0000/g, '')),
+      embeddings: rows.map((x) => vectorText(x.embedding)),
+    })) as Reply<{ updated: number }[]>;
+    if (r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404)) {
+      throw new StoreError(
+        'this Supabase project has no describe_elements() function (a Corpus Lens schema before v15): run the output of `corpus-lens schema --print` as a migration',
+      );
+    }
+    return Number((unwrap(this.url, 'describe_elements', r) ?? [])[0]?.updated ?? 0);
   }
 
   /** list_elements() in pages of at most 1,000 (PostgREST's row limit), until `count` or an empty page. */

@@ -5,7 +5,8 @@ import { hnswIndexSql, indexedDistance, type VectorIndex } from './vector.js';
 
 /** What the element functions return: one row per element, its paper, and (linked) the sentence that linked it. */
 const ELEMENT_RETURNS = `RETURNS TABLE (similarity float8, score float8, element jsonb, paper jsonb, via_sentence bigint)`;
-const ELEMENT_FILTER = `(element_type IS NULL OR e.type = element_type) AND (paper_ids IS NULL OR e.paper_id = ANY (paper_ids))`;
+// A diagram is a figure: asking for figures finds both.
+const ELEMENT_FILTER = `(element_type IS NULL OR e.type = element_type OR (element_type = 'figure' AND e.type = 'diagram')) AND (paper_ids IS NULL OR e.paper_id = ANY (paper_ids))`;
 const ELEMENT_JSON = `jsonb_build_object('id', e.id, 'paperId', e.paper_id, 'elementIndex', e.element_index, 'type', e.type,
       'label', e.label, 'labelKey', e.label_key, 'caption', e.caption, 'content', e.content, 'description', e.description,
       'sectionTitle', e.section_title, 'sectionIndex', e.section_index, 'afterSentence', e.after_sentence, 'page', e.page,
@@ -13,7 +14,7 @@ const ELEMENT_JSON = `jsonb_build_object('id', e.id, 'paperId', e.paper_id, 'ele
 const PAPER_JSON = `jsonb_build_object('id', pa.id, 'title', pa.title, 'authors', to_jsonb(pa.authors), 'year', pa.year,
       'venue', pa.venue, 'doi', pa.doi, 'citationKey', pa.citation_key)`;
 
-/** The elements table, its indexes, match_elements, linked_elements and list_elements. */
+/** The elements table, its indexes, match_elements, linked_elements, describe_elements and list_elements. */
 export function elementsSql(v: VectorIndex): string {
   const D = v.dimensions;
   return `-- Figures, tables and equations (schema v7): one row each, written in the same transaction as
@@ -25,7 +26,7 @@ CREATE TABLE IF NOT EXISTS elements (
   id bigserial PRIMARY KEY,
   paper_id text NOT NULL REFERENCES papers (id) ON DELETE CASCADE,
   element_index int NOT NULL,
-  type text NOT NULL CHECK (type IN ('figure', 'table', 'equation')),
+  type text NOT NULL CONSTRAINT elements_type_check CHECK (type IN ('figure', 'diagram', 'table', 'equation')),
   label text,
   label_key text,
   caption text,
@@ -40,6 +41,16 @@ CREATE TABLE IF NOT EXISTS elements (
   tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', coalesce(label, '') || ' ' || coalesce(caption, '') || ' '
     || coalesce(content, '') || ' ' || coalesce(description, ''))) STORED
 );
+-- v15: diagrams (figures that draw a structure) join the types of a table made before them.
+DO $do$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_constraint WHERE conrelid = 'elements'::regclass AND conname = 'elements_type_check'
+                 AND pg_get_constraintdef(oid) LIKE '%diagram%') THEN
+    ALTER TABLE elements DROP CONSTRAINT IF EXISTS elements_type_check;
+    ALTER TABLE elements ADD CONSTRAINT elements_type_check CHECK (type IN ('figure', 'diagram', 'table', 'equation'));
+  END IF;
+END
+$do$;
 CREATE UNIQUE INDEX IF NOT EXISTS elements_position ON elements (paper_id, element_index);
 ${hnswIndexSql(v, 'elements_embedding_hnsw', 'elements')};
 CREATE INDEX IF NOT EXISTS elements_tsv ON elements USING gin (tsv);
@@ -117,6 +128,19 @@ BEGIN
   ORDER BY l.ord, e.element_index
   LIMIT match_count;
 END
+$fn$;
+
+-- Stores elements' LLM descriptions with their recomputed vectors (text '[…]', one per id): the SQL stores and a
+-- Supabase writer (service_role) call the same function; the keyword lexemes follow (a generated column).
+CREATE OR REPLACE FUNCTION describe_elements(element_ids bigint[], descriptions text[], embeddings text[])
+RETURNS TABLE (updated int)
+LANGUAGE sql VOLATILE AS $fn$
+  WITH u AS (
+    UPDATE elements e SET description = d.description, embedding = d.embedding::vector(${D})
+    FROM unnest(element_ids, descriptions, embeddings) AS d(id, description, embedding) WHERE e.id = d.id
+    RETURNING 1
+  )
+  SELECT count(*)::int FROM u;
 $fn$;
 
 -- Every element in the order written (a paper's in reading order), in pages of max_rows after the id after_id, so

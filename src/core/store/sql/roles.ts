@@ -25,7 +25,13 @@ export const READ_FUNCTIONS = [
   'list_elements',
 ] as const;
 /** The functions a write runs (the statistics triggers call them as the writing role). */
-export const WRITE_FUNCTIONS = ['term_stats_apply', 'sections_refresh', 'sentences_after_write', 'refresh_search_stats'] as const;
+export const WRITE_FUNCTIONS = [
+  'term_stats_apply',
+  'sections_refresh',
+  'sentences_after_write',
+  'refresh_search_stats',
+  'describe_elements',
+] as const;
 
 /**
  * Every Corpus Lens function runs as its caller (SECURITY INVOKER, stated: a reader's grants and row-level

@@ -205,7 +205,8 @@ export class SqlCorpusStore implements CorpusStore {
    * reads the sections of its 400 best candidates only, the function replaced; v11 the index precision, recorded as
    * float32 for the corpora before it and kept, and the exact scan of a small paper filter, functions replaced; v12
    * ef_search at least 200 above 100k sentences, lookup_ef_search replaced; v13 the venue and section filters, the
-   * lookup functions replaced with two more parameters, their old signatures dropped). A
+   * lookup functions replaced with two more parameters, their old signatures dropped; v14 the papers' cited works; v15 the diagram element type, the
+   * elements' type check replaced, existing figures left as they are until re-read). A
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
@@ -600,12 +601,12 @@ export class SqlCorpusStore implements CorpusStore {
     if (!rows.length) return 0;
     const meta = await requireMeta(this);
     for (const r of rows) this.checkVector(r.embedding, meta);
-    const { rowCount } = await this.driver.query(
-      `UPDATE elements e SET description = u.description, embedding = u.embedding::vector
-       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, description, embedding) WHERE e.id = u.id`,
-      [rows.map((r) => String(r.id)), rows.map((r) => r.description.replace(/\u0000/g, '')), rows.map((r) => vectorText(r.embedding))],
-    );
-    return rowCount;
+    const { rows: out } = await this.driver.query(`SELECT updated FROM describe_elements($1::bigint[], $2::text[], $3::text[])`, [
+      rows.map((r) => String(r.id)),
+      rows.map((r) => r.description.replace(/\u0000/g, '')),
+      rows.map((r) => vectorText(r.embedding)),
+    ]);
+    return Number(out[0]?.updated ?? 0);
   }
 
   async listElements(o: ElementOptions & { after?: number }): Promise<ElementHit[]> {
