@@ -70,8 +70,11 @@ export function register(deps: ElementsDeps): { commands: Pick<CommandTable, typ
       },
     );
     if (summary === null)
-      return void vscode.window.showInformationMessage('Corpus Lens: this corpus keeps no figures, tables or equations that can be described.');
-    if (summary === 'cancelled') return void vscode.window.showInformationMessage('Corpus Lens: stopped; the descriptions written so far are kept.');
+      return void vscode.window.showInformationMessage(
+        'Corpus Lens: this corpus keeps no figures, tables or equations that can be described.',
+      );
+    if (summary === 'cancelled')
+      return void vscode.window.showInformationMessage('Corpus Lens: stopped; the descriptions written so far are kept.');
     const line = `${summary.enriched} of ${summary.elements} figures, tables and equations described; ${summary.skipped} already had a description; ${summary.failed.length} failed`;
     log.info(`describe figures and tables: ${line}${summary.stopped ? `; stopped: ${summary.stopped}` : ''}`);
     for (const f of summary.failed) log.warn(`  ${f.label ?? '(unnumbered)'} [${f.paperId}]: ${f.reason}`);
