@@ -91,6 +91,12 @@ export function defaultIndexPrecision(kind: StoreKind, dimensions: number): Inde
 const nativeCandidates = (k: number) => k + 25;
 /** A filtered native match reads at most this many candidates before handing over to pgvector's path. */
 const NATIVE_FILTER_MAX = 20_000;
+/**
+ * Below this many sentences a lookup scans every vector (a native corpus has no HNSW index: exact, a few ms): an
+ * approximate graph this small can still leave a sentence unreachable, and a corpus that small must find a sentence
+ * when given its own text (seen once in the full test run on the sample corpus, never alone).
+ */
+const EXACT_BELOW = 2_000;
 
 /** corpus_meta key present while a bulk load's statistics are deferred (see dropSearchIndexes). */
 const STATS_STALE = 'search_stats_stale';
@@ -368,6 +374,12 @@ export class SqlCorpusStore implements CorpusStore {
     return wait ? entry.loading : undefined;
   }
 
+  /** The native index where it serves a lookup now: built, and the corpus past EXACT_BELOW. */
+  private async servingIndex(): Promise<NativeVectorIndex | undefined> {
+    const index = await this.vectorIndex(false);
+    return index && index.size >= EXACT_BELOW ? index : undefined;
+  }
+
   writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
     return this.writing(() => this.writeAll(papers, options));
   }
@@ -625,7 +637,7 @@ export class SqlCorpusStore implements CorpusStore {
     this.checkVector(embedding, meta);
     await this.prepareSession();
     const [count, offset] = filterArgs(o);
-    const native = await this.vectorIndex(false);
+    const native = await this.servingIndex();
     const hits = native && (await this.matchNative(native, embedding, o));
     if (hits) return hits;
     const rows = !isFiltered(o)
@@ -682,7 +694,7 @@ export class SqlCorpusStore implements CorpusStore {
     const [count, offset] = filterArgs(o);
     const unfiltered = !isFiltered(o);
     const ranking = unfiltered ? await this.keywordRanking(text, t.candidates) : undefined;
-    const native = unfiltered ? await this.vectorIndex(false) : undefined;
+    const native = unfiltered ? await this.servingIndex() : undefined;
     // Unfiltered (the related-work and Q&A paths' usual case): hybrid_sentences' SQL as a prepared statement, with
     // the embedded corpus's keyword ranking from memory where it is ready, and its vector candidates from the native
     // index where it serves (re-scored exactly in the statement).
