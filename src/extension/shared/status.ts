@@ -6,6 +6,11 @@ import type { Connection } from '../corpus/corpus.js';
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('corpusLens.status', vscode.StatusBarAlignment.Right, 100);
   private corpus = 'Corpus Lens';
+  /**
+   * The failure shown is only "busy" (a lookup during an indexing run or a move): the corpus counted again after
+   * the write is the corpus back in service, so the counts replace it; any other failure stays until a lookup works.
+   */
+  private busy = false;
 
   constructor() {
     this.item.name = 'Corpus Lens';
@@ -17,7 +22,7 @@ export class StatusBar implements vscode.Disposable {
   /** The corpus's size as counted now (a connection opened, or the corpus was written): the text, not the state. */
   showCounts(c: Pick<Connection, 'name' | 'papers' | 'sentences'>): void {
     this.corpus = `${c.name} · ${c.sentences.toLocaleString('en')} sentences`;
-    if (this.item.text.startsWith('$(error)')) return; // the failure stays until a lookup works
+    if (this.item.text.startsWith('$(error)') && !this.busy) return; // the failure stays until a lookup works
     this.item.text = this.item.text.startsWith('$(sync~spin)') ? `$(sync~spin) ${this.corpus}` : `$(library) ${this.corpus}`;
     this.item.tooltip = `Corpus Lens: ${c.name}, ${c.papers} papers, ${c.sentences} sentences`;
   }
@@ -28,6 +33,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   show(event: LookupEvent): void {
+    this.busy = event.kind === 'error' && event.error.name === 'CorpusBusyError';
     switch (event.kind) {
       case 'searching':
         return this.set(`$(sync~spin) ${this.corpus}`, 'Corpus Lens: searching…');

@@ -514,7 +514,17 @@ describe('Corpus Lens in a real VS Code', function () {
     const before = (await api.corpus.connection()).sentences;
     const editor = await openPaper();
     const title = 'Sentence-Level Retrieval for Writing Support';
-    await vscode.commands.executeCommand('corpusLens.indexThisPaper');
+    // A lookup while the run writes is refused as busy and the status bar shows that failure; the counts after the
+    // write must replace it (CI once saw the status keep the failure). The lookup is made whenever the run is
+    // still writing when this test looks.
+    let done = false;
+    const run = Promise.resolve(vscode.commands.executeCommand('corpusLens.indexThisPaper')).finally(() => (done = true));
+    await waitFor('the run to start', () => api.corpus.indexing || done);
+    if (!done) {
+      moveTo(editor, 'Participants wrote faster');
+      await findSimilar(api, ['error', 'results']);
+    }
+    await run;
     const after = await api.corpus.connection();
     assert.ok(after.sentences > before, `${before} → ${after.sentences} sentences`);
     // The status bar says the new size at once, before any lookup (issue 31.12: it kept the old count until a
