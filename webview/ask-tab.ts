@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { el, replace, type Child } from './dom.js';
 import {
   MAX_QUESTION_LENGTH,
+  type AskCostView,
   type AskElementView,
   type AskProgressView,
   type AskSourceView,
@@ -41,6 +42,8 @@ export function sourceWhere(s: AskSourceView): string {
 export class AskTab {
   private view: AskView = { turns: [], sources: [] };
   private running = false;
+  /** The running question's cost ahead (with a chat model), kept beside each stage it goes through. */
+  private ahead = '';
   private draft = '';
   private readonly input = el('vscode-textfield', {
     attrs: {
@@ -133,16 +136,21 @@ export class AskTab {
     switch (p.kind) {
       case 'start':
         this.setRunning(true);
+        this.ahead = '';
         this.draft = '';
         replace(this.draftBox);
         this.draftBox.hidden = true;
         this.say(p.llm ? `Asking with ${p.llm}…` : 'Asking (no LLM configured: the answer is an extract of the best evidence)…');
         return;
+      case 'estimate':
+        this.ahead = ` (estimate: ${p.estimate}; ${p.basis})`;
+        this.say(`Asking${this.ahead}…`);
+        return;
       case 'stage':
-        this.say(STAGE_TEXT[p.stage]);
+        this.say(`${STAGE_TEXT[p.stage]}${this.ahead}`);
         return;
       case 'standalone':
-        this.say(`Searching as: ${p.standalone}`);
+        this.say(`Searching as: ${p.standalone}${this.ahead}`);
         return;
       case 'draft':
         this.draft += p.delta;
@@ -264,6 +272,7 @@ export class AskTab {
     } else {
       body.push(el('p', { class: t.kind === 'unknown' ? 'cl-ask-answer cl-ask-unknown' : 'cl-ask-answer' }, t.text));
     }
+    if (t.cost) body.push(this.renderCost(t.cost));
     if (t.elements.length && t.kind !== 'unknown') {
       body.push(
         el(
@@ -283,6 +292,16 @@ export class AskTab {
     );
   }
 
+  /** What the turn cost with the model: the total (and the estimate told before it) on one line, each step under it. */
+  private renderCost(c: AskCostView): HTMLElement {
+    return el(
+      'details',
+      { class: 'cl-ask-cost' },
+      el('summary', {}, `Cost: ${c.total}${c.estimate ? ` (estimated ${c.estimate})` : ''}`),
+      el('ul', { class: 'cl-ask-cost-steps', attrs: { 'aria-label': 'Cost per step' } }, ...c.steps.map((s) => el('li', {}, s))),
+    );
+  }
+
   /** A figure, table or equation card: label, type and place, caption (a table's first row, an equation's LaTeX). */
   private renderElement(e: AskElementView, turn: number, index: number): HTMLLIElement {
     const where = [e.type, e.section ? `section “${e.section}”` : null, e.page !== null ? `p. ${e.page}` : null].filter(Boolean).join(', ');
@@ -293,6 +312,7 @@ export class AskTab {
       el('span', { class: 'cl-ask-element-label' }, e.label ?? `Unnumbered ${e.type}`),
       ` (${where})`,
       text ? el('span', { class: 'cl-ask-element-caption' }, ' ', text) : null,
+      e.description ? el('span', { class: 'cl-ask-element-description' }, ' Described: ', e.description) : null,
       el('span', { class: 'cl-byline' }, ` — ${e.title?.trim() || 'Untitled paper'}${e.year !== null ? ` ${e.year}` : ''}`),
       e.source !== null && this.view.sources[e.source - 1] ? el('span', {}, ', beside ', this.citation(e.source)) : null,
       ' ',

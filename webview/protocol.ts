@@ -155,6 +155,18 @@ export interface AskElementView {
   /** direct: it matched the question; linked: on the page / in the section of cited sentence `source`. */
   match: 'direct' | 'linked';
   source: number | null;
+  /** What a chat model wrote about it (Describe Figures and Tables), or null. */
+  description: string | null;
+}
+
+/** What a turn cost with a chat model: told before it ran, and measured (in total and per step). */
+export interface AskCostView {
+  /** "~3 model calls, ~1.9k tokens, ~8 s", or null (a turn saved before estimates). */
+  estimate: string | null;
+  /** "3 model calls, 1.6k tokens, 5 s". */
+  total: string;
+  /** "answer: 1.2k tokens, 2.4 s", one per step. */
+  steps: string[];
 }
 
 export interface AskTurnView {
@@ -174,6 +186,8 @@ export interface AskTurnView {
   model: string | null;
   /** The filters the question stated and the search applied ("years 2020 on; venue ACL"), or null. */
   filters: string | null;
+  /** With a chat model: what the turn cost; null without one (an extract, "where did you find that?"). */
+  cost: AskCostView | null;
 }
 
 export interface AskView {
@@ -187,6 +201,8 @@ export type AskStage = 'rewrite' | 'search' | 'answer' | 'check';
 /** A running question, as the Ask tab is told about it. `draft` deltas are the model's UNCHECKED text. */
 export type AskProgressView =
   | { kind: 'start'; question: string; llm: string | null }
+  /** The cost ahead with a chat model ("~3 model calls, ~1.9k tokens, ~8 s") and what it assumed. */
+  | { kind: 'estimate'; estimate: string; basis: string }
   | { kind: 'stage'; stage: AskStage }
   | { kind: 'standalone'; standalone: string }
   | { kind: 'draft'; delta: string }
@@ -264,7 +280,7 @@ const HOST_TYPES = everyMember<HostMessageType>()([
   'askFocus',
   'filters',
 ]);
-const ASK_PROGRESS_KINDS = everyMember<AskProgressKind>()(['start', 'stage', 'standalone', 'draft', 'stopped']);
+const ASK_PROGRESS_KINDS = everyMember<AskProgressKind>()(['start', 'estimate', 'stage', 'standalone', 'draft', 'stopped']);
 const ASK_STAGES = everyMember<AskStage>()(['rewrite', 'search', 'answer', 'check']);
 const ASK_KINDS = everyMember<AskKind>()(['answer', 'extract', 'unknown', 'sources']);
 /** Longest question the view sends (a pasted page is not a question). */
@@ -361,7 +377,14 @@ export function isAskElement(x: unknown): x is AskElementView {
     isStringOrNull(x.section) &&
     isNumberOrNull(x.page) &&
     (x.match === 'direct' || x.match === 'linked') &&
-    (x.source === null || (isCount(x.source) && x.source > 0))
+    (x.source === null || (isCount(x.source) && x.source > 0)) &&
+    isStringOrNull(x.description)
+  );
+}
+
+function isAskCost(x: unknown): x is AskCostView | null {
+  return (
+    x === null || (isObject(x) && isStringOrNull(x.estimate) && isString(x.total) && Array.isArray(x.steps) && x.steps.every(isString))
   );
 }
 
@@ -381,7 +404,8 @@ export function isAskTurn(x: unknown): x is AskTurnView {
     isStringOrNull(x.model) &&
     Array.isArray(x.elements) &&
     x.elements.every(isAskElement) &&
-    isStringOrNull(x.filters)
+    isStringOrNull(x.filters) &&
+    isAskCost(x.cost)
   );
 }
 
@@ -395,6 +419,8 @@ export function isAskProgress(x: unknown): x is AskProgressView {
   switch (x.kind) {
     case 'start':
       return isString(x.question) && isStringOrNull(x.llm);
+    case 'estimate':
+      return isString(x.estimate) && isString(x.basis);
     case 'stage':
       return isString(x.stage) && ASK_STAGES.includes(x.stage);
     case 'standalone':

@@ -406,6 +406,23 @@ describe('with an LLM (stand-in)', () => {
     assert.equal(events.indexOf(ev!) < events.findIndex((e) => e.kind === 'draft'), true, 'evidence before the draft');
     assert.deepEqual(streamed.sentences, quiet.sentences, 'streaming changes nothing in the checked answer');
     assert.equal(streamed.text, quiet.text);
+    // The cost ahead comes first, before any call, from the estimator related work uses; the turn keeps it beside its trace.
+    assert.equal(events[0].kind, 'estimate');
+    const ahead = events[0].kind === 'estimate' ? events[0].estimate : undefined;
+    assert.deepEqual(streamed.estimate, ahead);
+    assert.equal(ahead?.llmCalls, 2, 'a first question: the answer and its verification');
+    assert.equal(streamed.trace?.total.llmCalls, 2);
+    const used = streamed.trace!.total.tokens.total;
+    assert.ok(ahead!.tokens.total / used > 0.33 && ahead!.tokens.total / used < 3, `estimated ${ahead!.tokens.total} tokens, used ${used}`);
+    assert.ok(ahead!.seconds >= 1);
+    // A follow-up adds the rewrite; without a model there is no estimate.
+    const c = newConversation();
+    await ask(c, q, { store, embedder, chat: chat() });
+    const followUp = await ask(c, 'What reduced that rate?', { store, embedder, chat: chat(), verify: false });
+    assert.equal(followUp.estimate?.llmCalls, 2, 'the rewrite and the answer, not verified');
+    assert.match(followUp.estimate!.basis, /follow-up rewrite/);
+    assert.equal((await ask(newConversation(), q, { store, embedder })).estimate, undefined);
+    assert.equal(parseConversation(serializeConversation(c)).turns[1].estimate?.llmCalls, 2, 'kept in the saved conversation');
   });
 
   test('a lying model: invented keys, unknown papers, invented numbers and raw citations never reach the answer', async () => {
@@ -488,8 +505,10 @@ describe('corpus-lens ask', () => {
       'elements',
       'filters',
       'trace',
+      'estimate',
     ]);
     assert.equal(j1.filters, null, 'the question states no filter');
+    assert.equal(j1.estimate, null, 'no model: nothing to estimate');
     // Each stage timed; offline, no model call and no token.
     assert.deepEqual(
       j1.trace.steps.map((s: { step: string }) => s.step),

@@ -37,8 +37,14 @@ const conversation: AskView = {
           page: 4,
           match: 'linked',
           source: 1,
+          description: `Recall at ten for each M ${HOSTILE}`,
         },
       ],
+      cost: {
+        estimate: '~3 model calls, ~1.9k tokens, ~8 s',
+        total: '3 model calls, 1.6k tokens, 5 s',
+        steps: ['search: 0.2 s', 'answer: 1.1k tokens, 3.1 s', `check: 500 tokens, 1.4 s ${HOSTILE}`],
+      },
     },
     {
       index: 1,
@@ -52,6 +58,7 @@ const conversation: AskView = {
       model: null,
       elements: [],
       filters: null,
+      cost: null,
     },
   ],
   sources: [
@@ -128,10 +135,23 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       });
       assert.equal(await p.page.isVisible('[data-ask-action="cancel"]'), true, 'Stop is offered while it runs');
       await p.send({ type: 'askProgress', progress: { kind: 'start', question: 'What reaches recall 0.98?', llm: 'standin' } });
+      await p.send({
+        type: 'askProgress',
+        progress: { kind: 'estimate', estimate: '~3 model calls, ~1.9k tokens, ~8 s', basis: '8 evidence sentences, verified' },
+      });
+      assert.equal(
+        await p.page.textContent('#cl-ask-status'),
+        'Asking (estimate: ~3 model calls, ~1.9k tokens, ~8 s; 8 evidence sentences, verified)…',
+        'the cost ahead, before any model call',
+      );
       await p.send({ type: 'askProgress', progress: { kind: 'stage', stage: 'answer' } });
       for (const delta of ['M = 16 reaches ', 'recall 0.98 [P', '1]', ` ${HOSTILE}`])
         await p.send({ type: 'askProgress', progress: { kind: 'draft', delta } });
-      assert.equal(await p.page.textContent('#cl-ask-status'), 'Writing the answer…');
+      assert.equal(
+        await p.page.textContent('#cl-ask-status'),
+        'Writing the answer… (estimate: ~3 model calls, ~1.9k tokens, ~8 s; 8 evidence sentences, verified)',
+        'the estimate stays beside each stage',
+      );
       const draft = await p.page.textContent('#cl-ask-draft p');
       assert.equal(draft, `M = 16 reaches recall 0.98 ${HOSTILE}`, 'the draft streams as text, the [P1] id left out');
       await p.page.click('[data-ask-action="cancel"]');
@@ -151,9 +171,21 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
       const card = await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-element');
       assert.equal(
         card,
-        `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`,
-        'an element card, its caption as text',
+        `Table 2 (table, section “Results”, p. 4) Recall by M ${HOSTILE} Described: Recall at ten for each M ${HOSTILE} — HNSW Tuning 2022, beside [1] Open source`,
+        'an element card, its caption and its description as text',
       );
+      assert.equal(
+        await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-cost summary'),
+        'Cost: 3 model calls, 1.6k tokens, 5 s (estimated ~3 model calls, ~1.9k tokens, ~8 s)',
+        'what the answer cost, beside what was estimated',
+      );
+      await p.page.click('.cl-ask-turn[data-turn="0"] .cl-ask-cost summary');
+      assert.deepEqual(
+        await p.page.$$eval('.cl-ask-turn[data-turn="0"] .cl-ask-cost li', (li) => li.map((x) => x.textContent)),
+        ['search: 0.2 s', 'answer: 1.1k tokens, 3.1 s', `check: 500 tokens, 1.4 s ${HOSTILE}`],
+        'and each step, opened',
+      );
+      assert.equal(await p.page.locator('.cl-ask-turn[data-turn="1"] .cl-ask-cost').count(), 0, 'no cost where no model was asked');
       assert.equal(
         await p.page.textContent('.cl-ask-turn[data-turn="0"] .cl-ask-filters'),
         `Filters from the question: years 2020 on; venue ${HOSTILE}`,

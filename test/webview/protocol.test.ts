@@ -40,6 +40,7 @@ const askTurn: AskTurnView = {
   model: 'm',
   elements: [],
   filters: null,
+  cost: null,
 };
 
 describe('protocol guards', () => {
@@ -61,7 +62,18 @@ describe('protocol guards', () => {
       { type: 'reveal', hitId: 's1' },
       { type: 'ask', ask: { turns: [], sources: [] } },
       { type: 'ask', ask: { turns: [askTurn], sources: [askSource] } },
+      {
+        type: 'ask',
+        ask: {
+          turns: [{ ...askTurn, cost: { estimate: null, total: '3 model calls, 1.6k tokens, 5 s', steps: ['answer: 900 tokens, 2.1 s'] } }],
+          sources: [],
+        },
+      },
       { type: 'askProgress', progress: { kind: 'start', question: 'q', llm: null } },
+      {
+        type: 'askProgress',
+        progress: { kind: 'estimate', estimate: '~3 model calls, ~1.9k tokens, ~8 s', basis: '8 evidence sentences' },
+      },
       { type: 'askProgress', progress: { kind: 'stage', stage: 'check' } },
       { type: 'askProgress', progress: { kind: 'draft', delta: 'Rec' } },
       { type: 'askProgress', progress: { kind: 'stopped', reason: 'failed', message: 'no corpus' } },
@@ -97,6 +109,7 @@ describe('protocol guards', () => {
                   page: null,
                   match: 'direct',
                   source: null,
+                  description: null,
                 },
               ],
             },
@@ -106,6 +119,9 @@ describe('protocol guards', () => {
       },
       { type: 'ask', ask: { turns: [{ ...askTurn, elements: undefined }], sources: [] } },
       { type: 'ask', ask: { turns: [{ ...askTurn, filters: 2020 }], sources: [] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, cost: undefined }], sources: [] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, cost: { estimate: null, total: '1 call', steps: [3] } }], sources: [] } },
+      { type: 'askProgress', progress: { kind: 'estimate', estimate: 3, basis: '' } },
       { type: 'askProgress', progress: { kind: 'stage', stage: 'hack' } },
       { type: 'askProgress', progress: { kind: 'draft', delta: 3 } },
       { type: 'askProgress', progress: { kind: 'stopped', reason: 'exploded' } },

@@ -62,6 +62,8 @@ export function askJson(turn: AskTurn, c: Conversation, threshold: number) {
     filters: turn.filters ?? null,
     /** Each stage's wall time, model calls, cached answers and tokens (null for "where did you find that?"). */
     trace: turn.trace ?? null,
+    /** With a chat model: the cost told before the question ran (model calls, tokens, seconds); null without one. */
+    estimate: turn.estimate ?? null,
   };
 }
 

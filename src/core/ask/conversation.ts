@@ -99,6 +99,7 @@ const turnSchema = z.object({
         match: z.enum(['direct', 'linked']),
         similarity: z.number().nullable(),
         source: z.number().nullable(),
+        description: z.string().nullable().optional(),
       }),
     )
     .optional(),
@@ -106,6 +107,14 @@ const turnSchema = z.object({
     .object({ yearMin: z.number().nullable(), yearMax: z.number().nullable(), venues: z.array(z.string()), phrases: z.array(z.string()) })
     .optional(),
   trace: traceSchema.optional(),
+  estimate: z
+    .object({
+      llmCalls: z.number(),
+      tokens: z.object({ prompt: z.number(), completion: z.number(), total: z.number() }),
+      seconds: z.number(),
+      basis: z.string(),
+    })
+    .optional(),
 });
 
 const conversationSchema = z.object({ version: z.literal(1), turns: z.array(turnSchema), sources: z.array(sourceSchema) });

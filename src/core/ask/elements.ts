@@ -77,6 +77,7 @@ export async function answerElements(
         match: h.match,
         similarity: h.similarity,
         source: via?.n ?? null,
+        description: h.element.description ?? null,
       };
     });
 }

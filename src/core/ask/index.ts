@@ -14,6 +14,7 @@ import { answerElements } from './elements.js';
 import { pageAndLines } from './location.js';
 import { hasOwnTerms, standaloneQuestion } from './rewrite.js';
 import { questionFilters } from './filters.js';
+import { estimateAsk } from './estimate.js';
 import { innerCitations, type InnerCitation } from '../retrieve/inner-citations.js';
 import type { AskOptions, AskTurn, Conversation } from './types.js';
 
@@ -31,6 +32,7 @@ export { isFollowUp, rewriteWithTerms } from './rewrite.js';
 export { DONT_KNOW } from './prompts.js';
 export { pageAndLines, type PrintedAt } from './location.js';
 export * from './types.js';
+export type { AskEstimate } from './estimate.js';
 
 export const ASK_DEFAULTS = { evidence: 8, papersFirstAbove: 200 } as const;
 
@@ -76,6 +78,9 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     return turn;
   }
 
+  // The cost ahead, told before any call (a model call per step: the follow-up rewrite, the answer, its verification).
+  const estimate = chat ? estimateAsk(conversation, q, { evidence: o.evidence ?? ASK_DEFAULTS.evidence, verify: o.verify ?? true }) : null;
+  if (estimate) o.onProgress?.({ kind: 'estimate', estimate });
   // Each stage timed, with its model calls and tokens (the turn's trace).
   const steps: StepTrace[] = [];
   const timed = async <T>(name: string, fn: (ctx: StepContext) => Promise<T>): Promise<T> => {
@@ -174,6 +179,7 @@ export async function ask(conversation: Conversation, question: string, o: AskOp
     ...(elements.length ? { elements } : {}),
     ...(filters ? { filters } : {}),
     trace: { steps, total: traceTotal(steps, performance.now() - t0) },
+    ...(estimate ? { estimate } : {}),
   };
   conversation.turns.push(turn);
   return turn;

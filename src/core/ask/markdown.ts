@@ -32,7 +32,8 @@ export function elementMarkdown(e: AskElement): string {
     .join(', ');
   const text = e.caption ?? e.content?.split('\n')[0] ?? null;
   return (
-    `- **${esc(e.label ?? 'Unnumbered ' + e.type)}** \\(${where}\\)${text ? ` “${esc(text)}”` : ''} — ${esc(e.title ?? e.paperId)}` +
+    `- **${esc(e.label ?? 'Unnumbered ' + e.type)}** \\(${where}\\)${text ? ` “${esc(text)}”` : ''}` +
+    `${e.description ? ` _${esc(e.description)}_` : ''} — ${esc(e.title ?? e.paperId)}` +
     `${who ? ` \\(${who}\\)` : ''}${e.source !== null ? `, beside \\[${e.source}\\]` : ''}`
   );
 }

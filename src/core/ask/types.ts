@@ -5,6 +5,7 @@ import type { StepTrace, TraceTotal } from '../grounding/index.js';
 import type { Embedder } from '../embed/types.js';
 import type { ChatModel } from '../llm/chat.js';
 import type { CorpusStore } from '../store/types.js';
+import type { AskEstimate } from './estimate.js';
 
 /** One stored sentence an answer cites; `n` is its citation number, unique over the whole conversation. */
 export interface AskSource {
@@ -98,6 +99,8 @@ export interface AskTurn {
    * response cache and tokens. Absent in conversations saved before it existed.
    */
   trace?: AskTrace;
+  /** With a chat model: the cost told before the turn ran (estimate.ts), beside what it cost (`trace`). */
+  estimate?: AskEstimate;
 }
 
 export interface AskTrace {
@@ -132,6 +135,8 @@ export interface AskElement {
   similarity: number | null;
   /** Linked: the citation number of the sentence that brought it. */
   source: number | null;
+  /** What a chat model wrote about it (enrichment: Describe Figures and Tables, `elements --enrich`); absent without one. */
+  description?: string | null;
 }
 
 export interface AskCounts {
@@ -178,10 +183,11 @@ export interface AskOptions {
 }
 
 /**
- * A running turn's progress. `draft` carries a delta of the model's answer as it streams: text BEFORE the check, with
+ * A running turn's progress. `estimate` comes first, with a chat model (the cost ahead). `draft` carries a delta of the model's answer as it streams: text BEFORE the check, with
  * the prompt's paper ids ([P1]) still in it; only the finished turn's sentences are the checked answer.
  */
 export type AskProgress =
+  | { kind: 'estimate'; estimate: AskEstimate }
   | { kind: 'stage'; stage: 'rewrite' | 'search' | 'answer' | 'check' }
   | { kind: 'standalone'; standalone: string; rewrite: 'none' | 'llm' | 'terms' }
   | { kind: 'evidence'; sentences: number; papers: number; answerable: boolean }

@@ -21,7 +21,7 @@
 export { runReview } from './pipeline.js';
 export { citedKeys, paperTextSource } from '../grounding/index.js';
 export { defaultTopic } from './topic.js';
-export { costLine, estimateLine } from './estimate.js';
+export { costLine, estimateLine } from '../grounding/index.js';
 export { htmlCommentSafe } from './outline.js';
 export { BibIndex } from '../bib/bib-index.js';
 export { entriesToAppend } from './emit.js';

@@ -1,8 +1,9 @@
 // The conversation as the Ask tab's protocol view (pure: no vscode import). Only kept sentences travel: what the
 // check removed is counted, never shown as if it were an answer.
-import type { AskProgress, Conversation } from '../../core/ask/types.js';
+import type { AskProgress, AskTurn, Conversation } from '../../core/ask/types.js';
+import { costLine, estimateLine, stepCostLines } from '../../core/grounding/cost.js';
 import { describeFilters } from '../../core/retrieve/question-filters.js';
-import type { AskProgressView, AskView } from '../../../webview/protocol.js';
+import type { AskCostView, AskProgressView, AskView } from '../../../webview/protocol.js';
 
 export function toAskView(c: Conversation): AskView {
   return {
@@ -28,7 +29,9 @@ export function toAskView(c: Conversation): AskView {
         page: e.page,
         match: e.match,
         source: e.source,
+        description: e.description ?? null,
       })),
+      cost: costView(t),
     })),
     sources: c.sources.map((s) => ({
       n: s.n,
@@ -49,9 +52,22 @@ export function toAskView(c: Conversation): AskView {
   };
 }
 
+/** A turn's cost as the tab shows it, when a chat model was asked (or answered from its cache). */
+function costView(t: AskTurn): AskCostView | null {
+  const total = t.trace?.total;
+  if (!total || !t.model || total.llmCalls + total.cachedCalls === 0) return null;
+  return {
+    estimate: t.estimate ? estimateLine(t.estimate) : null,
+    total: costLine(total),
+    steps: stepCostLines(t.trace!.steps),
+  };
+}
+
 /** The core's progress as the tab shows it (the evidence count is the log's business); null: nothing to show. */
 export function toAskProgress(p: AskProgress): AskProgressView | null {
   switch (p.kind) {
+    case 'estimate':
+      return { kind: 'estimate', estimate: estimateLine(p.estimate), basis: p.estimate.basis };
     case 'stage':
       return { kind: 'stage', stage: p.stage };
     case 'standalone':

@@ -4,6 +4,7 @@
 // with a reference to each cited paper's source; follow-ups continue the conversation of that chat (its history).
 // The model: the one chosen in the chat view unless corpusLens.llm.provider is "openai" with an endpoint set.
 import * as vscode from 'vscode';
+import { estimateLine } from '../../core/grounding/cost.js';
 import { errorText } from '../../core/redact.js';
 import type { AskProgress } from '../../core/ask/types.js';
 import { configuredChat, vscodeChat } from '../shared/chat.js';
@@ -80,6 +81,7 @@ async function answer(
         : request.model
           ? await vscodeChat(llm.model, request.model)
           : await configuredChat(deps.secrets);
+    let ahead = '';
     const turn = await core.ask(conversation, request.prompt, {
       store,
       embedder,
@@ -87,7 +89,8 @@ async function answer(
       maxElements: ask.maxElements,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.kind === 'stage') stream.progress(STAGE[p.stage]);
+        if (p.kind === 'estimate') ahead = ` (estimate: ${estimateLine(p.estimate)})`;
+        if (p.kind === 'stage') stream.progress(`${STAGE[p.stage]}${ahead}`);
       },
     });
     stream.markdown(core.turnMarkdown(turn, conversation));

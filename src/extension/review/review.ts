@@ -14,7 +14,7 @@ import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 import { configuredChat } from '../shared/chat.js';
 import { describeFilters, hasQuestionFilters } from '../../core/retrieve/question-filters.js';
-import { costLine, estimateLine } from '../../core/review/estimate.js';
+import { costLine, estimateLine } from '../../core/grounding/cost.js';
 
 interface LastResult {
   result: ReviewResult;
