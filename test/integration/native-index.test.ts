@@ -1,8 +1,10 @@
 // The embedded corpus's native vector index (src/core/store/sql/native-index.ts): the top 25 of its lookups against an
-// exact scan of the same rows (unfiltered and with a year filter), that a write retires it (never used stale), that a
-// damaged or half-written file is rebuilt rather than read, that a process killed in the middle of a write leaves an
-// index that the next open rebuilds, and that a process where the module cannot load answers through pgvector's
-// index with a one-line notice. The corpus process (openRemoteStore) uses it too: store-remote.test.ts.
+// exact scan of the same rows (unfiltered and with a year filter), that an appending write extends it (the lookup
+// right after finds the new sentence through it) and any other write retires it (never used stale), that a corpus
+// under 2,000 sentences builds none, that a damaged or half-written file is rebuilt rather than read, that a process
+// killed in the middle of an appending write leaves an index that the next open rebuilds, and that a process where
+// the module cannot load answers through pgvector's index with a one-line notice. The corpus process
+// (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,7 +94,7 @@ describe('the native vector index of an embedded corpus', () => {
     assert.ok(Math.abs(Number(sim[0].s) - top.similarity) < 1e-6);
   });
 
-  test('a write retires it: the next lookup sees the new rows, and the old file is gone', async () => {
+  test('an appending write extends it: the lookup right after finds the new sentence through it; the old file is gone', async () => {
     await store.vectorIndex();
     const q = queries(3, 1)[0];
     const before = indexFiles(folder);
@@ -104,13 +106,48 @@ describe('the native vector index of an embedded corpus', () => {
       [],
       'the file of the corpus before the write is removed',
     );
+    // Served now, without waiting: a full rebuild would start in the background and leave this lookup to an exact scan.
+    const extended = await store.vectorIndex(false);
+    assert.equal(extended?.size, 4040, 'the index holds the new rows as soon as the write returns');
+    const { rows } = await store.driver.query(`SELECT id FROM sentences WHERE paper_id = 'new0' AND global_index = 0`);
+    assert.equal(extended.search(q, 1).ids[0], Number(rows[0].id), 'the index itself finds the new sentence');
     const [first] = await store.matchVector(q, { count: K });
     assert.equal(first.sentence.paperId, 'new0', 'the first lookup after the write finds the new sentence');
-    const rebuilt = await store.vectorIndex();
-    assert.equal(rebuilt?.size, 4040);
-    assert.equal((await store.matchVector(q, { count: 1 }))[0].sentence.paperId, 'new0');
-    assert.equal(indexFiles(folder).length, 1);
+    const { rows: max } = await store.driver.query('SELECT max(id) AS m FROM sentences');
+    assert.deepEqual(indexFiles(folder), [`corpus-lens-vectors.4040.${max[0].m}.usearch`], 'saved under the new state');
     assert.equal(fstatSync(0).ino, stdin, 'descriptor 0 is still the one the process had');
+  });
+
+  test('a deletion retires it: lookups scan exactly until it is rebuilt, and never return the deleted rows', async () => {
+    await store.vectorIndex();
+    const q = queries(3, 1)[0];
+    await store.deletePapers(['new0']);
+    assert.equal(await store.vectorIndex(false), undefined, 'not served right after the deletion: rebuilt in full');
+    assert.deepEqual(indexFiles(folder), [], 'its file removed');
+    const hits = await store.matchVector(q, { count: K });
+    assert.ok(hits.every((h) => h.sentence.paperId !== 'new0'));
+    assert.equal((await store.vectorIndex())?.size, 4000);
+    assert.ok((await store.matchVector(q, { count: K })).every((h) => h.sentence.paperId !== 'new0'));
+    assert.equal(indexFiles(folder).length, 1);
+  });
+
+  test('a corpus under 2,000 sentences builds none (it is scanned exactly)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-native-small-'));
+    const small = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder: dir } });
+    try {
+      await small.init({ model: MODEL, dimensions: DIM });
+      await small.writePapers(corpus(1, 10)); // 400 sentences
+      assert.equal(await small.vectorIndex(), undefined);
+      const q = queries(2, 1)[0];
+      assert.deepEqual(
+        (await small.matchVector(q, { count: K })).map((h) => h.sentence.id),
+        await exact(small, q),
+      );
+      assert.deepEqual(indexFiles(dir), []);
+    } finally {
+      await small.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a damaged file named for the current corpus is not read: rebuilt on open', async () => {
@@ -121,7 +158,7 @@ describe('the native vector index of an embedded corpus', () => {
     const other = pgliteStore((store.driver as unknown as { db: PGlite }).db, { nativeIndex: { folder } });
     const index = await other.vectorIndex();
     assert.ok(index);
-    assert.equal(index.size, 4040);
+    assert.equal(index.size, 4000);
     const qs = queries(5, 10);
     const got: number[][] = [];
     const want: number[][] = [];
@@ -152,7 +189,7 @@ function child(script: string, env: NodeJS.ProcessEnv, onLine: (line: string, ki
   );
 }
 
-test('a process killed in the middle of a write leaves no index to be used stale: the next open rebuilds it', async () => {
+test('a process killed in the middle of an appending write leaves no index to be used stale: the next open rebuilds it', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'corpus-lens-native-kill-')), 'corpus');
   try {
     const script = `
@@ -161,7 +198,7 @@ test('a process killed in the middle of a write leaves no index to be used stale
       (async () => {
         const store = await openPGliteStore(${JSON.stringify(dir)}, { nativeIndex: true });
         await store.init({ model: ${JSON.stringify(MODEL)}, dimensions: ${DIM} });
-        await store.writePapers(corpus(1, 20));
+        await store.writePapers(corpus(1, 60));
         await store.vectorIndex();
         console.log('indexed');
         const write = store.writePapers(corpus(6, 100, 'late'));
@@ -177,11 +214,14 @@ test('a process killed in the middle of a write leaves no index to be used stale
     assert.equal(exit.signal, 'SIGKILL', exit.stderr);
     assert.equal(indexedFiles.length, 1, 'an index was saved before the write');
     assert.deepEqual(indexFiles(dir), [], 'the write removed it first');
+    // As a kill while saving the extended index would leave it: a temporary file, never read, removed by the rebuild.
+    writeFileSync(join(dir, `${indexedFiles[0]}.tmp-1`), Buffer.alloc(1000));
     const store = await openPGliteStore(dir, { create: false, nativeIndex: true });
     try {
       const n = (await store.counts()).sentences;
       const index = await store.vectorIndex();
       assert.equal(index?.size, n, 'rebuilt from the stored vectors');
+      assert.equal(indexFiles(dir).length, 1, 'saved, and the temporary file removed');
       const q = queries(7, 1)[0];
       const want = await exact(store, q);
       const got = (await store.matchVector(q, { count: K })).map((h) => h.sentence.id);

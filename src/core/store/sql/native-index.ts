@@ -11,8 +11,10 @@
  * here, half the file). Figures: docs/benchmarks.md, `npm run bench -- peers`.
  *
  * The index is of one state of the corpus: its file is named after it (the sentence count and the largest id), a
- * write through the store retires it first (sql/store.ts), and it is rebuilt from the stored vectors when missing or
- * stale. It is written to a temporary file and renamed, so a kill leaves the old one or none, never half of one.
+ * write through the store retires its file first (sql/store.ts), and it is rebuilt from the stored vectors when
+ * missing or stale. A write that only appends sentences extends the index in memory instead (extend: the rows with
+ * ids past its largest) and saves it under the new state's name. It is written to a temporary file and renamed, so a
+ * kill leaves the old one or none, never half of one.
  */
 import { closeSync, fstatSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,6 +27,7 @@ interface UsearchIndex {
   search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
   size(): number;
   save(path: string): void;
+  load(path: string): void;
   view(path: string): void;
 }
 type UsearchModule = { Index: new (config: Record<string, unknown>) => UsearchIndex };
@@ -91,7 +94,7 @@ function mappable(file: string): boolean {
 }
 
 /** The stored vectors' state the index must match: how many sentences, the largest id. */
-async function corpusState(driver: SqlDriver): Promise<{ count: number; maxId: number }> {
+export async function corpusState(driver: SqlDriver): Promise<{ count: number; maxId: number }> {
   const { rows } = await driver.query(`SELECT count(*)::int AS n, coalesce(max(id), 0)::bigint AS max FROM sentences`);
   return { count: Number(rows[0]?.n ?? 0), maxId: Number(rows[0]?.max ?? 0) };
 }
@@ -122,6 +125,11 @@ export class NativeVectorIndex {
   private constructor(
     private readonly index: UsearchIndex,
     readonly size: number,
+    /** The largest sentence id in it: the rows past it are what an appending write added. */
+    private readonly maxId: number,
+    private readonly dimensions: number,
+    /** The file it is memory-mapped from (read only), or undefined when it is in memory. */
+    private readonly mapped?: string,
   ) {}
 
   /** The saved index of the corpus as it is now (memory-mapped, read only: a write retires it), if there is one. */
@@ -134,7 +142,7 @@ export class NativeVectorIndex {
     try {
       const index = newIndex(mod, dimensions, state.count);
       index.view(file);
-      if (index.size() === state.count) return new NativeVectorIndex(index, state.count);
+      if (index.size() === state.count) return new NativeVectorIndex(index, state.count, state.maxId, dimensions, file);
     } catch {
       // missing or unreadable: to be built
     }
@@ -155,30 +163,41 @@ export class NativeVectorIndex {
     if (mod instanceof Error) return undefined;
     const state = await corpusState(driver);
     const index = newIndex(mod, dimensions, state.count);
-    for (let after = 0; ;) {
-      if (!current()) return undefined;
-      const page = await readVectors(driver, after, dimensions);
-      if (!current()) return undefined;
-      if (page.keys.length) index.add(page.keys, page.vectors, 0);
-      if (page.keys.length < READ_CHUNK) break;
-      after = Number(page.keys[page.keys.length - 1]);
-      await new Promise((resolve) => setImmediate(resolve)); // let a lookup's message in between chunks
-    }
+    if (!(await addStored(index, driver, dimensions, 0, current))) return undefined;
     if (!current() || index.size() !== state.count) return undefined;
-    if (folder) {
-      const name = fileName(state.count, state.maxId);
-      const file = join(folder, name);
-      const temp = `${file}.tmp-${process.pid}`;
-      try {
-        index.save(temp);
-        if (!current()) throw new Error('retired while saving');
-        renameSync(temp, file);
-        retireFiles(folder, name);
-      } catch {
-        rmSync(temp, { force: true }); // unsaved: rebuilt on the next open, never used stale
-      }
+    save(index, folder, state, current);
+    return new NativeVectorIndex(index, state.count, state.maxId, dimensions);
+  }
+
+  /**
+   * An in-memory index to extend after an appending write: this one, or a copy read from its file when it is
+   * memory-mapped (read only). Called before the write retires the file; undefined when it cannot be read.
+   */
+  writable(): NativeVectorIndex | undefined {
+    if (!this.mapped) return this;
+    const mod = nativeModule();
+    if (mod instanceof Error || !mappable(this.mapped)) return undefined;
+    try {
+      const index = newIndex(mod, this.dimensions, this.size);
+      index.load(this.mapped);
+      return index.size() === this.size ? new NativeVectorIndex(index, this.size, this.maxId, this.dimensions) : undefined;
+    } catch {
+      return undefined;
     }
-    return new NativeVectorIndex(index, state.count);
+  }
+
+  /**
+   * After a write that only appended sentences: this (in-memory) index with the stored rows past its largest id
+   * added, saved as the corpus's index (temporary file, then rename). Undefined where the corpus is not this index
+   * plus those rows (a sentence of it was deleted) or a write or close came meanwhile: the caller rebuilds.
+   */
+  async extend(driver: SqlDriver, folder: string | null, current: () => boolean): Promise<NativeVectorIndex | undefined> {
+    if (this.mapped) return undefined;
+    if (!(await addStored(this.index, driver, this.dimensions, this.maxId, current))) return undefined;
+    const state = await corpusState(driver);
+    if (!current() || this.index.size() !== state.count) return undefined;
+    save(this.index, folder, state, current);
+    return new NativeVectorIndex(this.index, state.count, state.maxId, this.dimensions);
   }
 
   /** The `k` nearest sentence ids to `vector`, best first, with their cosine similarities. */
@@ -192,6 +211,44 @@ export class NativeVectorIndex {
       similarities.push(1 - m.distances[i]);
     }
     return { ids, similarities };
+  }
+}
+
+/**
+ * Adds the stored sentences with ids past `after` to `index`, READ_CHUNK at a time (every core adds); false when
+ * `current` turned false in between (a write or close: the index is of no use).
+ */
+async function addStored(
+  index: UsearchIndex,
+  driver: SqlDriver,
+  dimensions: number,
+  after: number,
+  current: () => boolean,
+): Promise<boolean> {
+  for (;;) {
+    if (!current()) return false;
+    const page = await readVectors(driver, after, dimensions);
+    if (!current()) return false;
+    if (page.keys.length) index.add(page.keys, page.vectors, 0);
+    if (page.keys.length < READ_CHUNK) return true;
+    after = Number(page.keys[page.keys.length - 1]);
+    await new Promise((resolve) => setImmediate(resolve)); // let a lookup's message in between chunks
+  }
+}
+
+/** Saves the index of corpus state `state` in `folder` (temporary file, then rename) and removes any other. */
+function save(index: UsearchIndex, folder: string | null, state: { count: number; maxId: number }, current: () => boolean): void {
+  if (!folder) return;
+  const name = fileName(state.count, state.maxId);
+  const file = join(folder, name);
+  const temp = `${file}.tmp-${process.pid}`;
+  try {
+    index.save(temp);
+    if (!current()) throw new Error('retired while saving');
+    renameSync(temp, file);
+    retireFiles(folder, name);
+  } catch {
+    rmSync(temp, { force: true }); // unsaved: rebuilt on the next open, never used stale
   }
 }
 

@@ -7,7 +7,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './native-index.js';
+import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './native-index.js';
 import {
   filterArgs,
   isFiltered,
@@ -92,9 +92,9 @@ const nativeCandidates = (k: number) => k + 25;
 /** A filtered native match reads at most this many candidates before handing over to pgvector's path. */
 const NATIVE_FILTER_MAX = 20_000;
 /**
- * Below this many sentences a lookup scans every vector (a native corpus has no HNSW index: exact, a few ms): an
- * approximate graph this small can still leave a sentence unreachable, and a corpus that small must find a sentence
- * when given its own text (seen once in the full test run on the sample corpus, never alone).
+ * Below this many sentences a lookup scans every vector (a native corpus has no HNSW index: exact, a few ms), and no
+ * native index is built: an approximate graph this small can still leave a sentence unreachable, and a corpus that
+ * small must find a sentence when given its own text (seen once in the full test run on the sample corpus, never alone).
  */
 const EXACT_BELOW = 2_000;
 
@@ -152,6 +152,8 @@ export class SqlCorpusStore implements CorpusStore {
   private statsDeferred = false;
   /** Bumped by every write through this store: the keyword index is of one generation of the corpus. */
   private generation = 0;
+  /** Writes under way: no vector index is served or built meanwhile (it could miss what they have written so far). */
+  private writes = 0;
   private closed = false;
   /** The embedded corpus's in-memory keyword ranking (keyword-index.ts), or its load under way. */
   private keywords: { generation: number; index?: KeywordIndex; loading?: Promise<KeywordIndex | undefined> } | undefined;
@@ -314,14 +316,20 @@ export class SqlCorpusStore implements CorpusStore {
 
   /**
    * Runs a write: the keyword index of the corpus before it is retired, and so is one loaded while it ran (a load
-   * checks the generation between its statements).
+   * checks the generation between its statements). A write that only `appends` sentences keeps the native vector
+   * index in memory (its file is retired all the same) and extends it with the new rows once the write is done;
+   * meanwhile lookups scan exactly. Any other write (deletions, replacements, upgrades) leaves it to a full rebuild.
    */
-  private async writing<T>(write: () => Promise<T>): Promise<T> {
+  private async writing<T>(write: () => Promise<T>, appends = false): Promise<T> {
+    const base = appends ? this.appendBase() : undefined;
     this.retire();
+    this.writes++;
     try {
       return await write();
     } finally {
+      this.writes--;
       this.generation++;
+      if (base && this.writes === 0) await this.extendVectorIndex(base);
     }
   }
 
@@ -333,6 +341,33 @@ export class SqlCorpusStore implements CorpusStore {
     this.generation++;
     this.vectors = undefined;
     if (this.options.nativeIndex?.folder) retireFiles(this.options.nativeIndex.folder);
+  }
+
+  /** The native index of the corpus as it is now, writable, to be extended by an appending write (see writing). */
+  private appendBase(): NativeVectorIndex | undefined {
+    const index = this.vectors?.generation === this.generation && this.writes === 0 ? this.vectors.index : undefined;
+    return index?.writable();
+  }
+
+  /**
+   * After an appending write: `base` extended with the rows it added serves the corpus as it is now (and is saved);
+   * where it cannot be (see NativeVectorIndex.extend), the next lookup starts a full build as after any write.
+   */
+  private async extendVectorIndex(base: NativeVectorIndex): Promise<void> {
+    const generation = this.generation;
+    const current = () => !this.closed && this.generation === generation && this.writes === 0;
+    const entry: NonNullable<typeof this.vectors> = { generation };
+    this.vectors = entry;
+    entry.loading = base
+      .extend(this.driver, this.options.nativeIndex?.folder ?? null, current)
+      .catch(() => undefined)
+      .then((index) => {
+        if (this.vectors === entry && index && current()) entry.index = index;
+        else if (this.vectors === entry) this.vectors = undefined; // not extended: built in full on demand
+        entry.loading = undefined;
+        return entry.index;
+      });
+    await entry.loading;
   }
 
   /** Whether vector lookups go through the native index (the notice of a failed load is given once, here). */
@@ -351,13 +386,15 @@ export class SqlCorpusStore implements CorpusStore {
    * (lookups take pgvector's path meanwhile); opening the file is.
    */
   async vectorIndex(wait = true): Promise<NativeVectorIndex | undefined> {
-    if (!this.nativeVectors() || this.closed) return undefined;
+    if (!this.nativeVectors() || this.closed || this.writes > 0) return undefined;
     const generation = this.generation;
     if (this.vectors?.generation === generation) return this.vectors.index ?? (wait ? this.vectors.loading : undefined);
     const meta = await requireMeta(this);
-    const current = () => !this.closed && this.generation === generation;
+    const current = () => !this.closed && this.generation === generation && this.writes === 0;
     const entry: NonNullable<typeof this.vectors> = { generation };
     this.vectors = entry;
+    // A corpus under EXACT_BELOW is scanned exactly: its index would not be used (asked again after the next write).
+    if ((await corpusState(this.driver)).count < EXACT_BELOW) return undefined;
     const folder = this.options.nativeIndex?.folder ?? null;
     const saved = await NativeVectorIndex.view(this.driver, meta.dimensions, folder);
     if (saved) {
@@ -374,14 +411,17 @@ export class SqlCorpusStore implements CorpusStore {
     return wait ? entry.loading : undefined;
   }
 
-  /** The native index where it serves a lookup now: built, and the corpus past EXACT_BELOW. */
-  private async servingIndex(): Promise<NativeVectorIndex | undefined> {
-    const index = await this.vectorIndex(false);
-    return index && index.size >= EXACT_BELOW ? index : undefined;
+  /** The native index where it serves a lookup now: built (only for a corpus past EXACT_BELOW). */
+  private servingIndex(): Promise<NativeVectorIndex | undefined> {
+    return this.vectorIndex(false);
   }
 
-  writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
-    return this.writing(() => this.writeAll(papers, options));
+  /** New papers only (existing ids are skipped): an append, unless the load drops and rebuilds the indexes. */
+  async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
+    const result = await this.writing(() => this.writeAll(papers, options), !options.deferIndexes);
+    // The native index is part of a bulk load: built (and saved) now rather than by the first lookup.
+    if (options.deferIndexes) await this.vectorIndex();
+    return result;
   }
 
   private async writeAll(papers: readonly PaperInput[], options: WriteOptions): Promise<WriteResult> {
