@@ -2,9 +2,10 @@
 // with the CLI; skipped with the reason where code-server or Chromium is missing (CI installs both).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/core/random.ts';
 import { runCli } from '../support/cli.ts';
 import { evalPath } from '../support/eval.ts';
 import { realPgSkip, startRealPg } from '../support/pg-real.ts';
@@ -141,3 +142,56 @@ test('npm run package builds a small .vsix that installs into code-server and wo
   assert.equal(run.summary?.failed, 0);
   assert.equal(run.summary?.passed, 1);
 });
+
+/** Markdown papers of made-up sentences, distinct words in each (no two are one work), to pass the native index's floor. */
+function generatedPapers(folder: string, papers: number, sentences: number): void {
+  mkdirSync(folder, { recursive: true });
+  const next = mulberry32(7);
+  const vocabulary = Array.from({ length: 600 }, (_, i) => `term${i.toString(36)}`);
+  for (let p = 0; p < papers; p++) {
+    const body = Array.from({ length: sentences }, (_, i) => {
+      const words = Array.from({ length: 12 }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
+      return `Sentence ${i} of this study relates ${words.join(' ')}.`;
+    });
+    writeFileSync(join(folder, `generated-${p}.md`), `# Generated study ${p}\n\n## Findings\n\n${body.join(' ')}\n`);
+  }
+}
+
+const target = `${process.platform}-${process.arch}`;
+const targets = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64'];
+test(
+  `npm run package:target -- ${target} builds the per-platform .vsix whose vector lookups use the native index`,
+  { skip: missing || (!targets.includes(target) && `no per-platform .vsix for ${target}`), timeout: 600_000 },
+  async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { readdirSync, statSync } = await import('node:fs');
+    execFileSync('npm', ['run', '--silent', 'package:target', '--', target], { cwd: root, stdio: 'pipe' });
+    const vsix = join(root, `corpus-lens-${target}.vsix`);
+    assert.ok(statSync(vsix).size < 20e6, `${statSync(vsix).size} bytes`);
+    // Past the size below which lookups scan exactly (2,000 sentences): the samples and 16 made-up papers. Indexed
+    // without the native index, so the file the test waits for can only be the installed extension's.
+    const scratch = mkdtempSync(join(tmpdir(), 'cl-vsix-native-'));
+    generatedPapers(join(scratch, 'papers'), 16, 100);
+    const corpus = join(scratch, 'corpus');
+    const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus'), join(scratch, 'papers')], {
+      env: { ...process.env, CORPUS_LENS_NATIVE_INDEX: '0' },
+    });
+    assert.equal(ingest.code, 0, ingest.stderr);
+    assert.deepEqual(
+      readdirSync(corpus).filter((f) => f.endsWith('.usearch')),
+      [],
+    );
+    const run = await runHostSuite({
+      vsix,
+      developmentPath: join(root, 'test', 'fixtures', 'empty-extension'),
+      suite: 'vsix.suite',
+      settings: { 'corpusLens.corpus.path': corpus },
+      env: { CORPUS_LENS_TEST_NATIVE_CORPUS: corpus },
+      timeoutMs: 180_000,
+    });
+    if (run.exitCode !== 0 || !run.summary) console.log(run.log.slice(-6000));
+    for (const f of run.summary?.failures ?? []) console.log(`FAILED ${f.title}\n${f.error}`);
+    assert.equal(run.summary?.failed, 0);
+    assert.equal(run.summary?.passed, 2);
+  },
+);
