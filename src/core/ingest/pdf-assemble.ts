@@ -6,6 +6,7 @@ import { sentences as splitSentences } from '../text/index.js';
 import { buildPaper, PaperAssembler } from './paper.js';
 import { median, type PdfLayout, type PdfLine } from './pdf-layout.js';
 import { displayLike, PdfElements, type LineKind } from './pdf-elements.js';
+import { cellCount } from './pdf-table.js';
 import type { ReadOptions, ReadResult } from './types.js';
 import { bodySize, pdfMetadata, titleLines as findTitleLines } from './pdf-metadata.js';
 
@@ -44,13 +45,20 @@ const CENTRED_MAX_WIDTH = 0.5;
 const CENTRED_INDENT = 0.15;
 /** Text smaller than this (× body) below the column's last body line is a footnote. */
 const FOOTNOTE_SIZE = 0.92;
+/** Lines whose left edges differ by at most this many points start at one edge. */
+const SAME_EDGE = 1.5;
+/** A line wider than this fraction of its column is full: a paragraph's line that the next one continues. */
+const FULL_LINE = 0.85;
+/** Rows of a table follow closer than this (× font size): a rule and its padding between them at most. */
+const TABLE_ROW_GAP = 2.5;
 /** Lines of two columns whose baselines differ by at most this many points are one printed row (line numbers). */
 const SAME_ROW_Y = 1;
 
 const KNOWN_HEADINGS =
   /^(abstract|introduction|related work|background|preliminaries|conclusions?|concluding remarks|discussion|acknowledge?ments?|references|bibliography|works cited|literature cited|reference list|appendix|appendices|methods?|materials and methods|results|results and discussion|experiments|evaluation|limitations|future work|ethics statement|broader impacts?|summary|supplementary material|data availability|author contributions|competing interests)$/i;
 const NUMBERED = /^((?:\d{1,2}(?:\.\d{1,2}){0,3})|(?:[A-H](?:\.\d{1,2}){0,3})|(?:[IVX]{1,5}))\.?\s+(\S.{0,110})$/;
-const CAPTION = /^(?:Figure|Fig\.|Table|Algorithm|Listing|Scheme)\s*[0-9IVXS]+[a-z]?\s*[.:|]/;
+// IEEE's table label stands alone on its line ("TABLE II"), its caption on the next in a smaller size.
+const CAPTION = /^(?:(?:Figure|Fig\.|Table|Algorithm|Listing|Scheme)\s*[0-9IVXS]+[a-z]?\s*[.:|]|TABLE\s+(?:[IVX]+|\d+)$)/;
 
 interface Heading {
   title: string;
@@ -207,7 +215,7 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   const front: PdfLine[] = [];
   let buf = new PagedBuffer(compounds);
   let side: PagedBuffer[] = [];
-  let caption: { buf: PagedBuffer; last: PdfLine } | null = null;
+  let caption: { buf: PagedBuffer; last: PdfLine; table: boolean } | null = null;
   let seenHeading = false;
   const elements = new PdfElements(colBox, colExtent);
   const flushSection = () => {
@@ -240,6 +248,18 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     elements.note(l, kind);
   };
 
+  // A row of table cells: three or more runs of text apart by more than a word space (prose leaves no such gap, or one
+  // at most in a loose line), or two beside another such row or a table caption just above or below it.
+  const near = (a: PdfLine, b: PdfLine | undefined) =>
+    !!b && b.page === a.page && b.col === a.col && Math.abs(b.y - a.y) < a.size * TABLE_ROW_GAP;
+  const tableRow = (i: number): boolean => {
+    const l = lines[i];
+    const n = cellCount(l);
+    if (n >= 3) return true;
+    if (n < 2) return false;
+    return [lines[i - 1], lines[i + 1]].some((m) => near(l, m) && (cellCount(m!) >= 2 || /^Table\s/i.test(m!.text)));
+  };
+
   let prev: PdfLine | null = null;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
@@ -250,14 +270,18 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
       continue;
     }
     const box = colBox(l);
-    // Captions run on while the lines stay close together.
+    // Captions run on while the lines stay close together. A table's caption set above it ends where its first row
+    // begins: a row of cells, or a line that neither starts where the caption's last line did nor follows a full one
+    // (a one-line caption is centred; a longer one is a paragraph) unless that line was the label alone (IEEE).
     if (caption) {
-      const c: { buf: PagedBuffer; last: PdfLine } = caption;
+      const c: { buf: PagedBuffer; last: PdfLine; table: boolean } = caption;
       if (
         l.page === c.last.page &&
         l.col === c.last.col &&
         l.y - c.last.y < l.size * BLOCK_LINE_GAP &&
-        Math.abs(l.size - c.last.size) < SAME_SIZE
+        (Math.abs(l.size - c.last.size) < SAME_SIZE || !c.buf.text) &&
+        cellCount(l) < 2 &&
+        (!c.table || !c.buf.text || Math.abs(l.x0 - c.last.x0) < SAME_EDGE || c.last.x1 - c.last.x0 > box.width * FULL_LINE)
       ) {
         note(l, 'caption');
         c.buf.append(l.text, l.page, lineNo.get(l));
@@ -305,7 +329,7 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
       const b = new PagedBuffer(compounds);
       b.append(l.text.replace(CAPTION, '').trim(), l.page, lineNo.get(l));
       side.push(b);
-      caption = { buf: b, last: l };
+      caption = { buf: b, last: l, table: /^table/i.test(l.text) };
       elements.caption(l, b, buf.text.length);
       continue;
     }
@@ -325,7 +349,8 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
     // the median is itself indented, and a sum's subscript line read as prose.
     if (
       (l.x1 - l.x0 < box.width * CENTRED_MAX_WIDTH && l.x0 > colExtent(l).x0 + box.width * CENTRED_INDENT && !/[.!?:]$/.test(l.text)) ||
-      l.parts.length > 1
+      l.parts.length > 1 ||
+      tableRow(i)
     ) {
       note(l, 'skipped');
       elements.equation(l, buf.text.length);

@@ -9,11 +9,12 @@
 import type { PaperAssembler } from './paper.js';
 import type { PdfLine } from './pdf-layout.js';
 import type { ElementType } from '../store/types.js';
+import { pdfTableRows } from './pdf-table.js';
 
 /** What pdf-assemble.ts did with a line. */
 export type LineKind = 'prose' | 'skipped' | 'caption' | 'other';
 
-const CAPTION_LABEL = /^(Figure|Fig\.|Table)\s*([0-9]+[a-z]?|[IVX]+|S\d+)\s*[.:|]/;
+const CAPTION_LABEL = /^(Figure|Fig\.|Table|TABLE)\s*([0-9]+[a-z]?|[IVX]+|S\d+)\s*(?:[.:|]|$)/;
 const EQUATION_NUMBER = /\(\s*(\d+[a-z]?)\s*\)$/;
 /** A text line's box reaches this far below its baseline and above it (× font size): descenders and ascenders. */
 const DESCENT = 0.25;
@@ -52,7 +53,7 @@ type Box = [number, number, number, number];
 export function captionLabel(text: string): { type: ElementType; label: string } | null {
   const m = CAPTION_LABEL.exec(text);
   if (!m) return null;
-  const type: ElementType = m[1] === 'Table' ? 'table' : 'figure';
+  const type: ElementType = /^table$/i.test(m[1]) ? 'table' : 'figure';
   return { type, label: `${type === 'table' ? 'Table' : 'Figure'} ${m[2]}` };
 }
 
@@ -176,12 +177,29 @@ export class PdfElements {
     const page = own[0].page;
     const run = (from: number, step: number) => {
       const out: PdfLine[] = [];
-      for (let i = from; i >= 0 && i < this.lines.length; i += step) {
+      let i = from;
+      for (; i >= 0 && i < this.lines.length; i += step) {
         const { line, kind } = this.lines[i];
         if (line.page !== page || kind !== 'skipped') break;
         out.push(line);
       }
-      return step < 0 ? out.reverse() : out;
+      if (step < 0) out.reverse();
+      // Two floats stacked with no text between them (a table whose caption is above it, then one whose caption is
+      // below): the lines between the two captions are split where the white space between two lines is widest. When
+      // the other is a figure's caption, the space next to it counts too (a figure drawn without text, below the
+      // table's last row: no split). A caption of several lines is met by its last line from below: its label is on
+      // its first.
+      let other: ElementType | null = null;
+      for (let j = i; j >= 0 && j < this.lines.length && this.lines[j].kind === 'caption' && !other; j += step)
+        if (this.lines[j].line.page === page) other = captionLabel(this.lines[j].line.text)?.type ?? null;
+      if (out.length < 2 || !other) return out;
+      const seq = step > 0 ? [...out, this.lines[i].line] : [this.lines[i].line, ...out];
+      const gap = (j: number) => seq[j].y - seq[j - 1].y;
+      const [lo, hi] = other === 'figure' ? [1, seq.length - 1] : step > 0 ? [1, seq.length - 2] : [2, seq.length - 1];
+      let cut = lo;
+      for (let j = lo + 1; j <= hi; j++) if (gap(j) > gap(cut)) cut = j;
+      if (other === 'figure' && cut === (step > 0 ? seq.length - 1 : 1)) return out;
+      return step > 0 ? out.slice(0, cut) : out.slice(cut - 1);
     };
     const above = run(p.first - 1, -1);
     const below = run(p.last + 1, 1);
@@ -189,7 +207,8 @@ export class PdfElements {
     // where the author wrote \caption: take the side that has lines, below first for a table.
     const body = p.type === 'table' ? (below.length ? below : above) : above.length ? above : below;
     if (body.length) {
-      const content = body.map((l) => (l.parts.length > 1 ? l.parts.join(' | ') : l.text)).join('\n');
+      const content =
+        p.type === 'table' ? pdfTableRows(body) : body.map((l) => (l.parts.length > 1 ? l.parts.join(' | ') : l.text)).join('\n');
       return { box: boxOf([...body, ...own]), content };
     }
     // No text: the figure is the blank between the line above (on this page) and the caption, across its column.

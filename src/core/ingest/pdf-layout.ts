@@ -15,6 +15,13 @@ interface Item {
   font: string;
 }
 
+/** A run of a line's text between gaps wider than a word space, and where it lies. */
+export interface PdfSpan {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
 /** A line of one column (or a full-width line) on a page. */
 export interface PdfLine {
   page: number;
@@ -23,6 +30,8 @@ export interface PdfLine {
   parts: string[];
   /** The line's text split at any gap wider than a word space (names set side by side in an author block). */
   chunks?: string[];
+  /** The same chunks with their left and right edges (a table's cells are placed in columns by them). */
+  spans?: PdfSpan[];
   x0: number;
   x1: number;
   y: number;
@@ -104,19 +113,27 @@ function joinItems(
   items: Item[],
   size: number,
   raised: (it: Item) => boolean = () => false,
-): { text: string; parts: string[]; chunks: string[] } {
+): { text: string; parts: string[]; chunks: string[]; spans: PdfSpan[] } {
   const parts: string[] = [];
   const chunks: string[] = [];
+  const spans: PdfSpan[] = [];
   let cur = '';
   let chunk = '';
+  let chunkX0 = 0;
   let prev: Item | undefined;
   let prevChunk: Item | undefined;
+  const endChunk = () => {
+    chunks.push(chunk);
+    const text = chunk.replace(/\s+/g, ' ').trim();
+    if (text && prevChunk) spans.push({ text, x0: chunkX0, x1: prevChunk.x1 });
+  };
   for (const it of items) {
     if (!raised(it)) {
       if (prevChunk && it.x0 - prevChunk.x1 > CHUNK_GAP * size) {
-        chunks.push(chunk);
+        endChunk();
         chunk = '';
       }
+      if (!chunk) chunkX0 = it.x0;
       chunk +=
         (chunk && prevChunk && it.x0 - prevChunk.x1 > WORD_GAP * size && !/\s$/.test(chunk) && !/^\s/.test(it.str) ? ' ' : '') + it.str;
       prevChunk = it;
@@ -132,10 +149,10 @@ function joinItems(
     prev = it;
   }
   parts.push(cur.trim());
-  chunks.push(chunk);
+  endChunk();
   const tidy = (xs: string[]) => xs.map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
   const clean = tidy(parts);
-  return { text: clean.join(' '), parts: clean, chunks: tidy(chunks) };
+  return { text: clean.join(' '), parts: clean, chunks: tidy(chunks), spans };
 }
 
 /** Rows of items sharing a baseline (superscripts join the row they sit on). */
@@ -212,11 +229,27 @@ function makeLine(items: Item[], page: number, col: number): PdfLine {
   const kept = items.filter(
     (it) => !(it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE && /^[\d*†‡§¶,\s]+$/.test(it.str)),
   );
-  const { text, parts, chunks } = joinItems(kept, size, (it) => it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE);
+  const { text, parts, chunks, spans } = joinItems(
+    kept,
+    size,
+    (it) => it.size < size * SUPERSCRIPT_SIZE && y - it.y > size * SUPERSCRIPT_RAISE,
+  );
   const fonts = new Map<string, number>();
   for (const it of main) fonts.set(it.font, (fonts.get(it.font) ?? 0) + it.str.length);
   const font = [...fonts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-  return { page, text, parts, chunks, x0: Math.min(...kept.map((i) => i.x0)), x1: Math.max(...kept.map((i) => i.x1)), y, size, col, font };
+  return {
+    page,
+    text,
+    parts,
+    chunks,
+    spans,
+    x0: Math.min(...kept.map((i) => i.x0)),
+    x1: Math.max(...kept.map((i) => i.x1)),
+    y,
+    size,
+    col,
+    font,
+  };
 }
 
 /** Lay out one page's items into lines in reading order. */
