@@ -85,13 +85,20 @@ describe('the native vector index of an embedded corpus', () => {
     }
     assert.ok(recall(got, want) >= 0.95, `recall@25 ${recall(got, want)}`);
     assert.ok(recall(gotYear, wantYear) >= 0.95, `filtered recall@25 ${recall(gotYear, wantYear)}`);
-    // Similarities are the stored float32 vectors' (re-scored in SQL), as pgvector's path gives them.
+    // Similarities are the stored float32 vectors' (the index holds them in full precision), as pgvector's path gives them.
     const [top] = await store.matchVector(qs[0], { count: 1 });
     const { rows: sim } = await store.driver.query(`SELECT 1 - (embedding <=> $1::vector) AS s FROM sentences WHERE id = $2`, [
       vectorText(qs[0]),
       top.sentence.id,
     ]);
     assert.ok(Math.abs(Number(sim[0].s) - top.similarity) < 1e-6);
+    // A threshold keeps exactly the hits at least that similar.
+    const all = await store.matchVector(qs[1], { count: K });
+    const above = await store.matchVector(qs[1], { count: K, threshold: all[9].similarity });
+    assert.deepEqual(
+      above.map((h) => h.sentence.id),
+      all.filter((h) => h.similarity >= all[9].similarity).map((h) => h.sentence.id),
+    );
   });
 
   test('an appending write extends it: the lookup right after finds the new sentence through it; the old file is gone', async () => {
@@ -114,7 +121,7 @@ describe('the native vector index of an embedded corpus', () => {
     const [first] = await store.matchVector(q, { count: K });
     assert.equal(first.sentence.paperId, 'new0', 'the first lookup after the write finds the new sentence');
     const { rows: max } = await store.driver.query('SELECT max(id) AS m FROM sentences');
-    assert.deepEqual(indexFiles(folder), [`corpus-lens-vectors.4040.${max[0].m}.usearch`], 'saved under the new state');
+    assert.deepEqual(indexFiles(folder), [`corpus-lens-vectors.4040.${max[0].m}.f32.usearch`], 'saved under the new state');
     assert.equal(fstatSync(0).ino, stdin, 'descriptor 0 is still the one the process had');
   });
 

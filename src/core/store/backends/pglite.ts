@@ -432,20 +432,20 @@ class PGliteDriver implements SqlDriver {
    * Parse/Bind/Describe/Execute/Sync go to the backend as one message batch: one round trip.
    */
   async lookup(sql: string, vector: Float32Array | null, params: readonly unknown[], prepareAs?: string): Promise<Row[]> {
-    if (!vector) {
+    if (!vector && !prepareAs) {
       const r = await this.db.query<Row>(sql, [...params]);
       return r.rows;
     }
-    if (this.vectorOid === undefined || !this.serialize) {
-      this.serialize = (await import('@electric-sql/pglite')).protocol.serialize;
+    this.serialize ??= (await import('@electric-sql/pglite')).protocol.serialize;
+    if (vector && this.vectorOid === undefined) {
       const r = await this.db.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS oid`);
       this.vectorOid = Number(r.rows[0].oid);
     }
     const s = this.serialize;
-    const values = [vectorBinary(vector), ...params.map(paramText)];
+    const values = [...(vector ? [vectorBinary(vector)] : []), ...params.map(paramText)];
     const parse = !prepareAs || !this.prepared.has(prepareAs);
     const msgs = [
-      ...(parse ? [s.parse({ name: prepareAs, text: sql, types: [this.vectorOid] })] : []),
+      ...(parse ? [s.parse({ name: prepareAs, text: sql, types: vector ? [this.vectorOid!] : [] })] : []),
       s.bind({ statement: prepareAs, values }),
       s.describe({ type: 'P' }),
       s.execute({}),

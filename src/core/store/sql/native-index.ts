@@ -7,8 +7,10 @@
  * code and searches it in well under a millisecond; PGlite keeps the rows, the context, the sections and BM25, and
  * gets only the ids (one statement, as the keyword index hands over its ranking). Chosen over hnswlib-node, which
  * compiles at install (node-gyp: no compiler on a user's machine, no prebuilt binary in the .vsix); usearch ships
- * binaries for linux-x64/arm64, darwin and win32-x64, and stores vectors in half precision (same recall as float32
- * here, half the file). Figures: docs/benchmarks.md, `npm run bench -- peers`.
+ * binaries for linux-x64/arm64, darwin and win32-x64. It keeps the vectors in full precision (float32), so its
+ * similarities are the stored vectors' and a lookup takes them as they are, with no re-scoring in SQL (half
+ * precision would halve the file, but its similarities differ in the third decimal and reorder near ties).
+ * Figures: docs/benchmarks.md, `npm run bench -- peers`.
  *
  * The index is of one state of the corpus: its file is named after it (the sentence count and the largest id), a
  * write through the store retires its file first (sql/store.ts), and it is rebuilt from the stored vectors when
@@ -32,9 +34,13 @@ interface UsearchIndex {
 }
 type UsearchModule = { Index: new (config: Record<string, unknown>) => UsearchIndex };
 
-/** Files of the index in a corpus folder: `corpus-lens-vectors.COUNT.MAXID.usearch` (and `….tmp-PID` while written). */
+/**
+ * Files of the index in a corpus folder: `corpus-lens-vectors.COUNT.MAXID.f32.usearch` (and `….tmp-PID` while
+ * written). The precision is in the name: a file of another precision (the half-precision files of earlier
+ * versions) matches no corpus state, and the first build replaces it.
+ */
 const FILE_PREFIX = 'corpus-lens-vectors.';
-const fileName = (count: number, maxId: number) => `${FILE_PREFIX}${count}.${maxId}.usearch`;
+const fileName = (count: number, maxId: number) => `${FILE_PREFIX}${count}.${maxId}.f32.usearch`;
 
 /** HNSW settings: m 16 as pgvector's; ef_construction 64 (pgvector's default); see efSearch. */
 const CONNECTIVITY = 16;
@@ -103,7 +109,7 @@ function newIndex(mod: UsearchModule, dimensions: number, size: number): Usearch
   return new mod.Index({
     dimensions,
     metric: 'cos',
-    quantization: 'f16',
+    quantization: 'f32',
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
     expansion_search: efSearch(size),

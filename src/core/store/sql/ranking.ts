@@ -213,25 +213,22 @@ export function hybridStatement(
 }
 
 /**
- * The vector match over the native index's candidates (native-index.ts), as one statement: $1 the query vector, $2
- * the candidates (bigint[] of sentence ids), $3 the threshold, $4 the offset, $5 k, $6–$10 the filters (year_min,
- * year_max, paper_ids, venue, section). Each candidate's similarity is computed from its stored float32 vector, so the order and the
- * similarities shown are exact over the candidates (the index holds half-precision vectors).
+ * The vector match over the native index's candidates (native-index.ts), as one statement: $1 the candidates
+ * (bigint[] of sentence ids) and $2 their similarities (float8[], the index's own: it holds the stored float32
+ * vectors, so they are exact), $3 the offset, $4 k, $5–$9 the filters (year_min, year_max, paper_ids, venue,
+ * section). Nothing is re-scored: the statement filters the candidates and gives the best k their context.
  */
 export const NATIVE_MATCH_SQL = `WITH hits AS MATERIALIZED (
-    SELECT x.id, x.similarity AS score, x.similarity FROM (
-      SELECT s.id, (1 - (s.embedding <=> $1::vector))::float8 AS similarity
-      FROM unnest($2::bigint[]) u(id) JOIN sentences s ON s.id = u.id
-      WHERE ${FILTER.replace(/paper_ids/g, '$8::text[]')
-        .replace(/year_min/g, '$6::int')
-        .replace(/year_max/g, '$7::int')
-        .replace(/venue_filter/g, '$9::text')
-        .replace(/section_filter/g, '$10::text')}
-    ) x
-    WHERE $3::float8 IS NULL OR x.similarity >= $3::float8
-    ORDER BY x.similarity DESC, x.id LIMIT $5::int
+    SELECT s.id, u.similarity AS score, u.similarity
+    FROM unnest($1::bigint[], $2::float8[]) u(id, similarity) JOIN sentences s ON s.id = u.id
+    WHERE ${FILTER.replace(/paper_ids/g, '$7::text[]')
+      .replace(/year_min/g, '$5::int')
+      .replace(/year_max/g, '$6::int')
+      .replace(/venue_filter/g, '$8::text')
+      .replace(/section_filter/g, '$9::text')}
+    ORDER BY u.similarity DESC, s.id LIMIT $4::int
   )
-  ${contextTail('$4::int')}`;
+  ${contextTail('$3::int')}`;
 
 /**
  * A query text's distinct lexemes as bm25_sentences reads them, and whether it uses web-search syntax (which only

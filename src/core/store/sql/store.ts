@@ -84,11 +84,6 @@ export function defaultIndexPrecision(kind: StoreKind, dimensions: number): Inde
   return kind === 'pglite' && dimensions <= MAX_INDEX_DIMENSIONS.float32 ? 'float32' : 'half';
 }
 
-/**
- * Candidates the native index gives a vector match of k, re-scored exactly in SQL: k + 25, so that the few a
- * half-precision distance puts just below the top k are not lost.
- */
-const nativeCandidates = (k: number) => k + 25;
 /** A filtered native match reads at most this many candidates before handing over to pgvector's path. */
 const NATIVE_FILTER_MAX = 20_000;
 /**
@@ -695,24 +690,29 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   /**
-   * The vector match from the native index: its candidates, re-scored exactly and given context in one statement. A
-   * filter is applied to the candidates, fetched wider (×4 each time) until k pass it or NATIVE_FILTER_MAX were
-   * read; undefined then, and pgvector's path answers (match_sentences: the exact scan of a small paper filter).
+   * The vector match from the native index: its top k with their similarities (exact: it holds float32 vectors),
+   * given context in one prepared statement. A filter or threshold is applied to the candidates, fetched wider (×8,
+   * then ×4 each time) until k pass it or NATIVE_FILTER_MAX were read; undefined then, and pgvector's path answers
+   * (match_sentences: the exact scan of a small paper filter).
    */
   private async matchNative(index: NativeVectorIndex, embedding: Float32Array, o: LookupOptions): Promise<Hit[] | undefined> {
     const [count, offset, ...filters] = filterArgs(o);
     const filtered = isFiltered(o);
-    for (let want = nativeCandidates(count) * (filtered ? 8 : 1); ; want *= 4) {
-      const { ids, similarities } = index.search(embedding, want);
+    for (let want = count * (filtered ? 8 : 1); ; want *= 4) {
+      const found = index.search(embedding, want);
+      const exhausted = found.ids.length >= index.size;
+      let { ids, similarities } = found;
+      if (o.threshold != null) {
+        const keep = similarities.findIndex((s) => s < o.threshold!);
+        if (keep >= 0) [ids, similarities] = [ids.slice(0, keep), similarities.slice(0, keep)];
+      }
       const rows = await this.driver.lookup(
         NATIVE_MATCH_SQL,
-        embedding,
-        [ids.map(String), o.threshold ?? null, offset, count, ...filters],
+        null,
+        [ids.map(String), similarities, offset, count, ...filters],
         'corpus_lens_native_match',
       );
-      const exhausted =
-        ids.length >= index.size || (o.threshold != null && similarities.length > 0 && similarities[similarities.length - 1] < o.threshold);
-      if (!filtered || rows.length >= count || exhausted) return rows.map(toHit);
+      if (!filtered || rows.length >= count || exhausted || ids.length < found.ids.length) return rows.map(toHit);
       if (want >= NATIVE_FILTER_MAX) return undefined;
     }
   }
