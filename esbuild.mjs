@@ -122,6 +122,14 @@ const targets = [
     format: 'iife',
     target: 'es2022',
   },
+  {
+    // The side panel's element images (webview/pdf/crop.ts): PDF.js, loaded by the Ask tab only when a card needs a crop.
+    entryPoints: ['webview/pdf/crop.ts'],
+    outfile: 'dist/pdf-crop.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 // sql.js (the Zotero reader's SQLite) loads its WASM from beside the bundle (src/core/sources/zotero/sqlite.ts).

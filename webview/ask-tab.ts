@@ -6,6 +6,7 @@
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import { el, replace, type Child } from './dom.js';
+import { ElementImages, type CropScript } from './element-images.js';
 import {
   MAX_QUESTION_LENGTH,
   type AskCostView,
@@ -15,6 +16,7 @@ import {
   type AskStage,
   type AskTurnView,
   type AskView,
+  type HostMessage,
   type ViewMessage,
 } from './protocol.js';
 import { shortAuthors } from './render.js';
@@ -72,7 +74,20 @@ export class AskTab {
   /** One shared popup for the citation under the pointer or focus. */
   private readonly quote = el('div', { class: 'cl-ask-quote', attrs: { id: 'cl-ask-quote', role: 'tooltip', hidden: true } });
 
-  constructor(private readonly post: (m: ViewMessage) => void) {}
+  private readonly images: ElementImages;
+
+  constructor(
+    private readonly post: (m: ViewMessage) => void,
+    cropScript: CropScript | null = null,
+  ) {
+    this.images = new ElementImages(post, cropScript);
+  }
+
+  /** The host's answer to an element card's `askCrop`: the PDF to draw its region from, or why there is none. */
+  crop(m: Extract<HostMessage, { type: 'askCropData' | 'askCropFailed' }>): void {
+    if (m.type === 'askCropData') this.images.data(m);
+    else this.images.refused(m.key, m.message);
+  }
 
   mount(root: HTMLElement): void {
     this.stop.hidden = true;
@@ -302,7 +317,10 @@ export class AskTab {
     );
   }
 
-  /** A figure, table or equation card: label, type and place, caption (a table's first row, an equation's LaTeX). */
+  /**
+   * A figure, table or equation card: label, type and place, caption (a table's first row, an equation's LaTeX), and for
+   * a PDF element the image of its region beside Open source.
+   */
   private renderElement(e: AskElementView, turn: number, index: number): HTMLLIElement {
     const where = [e.type, e.section ? `section “${e.section}”` : null, e.page !== null ? `p. ${e.page}` : null].filter(Boolean).join(', ');
     const text = e.caption ?? e.content?.split('\n')[0] ?? null;
@@ -323,6 +341,7 @@ export class AskTab {
         false,
         { turn, element: index },
       ),
+      this.images.slot(e.image, e.label ?? `Unnumbered ${e.type}`),
     );
   }
 

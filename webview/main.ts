@@ -10,6 +10,7 @@ import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import { AskTab } from './ask-tab.js';
+import type { CropScript } from './element-images.js';
 import { el, replace } from './dom.js';
 import {
   isHighlightMode,
@@ -34,6 +35,14 @@ const scriptNonce = (document.currentScript as HTMLScriptElement | null)?.nonce;
 if (scriptNonce) (window as unknown as { litNonce?: string }).litNonce = scriptNonce;
 
 type Checkbox = HTMLElement & { checked: boolean };
+
+/** The crop script for element images, as the panel's HTML names it on #root (absent: cards stay text). */
+function cropScript(): CropScript | null {
+  const root = document.getElementById('root');
+  const src = root?.dataset.crop;
+  const worker = root?.dataset.worker;
+  return src && worker && scriptNonce ? { src, worker, nonce: scriptNonce } : null;
+}
 
 class Panel {
   private readonly host = connectHost();
@@ -61,7 +70,7 @@ class Panel {
     (m) => this.post(m),
     (text) => this.announce(text),
   );
-  private readonly askTab = new AskTab((m) => this.post(m));
+  private readonly askTab = new AskTab((m) => this.post(m), cropScript());
   private readonly askPanel = el('vscode-tab-panel', { class: 'cl-ask' });
   private readonly tabs = el('vscode-tabs', { attrs: { id: 'cl-tabs' } }) as HTMLElement & { selectedIndex: number };
   private tab: 'similar' | 'ask' = 'similar';
@@ -164,6 +173,10 @@ class Panel {
         break;
       case 'askProgress':
         this.askTab.progress(m.progress);
+        break;
+      case 'askCropData':
+      case 'askCropFailed':
+        this.askTab.crop(m);
         break;
       case 'filters':
         this.searchBar.set(m.filters, m.search);

@@ -157,6 +157,8 @@ export interface AskElementView {
   source: number | null;
   /** What a chat model wrote about it (Describe Figures and Tables), or null. */
   description: string | null;
+  /** The image of its PDF region (absent or null: no region, e.g. a LaTeX source's element: the card is text). */
+  image?: ElementImageView | null;
 }
 
 /** What a turn cost with a chat model: told before it ran, and measured (in total and per step). */
@@ -168,6 +170,15 @@ export interface AskCostView {
   /** "answer: 1.2k tokens, 2.4 s", one per step. */
   steps: string[];
 }
+
+/**
+ * A PDF element's image: `png`, drawn before (the host's cache, a data: URL); `pdf`, to draw here (the view asks for the
+ * bytes with `askCrop` when it shows the card); `missing`, the PDF is not on this machine.
+ */
+export type ElementImageView = { kind: 'png'; src: string } | { kind: 'pdf'; key: string } | { kind: 'missing' };
+
+/** Largest crop the view sends back (a data: URL): far above a 720-pixel-wide PNG. */
+export const MAX_CROP_URL_LENGTH = 8 * 1024 * 1024;
 
 export interface AskTurnView {
   /** Its place in the conversation (what "Insert answer" names). */
@@ -224,6 +235,10 @@ export type HostMessage =
   | { type: 'askProgress'; progress: AskProgressView }
   /** Show the Ask tab and put the cursor in its question box. */
   | { type: 'askFocus' }
+  /** The PDF behind element image `key` (after `askCrop`), its page and region: the view draws the crop. */
+  | { type: 'askCropData'; key: string; docId: string; data: Uint8Array; page: number; bbox: [number, number, number, number] }
+  /** The host cannot give the bytes of `key` (the file is gone, too large): the card stays text. */
+  | { type: 'askCropFailed'; key: string; message: string }
   /** The filters in force and the search box's text ('' = the cursor's sentence), after `ready` and each change. */
   | { type: 'filters'; filters: FiltersView; search: string };
 
@@ -256,6 +271,10 @@ export type ViewMessage =
   | { type: 'askOpenSource'; source: number }
   /** Open source of element card `element` (its index) of turn `turn`: the PDF page with its region outlined. */
   | { type: 'askOpenElement'; turn: number; element: number }
+  /** Element image `key` is shown and not drawn yet: send its PDF. */
+  | { type: 'askCrop'; key: string }
+  /** The crop of `key` as drawn (a PNG data: URL, for the host's cache), or null with why it could not be drawn. */
+  | { type: 'askCropDone'; key: string; png: string | null; message?: string }
   /** The search box: look `text` up in the corpus; '' goes back to the sentence at the cursor. */
   | { type: 'search'; text: string }
   /** The filter form's Apply (or Clear: every field empty). */
@@ -278,6 +297,8 @@ const HOST_TYPES = everyMember<HostMessageType>()([
   'ask',
   'askProgress',
   'askFocus',
+  'askCropData',
+  'askCropFailed',
   'filters',
 ]);
 const ASK_PROGRESS_KINDS = everyMember<AskProgressKind>()(['start', 'estimate', 'stage', 'standalone', 'draft', 'stopped']);
@@ -305,6 +326,8 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
   'askCite',
   'askOpenSource',
   'askOpenElement',
+  'askCrop',
+  'askCropDone',
   'search',
   'setFilters',
 ]);
@@ -333,6 +356,17 @@ export function isHostMessage(x: unknown): x is HostMessage {
   if (x.type === 'ask') return isAskView(x.ask);
   if (x.type === 'askProgress') return isAskProgress(x.progress);
   if (x.type === 'askFocus') return true;
+  if (x.type === 'askCropData')
+    return (
+      isCropKey(x.key) &&
+      isString(x.docId) &&
+      ArrayBuffer.isView(x.data) &&
+      isCount(x.page) &&
+      Array.isArray(x.bbox) &&
+      x.bbox.length === 4 &&
+      x.bbox.every((n) => typeof n === 'number' && Number.isFinite(n))
+    );
+  if (x.type === 'askCropFailed') return isCropKey(x.key) && isString(x.message);
   if (x.type === 'filters') return isFilters(x.filters) && isString(x.search);
   return typeof x.hitId === 'string';
 }
@@ -341,6 +375,13 @@ const isString = (x: unknown): x is string => typeof x === 'string';
 const isStringOrNull = (x: unknown) => x === null || typeof x === 'string';
 const isNumberOrNull = (x: unknown) => x === null || (typeof x === 'number' && Number.isFinite(x));
 const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+/** An element image's key: the host's hex digest of the file and the region. */
+const isCropKey = (x: unknown): x is string => typeof x === 'string' && /^[0-9a-f]{16,64}$/.test(x);
+const isElementImage = (x: unknown) =>
+  isObject(x) &&
+  ((x.kind === 'png' && isString(x.src) && x.src.startsWith('data:image/png;base64,')) ||
+    (x.kind === 'pdf' && isCropKey(x.key)) ||
+    x.kind === 'missing');
 const isNumbers = (x: unknown) => Array.isArray(x) && x.every((n) => isCount(n) && n > 0);
 
 export function isAskSource(x: unknown): x is AskSourceView {
@@ -378,7 +419,8 @@ export function isAskElement(x: unknown): x is AskElementView {
     isNumberOrNull(x.page) &&
     (x.match === 'direct' || x.match === 'linked') &&
     (x.source === null || (isCount(x.source) && x.source > 0)) &&
-    isStringOrNull(x.description)
+    isStringOrNull(x.description) &&
+    (x.image === undefined || x.image === null || isElementImage(x.image))
   );
 }
 
@@ -455,6 +497,14 @@ export function isViewMessage(x: unknown): x is ViewMessage {
       return isCount(x.source) && x.source > 0;
     case 'askOpenElement':
       return isCount(x.turn) && isCount(x.element);
+    case 'askCrop':
+      return isCropKey(x.key);
+    case 'askCropDone':
+      return (
+        isCropKey(x.key) &&
+        (x.png === null || (isString(x.png) && x.png.startsWith('data:image/png;base64,') && x.png.length <= MAX_CROP_URL_LENGTH)) &&
+        (x.message === undefined || (isString(x.message) && x.message.length <= 2000))
+      );
     case 'search':
       return isString(x.text) && x.text.length <= MAX_QUESTION_LENGTH;
     case 'setFilters':

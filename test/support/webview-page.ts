@@ -5,7 +5,7 @@
 // window.postMessage, as VS Code does. CSP violations, page errors and dialogs are recorded.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,8 @@ import type { HitView, HostMessage, ViewMessage } from '../../webview/protocol.j
 
 export const ROOT = resolve(__dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist/webview.js');
+const CROP_BUNDLE = join(ROOT, 'dist/pdf-crop.js');
+const PDF_WORKER = join(ROOT, 'dist/pdf.worker.mjs');
 
 function newestMtime(dir: string): number {
   let t = 0;
@@ -31,11 +33,24 @@ function newestMtime(dir: string): number {
  */
 export async function ensureWebviewBundle(): Promise<string> {
   const sources = Math.max(newestMtime(join(ROOT, 'webview')), statSync(join(ROOT, 'src/core/retrieve/recurring.ts')).mtimeMs);
-  if (existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= sources) return BUNDLE;
+  if (!(existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= sources)) await buildBrowserBundle('webview/main.ts', BUNDLE);
+  return BUNDLE;
+}
+
+/** The same for the Ask tab's crop script (webview/pdf/crop.ts, with PDF.js) and PDF.js's worker beside it. */
+export async function ensureCropBundle(): Promise<void> {
+  await ensureWebviewBundle();
+  if (!existsSync(PDF_WORKER)) copyFileSync(join(ROOT, 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs'), PDF_WORKER);
+  if (!(existsSync(CROP_BUNDLE) && statSync(CROP_BUNDLE).mtimeMs >= newestMtime(join(ROOT, 'webview/pdf'))))
+    await buildBrowserBundle('webview/pdf/crop.ts', CROP_BUNDLE);
+}
+
+/** One browser bundle with esbuild.mjs's options for the webviews (bundle, IIFE, browser, es2022). */
+async function buildBrowserBundle(entry: string, outfile: string): Promise<void> {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: [join(ROOT, 'webview/main.ts')],
-    outfile: BUNDLE,
+    entryPoints: [join(ROOT, entry)],
+    outfile,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
@@ -43,7 +58,6 @@ export async function ensureWebviewBundle(): Promise<string> {
     sourcemap: true,
     logLevel: 'warning',
   });
-  return BUNDLE;
 }
 
 export interface PanelServer {
@@ -65,6 +79,8 @@ export async function startPanelServer(): Promise<PanelServer> {
         nonce,
         scriptUri: `${origin}/dist/webview.js`,
         styleUri: `${origin}/media/panel.css`,
+        cropUri: `${origin}/dist/pdf-crop.js`,
+        workerUri: `${origin}/dist/pdf.worker.mjs`,
       });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
@@ -74,6 +90,8 @@ export async function startPanelServer(): Promise<PanelServer> {
       '/dist/webview.js': [BUNDLE, 'text/javascript'],
       '/dist/webview.js.map': [`${BUNDLE}.map`, 'application/json'],
       '/media/panel.css': [join(ROOT, 'media/panel.css'), 'text/css'],
+      '/dist/pdf-crop.js': [CROP_BUNDLE, 'text/javascript'],
+      '/dist/pdf.worker.mjs': [PDF_WORKER, 'text/javascript'],
     };
     const f = files[url.pathname];
     if (!f || !existsSync(f[0])) {

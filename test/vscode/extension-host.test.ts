@@ -122,6 +122,7 @@ test('npm run package builds a small .vsix that installs into code-server and wo
     'dist/webview.js',
     'media/panel.css',
     'dist/pdf-view.js',
+    'dist/pdf-crop.js',
     'dist/pdf.worker.mjs',
     'media/pdf-view.css',
   ])

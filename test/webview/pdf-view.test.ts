@@ -106,7 +106,7 @@ describe('the PDF viewer in headless Chromium', { skip }, () => {
   });
 
   test('the bundles evaluate no code (the CSP has no unsafe-eval) and load nothing remote', () => {
-    for (const f of ['dist/pdf-view.js', 'dist/pdf.worker.mjs']) {
+    for (const f of ['dist/pdf-view.js', 'dist/pdf-crop.js', 'dist/pdf.worker.mjs']) {
       const code = readFileSync(join(ROOT, f), 'utf8');
       assert.doesNotMatch(code, /\beval\(|\bnew Function\(/, `${f} has no eval( or new Function(`);
       assert.doesNotMatch(code, /import\(\s*["'`]https?:/, `${f} imports nothing remote`);

@@ -165,6 +165,9 @@ describe('protocol guards', () => {
       { type: 'askCite', source: 3 },
       { type: 'askOpenSource', source: 1 },
       { type: 'askOpenElement', turn: 0, element: 2 },
+      { type: 'askCrop', key: '0123456789abcdef0123' },
+      { type: 'askCropDone', key: '0123456789abcdef0123', png: 'data:image/png;base64,iVBORw0KGgo=' },
+      { type: 'askCropDone', key: '0123456789abcdef0123', png: null, message: 'the stored region is empty' },
       { type: 'search', text: 'reciprocal rank fusion' },
       { type: 'search', text: '' },
       { type: 'setFilters', filters: { yearMin: 2019, yearMax: 2023, venue: '', section: 'related work', paper: '' } },
@@ -189,6 +192,11 @@ describe('protocol guards', () => {
       { type: 'askOpenElement', turn: 0 },
       { type: 'askOpenElement', turn: 0, element: -1 },
       { type: 'askOpenElement', turn: '1', element: 0 },
+      { type: 'askCrop', key: '../../etc/passwd' },
+      { type: 'askCrop' },
+      { type: 'askCropDone', key: '0123456789abcdef0123', png: 'data:text/html;base64,PHNjcmlwdD4=' },
+      { type: 'askCropDone', key: '0123456789abcdef0123', png: 'javascript:alert(1)' },
+      { type: 'askCropDone', key: '0123456789abcdef0123' },
       { type: 'search' },
       { type: 'search', text: 'x'.repeat(MAX_QUESTION_LENGTH + 1) },
       { type: 'setFilters' },
@@ -215,9 +223,15 @@ describe('panelHtml', () => {
     assert.equal(
       csp,
       `default-src 'none'; style-src ${opts.cspSource} 'nonce-${opts.nonce}'; script-src 'nonce-${opts.nonce}'; ` +
-        `font-src ${opts.cspSource}; img-src ${opts.cspSource} data:;`,
+        `font-src ${opts.cspSource}; img-src ${opts.cspSource} data:; connect-src ${opts.cspSource}; worker-src blob:;`,
     );
     assert.ok(html.includes(`content="${csp}"`));
+    assert.match(html, /<main id="root" aria-label="[^"]+"><\/main>/, 'no crop script named: element cards stay text');
+    const withCrop = panelHtml({ ...opts, cropUri: `${opts.cspSource}/d/pdf-crop.js?"><script>`, workerUri: `${opts.cspSource}/d/w.mjs` });
+    assert.ok(
+      withCrop.includes(`data-crop="${opts.cspSource}/d/pdf-crop.js?&quot;&gt;&lt;script&gt;" data-worker="${opts.cspSource}/d/w.mjs"`),
+    );
+    assert.equal(withCrop.match(/<script/g)?.length, 1, 'the crop script is named, not loaded, until a card needs it');
     assert.ok(html.includes(`<script nonce="${opts.nonce}" src="${opts.scriptUri}"></script>`));
     assert.ok(html.includes(`<link rel="stylesheet" nonce="${opts.nonce}" href="${opts.styleUri}">`));
     assert.equal(html.match(/<script/g)?.length, 1);

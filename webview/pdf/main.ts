@@ -8,7 +8,9 @@ import * as pdfjs from 'pdfjs-dist';
 import type { PDFDocumentProxy, PDFPageProxy, PageViewport, RenderTask } from 'pdfjs-dist';
 import type { TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api.js';
 import { el, replace } from '../dom.js';
+import { boxRect, viewportRect, type Rect } from './box.js';
 import { findSentence, type Run } from './find-text.js';
+import { startWorker } from './worker.js';
 import type { PdfHostMessage, PdfTarget, PdfViewMessage } from './protocol.js';
 
 interface VsCodeApi {
@@ -34,13 +36,6 @@ const MERGE_GAP = 0.6;
 type Mark =
   | { kind: 'text'; item: TextItem; style: TextStyle | undefined; from: number; to: number }
   | { kind: 'box'; bbox: [number, number, number, number] };
-
-interface Rect {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
 
 const root = document.getElementById('pdf-root')!;
 const workerUrl = root.dataset.worker ?? '';
@@ -98,7 +93,6 @@ replace(
   scroller,
 );
 
-let worker: Worker | undefined;
 let doc: PDFDocumentProxy | undefined;
 let docId = '';
 let pageNum = 1;
@@ -124,17 +118,6 @@ function say(text: string): void {
   statusEl.textContent = text;
 }
 
-/** PDF.js's worker, started once from a blob: copy of the extension's worker file. */
-async function startWorker(): Promise<void> {
-  if (worker) return;
-  const res = await fetch(workerUrl);
-  if (!res.ok) throw new Error(`the PDF worker did not load (HTTP ${res.status})`);
-  const blob = new Blob([await res.arrayBuffer()], { type: 'text/javascript' });
-  const url = URL.createObjectURL(blob);
-  worker = new Worker(url, { type: 'module' });
-  pdfjs.GlobalWorkerOptions.workerPort = worker;
-}
-
 async function open(m: Extract<PdfHostMessage, { type: 'open' }>): Promise<void> {
   const mine = ++opens;
   opening = true;
@@ -154,7 +137,7 @@ async function openAt(m: Extract<PdfHostMessage, { type: 'open' }>, mine: number
       return;
     }
     say('Opening the PDF…');
-    await startWorker();
+    await startWorker(workerUrl);
     const old = doc;
     doc = undefined;
     docId = '';
@@ -244,31 +227,9 @@ async function locate(d: PDFDocumentProxy, page: number | null, target: PdfTarge
       : `The sentence was not found in the text of this PDF (${candidates.length < d.numPages ? `first ${candidates.length} pages searched` : 'every page searched'}).`;
 }
 
-function viewportRect(viewport: PageViewport, points: Array<[number, number]>): Rect {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const [x, y] of points) {
-    const [vx, vy] = viewport.convertToViewportPoint(x, y);
-    xs.push(vx);
-    ys.push(vy);
-  }
-  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
-}
-
 /** A mark's rectangle in CSS pixels of the page drawn at `viewport`. */
 function markRect(mark: Mark, viewport: PageViewport, view: number[]): Rect {
-  if (mark.kind === 'box') {
-    // Ingest's boxes are in points from the page's top-left (x from the view's left, y down from its top).
-    const [x0, y0, x1, y1] = mark.bbox;
-    const X = (x: number) => x + view[0];
-    const Y = (y: number) => view[3] - y;
-    return viewportRect(viewport, [
-      [X(x0), Y(y0)],
-      [X(x1), Y(y0)],
-      [X(x0), Y(y1)],
-      [X(x1), Y(y1)],
-    ]);
-  }
+  if (mark.kind === 'box') return boxRect(mark.bbox, viewport, view);
   const { item, style, from, to } = mark;
   const [a, b, c, d, e, f] = item.transform as number[];
   const along = Math.hypot(a, b) || 1;

@@ -34,3 +34,18 @@ export function isPdfViewMessage(m: unknown): m is PdfViewMessage {
   const t = (m as { type?: unknown }).type;
   return t === 'ready' || t === 'need' || t === 'shown' || t === 'failed';
 }
+
+/**
+ * What the panel's crop script (dist/pdf-crop.js, webview/pdf/crop.ts; loaded by the Ask tab only when an element card
+ * needs a crop drawn) puts on `window.corpusLensCrop`: draws one element's region of a PDF page as a PNG.
+ */
+export interface CropRenderer {
+  render(request: {
+    /** Tells documents apart: the bytes of the last one are kept parsed for the next crop. */
+    docId: string;
+    data: Uint8Array;
+    /** 1-based. */
+    page: number;
+    bbox: [number, number, number, number];
+  }): Promise<{ png: string; width: number; height: number }>;
+}

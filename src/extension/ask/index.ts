@@ -1,7 +1,10 @@
 // The ask feature: Ask the Corpus in the panel's Ask tab (its progress and answers shown there, an answer
 // inserted into the paper, a source cited or opened) and as @corpus in VS Code's chat.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HitView } from '../../../webview/protocol.js';
+import type { Conversation } from '../../core/ask/types.js';
+import { errorText } from '../../core/redact.js';
+import type { AskView, HitView, HostMessage } from '../../../webview/protocol.js';
 import type { CommandTable } from '../command-table.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { toHitView } from '../panel/hit-view.js';
@@ -11,6 +14,7 @@ import type { Secrets } from '../shared/secrets.js';
 import type { SourceOpener } from '../source/open-source.js';
 import type { AskCorpus } from './ask.js';
 import { toAskProgress, toAskView } from './ask-view.js';
+import { ElementCrops } from './element-crops.js';
 import { registerCorpusParticipant } from './participant.js';
 
 interface AskDeps {
@@ -31,10 +35,34 @@ export interface AskFeature {
   insertAnswer(turn: number): Promise<void>;
   /** Open source of element card `index` of turn `turn`: the PDF page with its box outlined, else the source at its caption. */
   openElement(turn: number, index: number): Promise<void>;
+  /** The conversation as the Ask tab shows it, with its element cards' images. */
+  view(): Promise<AskView>;
+  /** An element card's `askCrop`: the PDF to draw its region from, or why not. */
+  crop(key: string): Promise<Extract<HostMessage, { type: 'askCropData' | 'askCropFailed' }>>;
+  /** The crop the panel drew (kept for the cards and the chat), or why it could not. */
+  cropDone(key: string, png: string | null, message?: string): Promise<void>;
 }
 
 export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFeature {
   const { log, secrets, corpus, ask, panel, editors, sources } = deps;
+  const crops = new ElementCrops(path.join(context.globalStorageUri.fsPath, 'element-crops'), sources.pdfOf);
+  const view = async (c: Conversation = ask.conversation()): Promise<AskView> => {
+    const v = toAskView(c);
+    const cards = v.turns.flatMap((t) => t.elements);
+    const images = await crops.images(c.turns.flatMap((t) => t.elements ?? [])).catch((err) => {
+      log.warn(`element images: ${errorText(err)}`);
+      return cards.map(() => null);
+    });
+    cards.forEach((card, i) => (card.image = images[i] ?? null));
+    return v;
+  };
+  // Views are finished in order: an answer's images must not land after the clear that followed it.
+  let shown = 0;
+  const showAsk = async (c?: Conversation) => {
+    const mine = ++shown;
+    const v = await view(c);
+    if (mine === shown) panel.showAsk(v);
+  };
   context.subscriptions.push(
     ask.onDidAsk((e) => {
       if (e.kind === 'start') panel.askProgress({ kind: 'start', question: e.question, llm: e.llm });
@@ -42,7 +70,7 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
         const p = toAskProgress(e.progress);
         if (p) panel.askProgress(p);
       } else if (e.kind === 'stopped') panel.askProgress({ kind: 'stopped', reason: e.reason, message: e.message });
-      else panel.showAsk(toAskView(e.kind === 'done' ? e.conversation : ask.conversation()));
+      else void showAsk(e.kind === 'done' ? e.conversation : undefined);
     }),
   );
   const sourceHit = async (n: number) => {
@@ -66,7 +94,13 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
     );
   };
 
-  const participant = registerCorpusParticipant({ corpus, secrets, log, sourceLocation: sources.sourceLocation });
+  const participant = registerCorpusParticipant({
+    corpus,
+    secrets,
+    log,
+    sourceLocation: sources.sourceLocation,
+    elementImage: (e) => crops.cached(e),
+  });
   if (participant) context.subscriptions.push(participant);
 
   const commands: AskFeature['commands'] = {
@@ -89,5 +123,10 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
       await insertAnswer(turn);
     },
   };
-  return { commands, sourceHit, insertAnswer, openElement };
+  const crop = (key: string) => crops.request(key);
+  const cropDone = async (key: string, png: string | null, message?: string) => {
+    if (png) await crops.save(key, png);
+    else log.warn(`element image ${key} could not be drawn: ${message ?? 'no reason given'}`);
+  };
+  return { commands, sourceHit, insertAnswer, openElement, view: () => view(), crop, cropDone };
 }

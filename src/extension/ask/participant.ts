@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { estimateLine } from '../../core/grounding/cost.js';
 import { errorText } from '../../core/redact.js';
-import type { AskProgress } from '../../core/ask/types.js';
+import type { AskElement, AskProgress } from '../../core/ask/types.js';
+import { escapeMarkdownText } from '../../core/text/escape.js';
 import { configuredChat, vscodeChat } from '../shared/chat.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { heavy } from '../load.js';
@@ -29,6 +30,8 @@ export interface ParticipantDeps {
   log: vscode.LogOutputChannel;
   /** Where a cited paper can be opened (its indexed file at the sentence, else its DOI), if anywhere. */
   sourceLocation(paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined>;
+  /** The PNG file of a PDF element's region, once the panel has drawn it (element-crops.ts), else undefined. */
+  elementImage(e: AskElement): Promise<string | undefined>;
 }
 
 export function registerCorpusParticipant(deps: ParticipantDeps): vscode.Disposable | undefined {
@@ -54,6 +57,17 @@ export function registerCorpusParticipant(deps: ParticipantDeps): vscode.Disposa
   };
   deps.log.info('the @corpus chat participant is registered');
   return participant;
+}
+
+/** The element cards' crops the panel has drawn, as images under the answer (chat renders file: images). */
+async function elementImages(deps: ParticipantDeps, elements: readonly AskElement[], stream: vscode.ChatResponseStream): Promise<void> {
+  for (const e of elements) {
+    const file = await deps.elementImage(e).catch(() => undefined);
+    if (!file) continue;
+    const label = escapeMarkdownText(`${e.label ?? `Unnumbered ${e.type}`}${e.page !== null ? `, p. ${e.page}` : ''}`);
+    // The alt text is escaped; the target is our own cache file's URI, in angle brackets (it may hold spaces).
+    stream.markdown(new vscode.MarkdownString(`\n\n![${label}](<${vscode.Uri.file(file).toString()}>)\n`));
+  }
 }
 
 async function answer(
@@ -94,6 +108,7 @@ async function answer(
       },
     });
     stream.markdown(core.turnMarkdown(turn, conversation));
+    if (turn.kind !== 'unknown') await elementImages(deps, turn.elements ?? [], stream);
     const cited = turn.kind === 'unknown' ? [] : turn.citations.map((n) => conversation.sources[n - 1]).filter((s) => !!s);
     const seen = new Set<string>();
     for (const s of cited) {

@@ -2,7 +2,6 @@
 // owns it; none awaited by the panel, so every failure is reported here, never an unhandled rejection).
 import * as vscode from 'vscode';
 import type { AskCorpus } from '../ask/ask.js';
-import { toAskView } from '../ask/ask-view.js';
 import type { AskFeature } from '../ask/index.js';
 import type { CiteFeature } from '../cite/index.js';
 import type { CommandTable } from '../command-table.js';
@@ -25,7 +24,7 @@ interface PanelDeps {
   lookup: Pick<LookupFeature, 'findSimilar'>;
   cite: Pick<CiteFeature, 'cite'>;
   corpus: Pick<CorpusFeature, 'configure' | 'goBack' | 'runNextAction'>;
-  asking: Pick<AskFeature, 'sourceHit' | 'insertAnswer' | 'openElement'>;
+  asking: Pick<AskFeature, 'sourceHit' | 'insertAnswer' | 'openElement' | 'view' | 'crop' | 'cropDone'>;
 }
 
 export function register(context: vscode.ExtensionContext, deps: PanelDeps): { commands: Pick<CommandTable, 'corpusLens.openPanel'> } {
@@ -52,7 +51,7 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
     showLog: () => log.show(),
     recover: () => void guarded('go back to the previous corpus', corpus.goBack, reporter)(),
     run: (action) => void guarded(`panel action ${action}`, corpus.runNextAction, reporter)(action),
-    askView: () => toAskView(ask.conversation()),
+    askView: () => asking.view(),
     ask: (question) => void guarded('ask the corpus', (q: string) => ask.ask(q), reporter)(question),
     askCancel: () => ask.cancel(),
     askClear: () => void guarded('clear the Ask conversation', () => ask.clear(), reporter)(),
@@ -61,6 +60,8 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
     askOpenSource: (n) =>
       void guarded('open an Ask source', async (m: number) => sources.openSource(await asking.sourceHit(m)), reporter)(n),
     askOpenElement: (turn, element) => void guarded('open a figure, table or equation', asking.openElement, reporter)(turn, element),
+    askCrop: (key) => asking.crop(key),
+    askCropDone: (key, png, message) => void guarded("keep a figure's image", asking.cropDone, reporter)(key, png, message),
     search: (text) =>
       void guarded(
         'search the corpus',

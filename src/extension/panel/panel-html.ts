@@ -3,6 +3,9 @@
 // webview's own resource origin (`cspSource`), which the host limits to dist/ and media/ via localResourceRoots.
 // vscode-elements styles its shadow roots with constructable stylesheets (adoptedStyleSheets), which CSP does
 // not gate; lit's <style> fallback picks up the nonce from `window.litNonce`, which main.ts sets from its script's nonce.
+// Element images: the Ask tab adds the crop script (dist/pdf-crop.js) with the same nonce when a card needs it; PDF.js's
+// worker is fetched from the resource origin (connect-src) and started from a blob: URL (worker-src), as in the PDF
+// viewer (pdf-html.ts); the drawn crops are data: images.
 
 import { attr, webviewDocument } from '../shared/webview-html.js';
 
@@ -19,6 +22,9 @@ export interface PanelHtmlOptions {
   codiconsUri?: string;
   /** The document title (read by screen readers). */
   title?: string;
+  /** `asWebviewUri(dist/pdf-crop.js)` and `asWebviewUri(dist/pdf.worker.mjs)`: without them element cards stay text. */
+  cropUri?: string;
+  workerUri?: string;
 }
 
 /** The Content-Security-Policy of the panel. */
@@ -30,12 +36,15 @@ export function panelCsp(cspSource: string, nonce: string): string {
       `script-src 'nonce-${nonce}'`,
       `font-src ${cspSource}`,
       `img-src ${cspSource} data:`,
+      `connect-src ${cspSource}`,
+      `worker-src blob:`,
     ].join('; ') + ';'
   );
 }
 
 export function panelHtml(options: PanelHtmlOptions): string {
-  const { cspSource, nonce, scriptUri, styleUri, codiconsUri } = options;
+  const { cspSource, nonce, scriptUri, styleUri, codiconsUri, cropUri, workerUri } = options;
+  const crop = cropUri && workerUri ? ` data-crop="${attr(cropUri)}" data-worker="${attr(workerUri)}"` : '';
   return webviewDocument({
     csp: panelCsp(cspSource, nonce),
     nonce,
@@ -43,6 +52,6 @@ export function panelHtml(options: PanelHtmlOptions): string {
     scriptUri,
     title: options.title ?? 'Corpus Lens',
     head: codiconsUri ? `\n    <link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="${nonce}" href="${attr(codiconsUri)}">` : '',
-    body: '<main id="root" aria-label="Corpus Lens: similar sentences"></main>',
+    body: `<main id="root" aria-label="Corpus Lens: similar sentences"${crop}></main>`,
   });
 }

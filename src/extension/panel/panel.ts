@@ -34,7 +34,7 @@ export interface PanelActions {
   /** A next action a first-run or error state names. */
   run(action: NextAction): void;
   /** The Ask tab: the conversation now, and what its controls do (none awaited: failures are reported). */
-  askView(): AskView;
+  askView(): Promise<AskView>;
   ask(question: string): void;
   askCancel(): void;
   askClear(): void;
@@ -43,6 +43,9 @@ export interface PanelActions {
   askOpenSource(source: number): void;
   /** Open source of element card `element` of turn `turn`. */
   askOpenElement(turn: number, element: number): void;
+  /** An element card's image: the PDF to draw it from (the reply is posted to the view), and the drawing to keep. */
+  askCrop(key: string): Promise<Extract<HostMessage, { type: 'askCropData' | 'askCropFailed' }>>;
+  askCropDone(key: string, png: string | null, message?: string): void;
   /** The search box's text ('' = back to the cursor's sentence). */
   search(text: string): void;
   /** The filter form's Apply / Clear. */
@@ -82,6 +85,8 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
       nonce: randomBytes(16).toString('base64'),
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview.js')).toString(),
       styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'media', 'panel.css')).toString(),
+      cropUri: view.webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'pdf-crop.js')).toString(),
+      workerUri: view.webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'pdf.worker.mjs')).toString(),
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage((m: unknown) => {
@@ -215,7 +220,7 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         await this.post({ type: 'bookmarks', list: this.bookmarks() });
         await this.post({ type: 'filters', ...this.actions.filters() });
         await this.post({ type: 'state', state: this.state });
-        await this.post({ type: 'ask', ask: this.actions.askView() });
+        await this.post({ type: 'ask', ask: await this.actions.askView() });
         this.ready = true;
         if (this.askFocusPending) {
           this.askFocusPending = false;
@@ -265,6 +270,11 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.actions.askOpenSource(m.source);
       case 'askOpenElement':
         return this.actions.askOpenElement(m.turn, m.element);
+      case 'askCrop':
+        await this.post(await this.actions.askCrop(m.key));
+        return;
+      case 'askCropDone':
+        return this.actions.askCropDone(m.key, m.png, m.message);
       case 'search':
         return this.actions.search(m.text);
       case 'setFilters':

@@ -25,6 +25,8 @@ export interface SourceOpener {
     at: { text: string | null; page: number | null; target: PdfTarget | null },
   ): Promise<void>;
   openSource(hit: HitView): Promise<void>;
+  /** The PDF a paper opens from on this machine (its indexed file, under a folder the user indexed), or null. */
+  pdfOf(paperId: string): Promise<string | null>;
   sourceLocation(paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined>;
 }
 
@@ -161,5 +163,10 @@ export function sourceOpener(
     return new vscode.Location(doc.uri, new vscode.Position(line, 0));
   };
 
-  return { rememberRoots, openPaperAt, openSource, sourceLocation };
+  const pdfOf = async (paperId: string): Promise<string | null> => {
+    const target = await sourceTarget({ id: paperId, doi: null, url: null });
+    return target.kind === 'file' && PDF_SOURCE.test(target.path) ? target.path : null;
+  };
+
+  return { rememberRoots, openPaperAt, openSource, sourceLocation, pdfOf };
 }
