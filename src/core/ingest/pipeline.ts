@@ -14,7 +14,7 @@ import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
-import { findStoredWork } from './stored-work.js';
+import { StoredWorks } from './stored-work.js';
 import { proposeMetadata } from './propose-metadata.js';
 import type { ChatModel } from '../llm/chat.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
@@ -167,6 +167,7 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
   const storedAtStart = new Set(known.keys());
   const taken = new Set<string>();
   const eligible = (id: string) => storedAtStart.has(id) && known.has(id) && !taken.has(id);
+  const storedWorks = new StoredWorks(store, storedAtStart);
   /** Papers of this run written to the store already (a replaced one is deleted from it). */
   const written = new Set<string>();
   /** Every paper this run produced (written or waiting): a re-index never deletes those. */
@@ -214,8 +215,7 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
       const match = works.find(paper);
       // Not a work of this run nor a stored DOI / arXiv id, and not a re-read of its own stored paper: a stored paper
       // with the same text (its LaTeX source indexed by an earlier run, a PDF indexed before) takes it in.
-      const stored =
-        !match && storedAtStart.size && !known.has(paper.id) ? await findStoredWork(store, paper, eligible, signal) : undefined;
+      const stored = !match && storedAtStart.size && !known.has(paper.id) ? await storedWorks.find(paper, eligible, signal) : undefined;
       if (stored) {
         // Counted as merged when its text replaces the stored one; a worse text is skipped as unchanged (freshPapers).
         const old = known.get(stored.id);

@@ -1,8 +1,13 @@
 // One paper per work across ingest runs: a record read now (a PDF) is matched against the papers stored by earlier
-// runs (its LaTeX source) by its text, where no DOI or arXiv id ties them. The candidates are the stored papers a
-// keyword search finds for a few of the record's sentences; each candidate's stored sentences are fingerprinted and
-// compared exactly as within a run (identity.ts), so a paper is never matched on a shared sentence alone.
-import { fingerprint, MIN_SHINGLES, sameWork } from '../paper/fingerprint.js';
+// runs (its LaTeX source) by its text, where no DOI or arXiv id ties them. Each candidate's stored sentences are
+// fingerprinted and compared exactly as within a run (identity.ts), so a paper is never matched on a shared sentence
+// alone. Which stored papers are candidates depends on how much was stored before the run:
+// - a small corpus (an author's own papers, the samples): every stored paper's fingerprint is read once per run into
+//   one table of shingle → papers, and a record's shared shingles with each paper are counted from its own
+//   shingles, with no search per record (a .bib of thousands of abstracts would otherwise cost three keyword
+//   searches each);
+// - a large one: the stored papers a keyword search finds for a few of the record's sentences.
+import { fingerprint, MIN_SHINGLES, SAME_WORK, sameWork } from '../paper/fingerprint.js';
 import { idsOfPaperId } from '../paper/ids.js';
 import type { CorpusStore, PaperRef } from '../store/types.js';
 import { conflicting } from './identity.js';
@@ -12,6 +17,11 @@ import type { ParsedPaper } from './types.js';
 const PROBES = 3;
 /** Hits per probe: a stored copy of the work ranks at the top for its own sentence. */
 const HITS = 3;
+/**
+ * Up to this many stored sentences, the stored papers' fingerprints are held in memory for the run (about 20
+ * shingles a sentence: a few MB) instead of searching per record.
+ */
+const TABLE_UP_TO = 20_000;
 
 /** The longest sentence of each third of the paper. */
 function probes(paper: ParsedPaper): string[] {
@@ -25,33 +35,98 @@ function probes(paper: ParsedPaper): string[] {
   return out;
 }
 
-/**
- * The stored paper (one of `eligible`) that is the same work as `paper`, with its metadata; undefined when there is
- * none, the record is too short to tell, or the store cannot list a paper's sentences (Supabase).
- */
-export async function findStoredWork(
-  store: CorpusStore,
-  paper: ParsedPaper,
-  eligible: (id: string) => boolean,
-  signal?: AbortSignal,
-): Promise<PaperRef | undefined> {
-  if (!store.paperSentences) return undefined;
-  const print = fingerprint(paper.sentences.map((s) => s.text));
-  if (print.size < MIN_SHINGLES) return undefined;
-  const candidates = new Map<string, PaperRef>();
-  for (const text of probes(paper)) {
-    signal?.throwIfAborted();
-    let hits;
-    try {
-      hits = await store.matchKeyword(text, { count: HITS });
-    } catch {
-      continue; // a probe the keyword search refuses (nothing but stop words) decides nothing
+/** The stored papers' fingerprints as one table: which papers hold each shingle, and each paper's size and metadata. */
+interface ShingleTable {
+  papers: Array<{ ref: PaperRef; size: number }>;
+  holders: Map<number, number | number[]>;
+}
+
+/** Finds, for each record of one ingest run, the paper stored before the run that is the same work. */
+export class StoredWorks {
+  private table: Promise<ShingleTable | undefined> | undefined;
+
+  /** `stored`: the ids of the papers stored when the run began; `tableUpTo`: the corpus size (sentences) up to which the table is read. */
+  constructor(
+    private readonly store: CorpusStore,
+    private readonly stored: ReadonlySet<string>,
+    private readonly tableUpTo = TABLE_UP_TO,
+  ) {}
+
+  /**
+   * The stored paper (one of `eligible`) that is the same work as `paper`, with its metadata; undefined when there
+   * is none, the record is too short to tell, or the store cannot list a paper's sentences (Supabase).
+   */
+  async find(paper: ParsedPaper, eligible: (id: string) => boolean, signal?: AbortSignal): Promise<PaperRef | undefined> {
+    if (!this.store.paperSentences || !this.stored.size) return undefined;
+    const print = fingerprint(paper.sentences.map((s) => s.text));
+    if (print.size < MIN_SHINGLES) return undefined;
+    this.table ??= this.readTable(signal);
+    const table = await this.table;
+    return table ? this.fromTable(table, paper, print, eligible) : this.byProbes(paper, print, eligible, signal);
+  }
+
+  /** The table of the stored fingerprints, or undefined when the corpus is too large to hold it. */
+  private async readTable(signal?: AbortSignal): Promise<ShingleTable | undefined> {
+    if (!this.store.listPapers || (await this.store.counts()).sentences > this.tableUpTo) return undefined;
+    const table: ShingleTable = { papers: [], holders: new Map() };
+    for (const ref of await this.store.listPapers()) {
+      if (!this.stored.has(ref.id)) continue;
+      signal?.throwIfAborted();
+      const print = fingerprint(await this.store.paperSentences!(ref.id, signal));
+      const n = table.papers.push({ ref, size: print.size }) - 1;
+      for (const s of print) {
+        const held = table.holders.get(s);
+        if (held === undefined) table.holders.set(s, n);
+        else if (typeof held === 'number') table.holders.set(s, [held, n]);
+        else held.push(n);
+      }
     }
-    for (const h of hits) if (eligible(h.paper.id)) candidates.set(h.paper.id, h.paper);
+    return table;
   }
-  for (const [id, ref] of candidates) {
-    if (conflicting(paper, { ...ref, arxivId: idsOfPaperId(id).arxivId })) continue;
-    if (sameWork(print, fingerprint(await store.paperSentences(id, signal)))) return ref;
+
+  /** The eligible stored paper sharing the largest part of the smaller fingerprint, if that part makes one work. */
+  private fromTable(
+    table: ShingleTable,
+    paper: ParsedPaper,
+    print: ReadonlySet<number>,
+    eligible: (id: string) => boolean,
+  ): PaperRef | undefined {
+    const shared = new Map<number, number>();
+    for (const s of print) {
+      const held = table.holders.get(s);
+      if (held === undefined) continue;
+      for (const n of typeof held === 'number' ? [held] : held) shared.set(n, (shared.get(n) ?? 0) + 1);
+    }
+    // Two fingerprints are one work when their shared shingles are most of the smaller one (sameWork).
+    return [...shared]
+      .map(([n, count]) => ({ ...table.papers[n], share: count / Math.min(print.size, table.papers[n].size) }))
+      .filter((c) => c.size >= MIN_SHINGLES && c.share >= SAME_WORK && eligible(c.ref.id))
+      .sort((a, b) => b.share - a.share)
+      .find((c) => !conflicting(paper, { ...c.ref, arxivId: idsOfPaperId(c.ref.id).arxivId }))?.ref;
   }
-  return undefined;
+
+  /** Candidates from a keyword search for a few of the record's sentences, each compared in full. */
+  private async byProbes(
+    paper: ParsedPaper,
+    print: ReadonlySet<number>,
+    eligible: (id: string) => boolean,
+    signal?: AbortSignal,
+  ): Promise<PaperRef | undefined> {
+    const candidates = new Map<string, PaperRef>();
+    for (const text of probes(paper)) {
+      signal?.throwIfAborted();
+      let hits;
+      try {
+        hits = await this.store.matchKeyword(text, { count: HITS });
+      } catch {
+        continue; // a probe the keyword search refuses (nothing but stop words) decides nothing
+      }
+      for (const h of hits) if (eligible(h.paper.id)) candidates.set(h.paper.id, h.paper);
+    }
+    for (const [id, ref] of candidates) {
+      if (conflicting(paper, { ...ref, arxivId: idsOfPaperId(id).arxivId })) continue;
+      if (sameWork(print, fingerprint(await this.store.paperSentences!(id, signal)))) return ref;
+    }
+    return undefined;
+  }
 }

@@ -49,13 +49,16 @@ export function containment(a: ReadonlySet<number>, b: ReadonlySet<number>): num
   return shared / a.size;
 }
 
+/** The share of the smaller of two fingerprints that two readings of one work share at least (see sameWork). */
+export const SAME_WORK = 0.8;
+
 /**
  * Whether two fingerprints are the same work: either holds at least `threshold` of the other's shingles (default
  * 0.8: a LaTeX source and its PDF share ~0.99, a draft and its indexed earlier version most; papers from one template
  * with other facts up to ~0.6). Containment, not resemblance: a draft that has grown since it was indexed still holds all of the indexed
  * copy, and a PDF's extra running text (headers, the reference list) does not dilute it. Both need MIN_SHINGLES.
  */
-export function sameWork(a: ReadonlySet<number>, b: ReadonlySet<number>, threshold = 0.8): boolean {
+export function sameWork(a: ReadonlySet<number>, b: ReadonlySet<number>, threshold = SAME_WORK): boolean {
   if (a.size < MIN_SHINGLES || b.size < MIN_SHINGLES) return false;
   return Math.max(containment(a, b), containment(b, a)) >= threshold;
 }
