@@ -15,6 +15,8 @@ export async function run(): Promise<void> {
   else if (SUITE === 'move-corpus.suite') require('./move-corpus.suite');
   else if (SUITE === 'cite-check.suite')
     require('./cite-check.suite'); // its own corpus (samples + a PDF with pages)
+  else if (SUITE === 'faces.suite')
+    require('./faces.suite'); // alone, while working on it; it also runs with the rest
   else if (SUITE === 'flows.suite')
     require('./flows.suite'); // alone, while working on it; it also runs with the rest
   else {
@@ -28,6 +30,7 @@ export async function run(): Promise<void> {
     require('./lm.suite');
     require('./health.suite');
     require('./endpoint.suite');
+    require('./faces.suite');
   }
   const failures: Array<{ title: string; error: string }> = [];
   let passed = 0;
