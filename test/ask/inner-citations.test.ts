@@ -117,3 +117,60 @@ test('related work: a sentence resting on the quote that cites Smith cites Smith
   assert.match(body, new RegExp(`\\\\cite\\{${smith.key}\\} \\(as cited in~?\\\\cite\\{${jones.key}\\}\\)`));
   assert.equal(r.trace.steps.find((s) => s.step === 'check')?.counts.secondHandMarked, 1);
 });
+
+test('Ask asks the store for the cited works and venues, never for every paper, and answers as from the whole list', async () => {
+  const calls: string[] = [];
+  // The same corpus seen through a counting proxy, and through one without the lookups (every paper listed, as before).
+  const counted = new Proxy(store, {
+    get(target, name, receiver) {
+      const v = Reflect.get(target, name, receiver);
+      return typeof v === 'function' ? (...args: unknown[]) => (calls.push(String(name)), v.apply(target, args)) : v;
+    },
+  });
+  const listing = new Proxy(store, {
+    get: (target, name) => (name === 'findPapers' || name === 'venues' ? undefined : (Reflect.get(target, name) as unknown)),
+  });
+  // A capital inside the question: it may name a venue, so Ask reads the corpus's venues.
+  const question = 'Does Sparse lexical retrieval improve recall on long queries?';
+  const a = newConversation();
+  const viaLookup = await ask(a, question, { store: counted, embedder, chat: null });
+  const b = newConversation();
+  const viaList = await ask(b, question, { store: listing, embedder, chat: null });
+  assert.ok(!calls.includes('listPapers'), calls.join(' '));
+  assert.ok(calls.includes('findPapers') && calls.includes('venues'), calls.join(' '));
+  assert.equal(viaLookup.text, viaList.text);
+  assert.deepEqual(
+    a.sources.map((s) => s.cites),
+    b.sources.map((s) => s.cites),
+  );
+  assert.ok(
+    a.sources.some((s) => s.cites?.[0]?.inCorpus),
+    'the quote that cites Smith offers the paper',
+  );
+  // The venue list is read from the database once and kept until a write.
+  const query = store.driver.query.bind(store.driver);
+  const statements: string[] = [];
+  store.driver.query = (sql, params) => (statements.push(sql), query(sql, params));
+  try {
+    await ask(newConversation(), question, { store, embedder, chat: null });
+    assert.equal(statements.filter((q) => q.includes('list_venues')).length, 0, 'kept from the first question');
+    await store.writePapers([]);
+    await ask(newConversation(), question, { store, embedder, chat: null });
+    assert.equal(statements.filter((q) => q.includes('list_venues')).length, 1, 'read again after a write');
+  } finally {
+    store.driver.query = query;
+  }
+});
+
+test('findPapers finds a cited title however its accents, ligatures and punctuation are written, and not others', async () => {
+  const smith = (await store.listPapers()).find((p) => p.title === SMITH_TITLE)!;
+  const ids = async (q: Partial<Parameters<SqlCorpusStore['findPapers']>[0]>) =>
+    (await store.findPapers({ dois: [], titles: [], keys: [], texts: [], ...q })).map((p) => p.id);
+  assert.deepEqual(await ids({ titles: ['SPARSE lexical retrieval: improves recall on long queries!'] }), [smith.id]);
+  assert.deepEqual(await ids({ titles: ['Sparse Lexical Retrieval Improves Recall on Long Quéries'] }), [smith.id]);
+  assert.deepEqual(await ids({ texts: ['J. Smith. Sparse lexical retrieval improves recall on long queries. In SIGIR, 2019.'] }), [
+    smith.id,
+  ]);
+  assert.deepEqual(await ids({ keys: [smith.citationKey!.toLowerCase()] }), [smith.id]);
+  assert.deepEqual(await ids({ titles: ['Dense Retrieval Improves Recall'], keys: ['nokey'], dois: ['10.1/none'] }), []);
+});

@@ -202,6 +202,34 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     );
   });
 
+  test('findPapers and venues: the find_papers and list_venues RPCs, one request each, the venues kept until a write', async () => {
+    const start = standin.requests.length;
+    const found = await store.findPapers({ dois: ['10.1000/p1'], titles: ['Keyword Search, Still Matters'], keys: [], texts: [] });
+    assert.deepEqual(
+      found.map((p) => p.id),
+      ['p1', 'p2'],
+    );
+    assert.deepEqual(await store.venues(), ['ACL', 'CHI', 'SIGIR']);
+    assert.deepEqual(await store.venues(), ['ACL', 'CHI', 'SIGIR']);
+    assert.deepEqual(
+      standin.requests.slice(start).map((r) => `${r.method} ${r.path}`),
+      ['POST /rest/v1/rpc/find_papers', 'POST /rest/v1/rpc/list_venues'],
+    );
+    await store.deletePapers(['no-such-paper']);
+    await store.venues();
+    assert.equal(standin.requests.slice(start).filter((r) => r.path.endsWith('/list_venues')).length, 2, 'read again after a write');
+    // A project migrated before v16: every paper is listed instead, as before.
+    await database.exec('DROP FUNCTION find_papers(text[], text[], text[], text[])');
+    try {
+      assert.deepEqual(
+        (await store.findPapers({ dois: ['10.1000/p1'], titles: [], keys: [], texts: [] })).map((p) => p.id),
+        ['p1', 'p2', 'p3'],
+      );
+    } finally {
+      await database.exec(schemaSql(64));
+    }
+  });
+
   test('the citation check on Supabase resolves a paper by its DOI and quotes its sentence with page and lines', async () => {
     const { checkCitation } = await import('../../src/core/cite-check/index.js');
     const { HashEmbedder } = await import('../support/db-embedder.js');

@@ -12,7 +12,7 @@ const MAY_NAME_VENUE = /.[A-Z]/s;
  * question as asked without them (what the "I don't know" gate reads). No filter: `filters` is undefined.
  */
 export async function questionFilters(
-  store: Pick<CorpusStore, 'listPapers'>,
+  store: Pick<CorpusStore, 'listPapers' | 'venues'>,
   standalone: string,
   asked: string,
 ): Promise<{ filters: AskFilters | undefined; query: string; asked: string }> {

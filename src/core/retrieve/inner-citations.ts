@@ -65,9 +65,25 @@ function nameOf(work: CitedWork, paper: PaperRef | null): string {
 }
 
 /**
+ * The corpus papers these works may be: the store's lookup by DOI, title and key (a few rows), else every paper (a
+ * store without it). corpusPaperOf then picks from them as from the whole list, so both give the same answer.
+ */
+async function candidates(store: CorpusStore, works: readonly CitedWork[]): Promise<PaperRef[]> {
+  if (!store.findPapers) return (await store.listPapers?.()) ?? [];
+  const set = (xs: Array<string | null | undefined>) => [...new Set(xs.filter((x): x is string => !!x))];
+  return store.findPapers({
+    dois: set(works.map((w) => normaliseDoi(w.doi))),
+    // Also normalised: a ligature or accent the SQL key drops is folded here (title_key in store/sql/lookup.ts).
+    titles: set(works.flatMap((w) => (w.title ? [w.title, normaliseTitle(w.title)] : []))),
+    keys: set(works.filter((w) => !w.text).map((w) => w.key?.toLowerCase())),
+    texts: set(works.flatMap((w) => (w.text ? [w.text, normaliseTitle(w.text)] : []))),
+  });
+}
+
+/**
  * Sentence id → the works that sentence cites, for the hits whose paper stored its cited works (none on a store
- * without them, or for papers ingested before schema v14). The corpus's paper list is read once, only when a hit
- * cites something.
+ * without them, or for papers ingested before schema v14). The corpus is asked once, only when a hit cites
+ * something, for the papers those works may be.
  */
 export async function innerCitations(store: CorpusStore, hits: readonly Hit[]): Promise<Map<number, InnerCitation[]>> {
   const out = new Map<number, InnerCitation[]>();
@@ -75,7 +91,10 @@ export async function innerCitations(store: CorpusStore, hits: readonly Hit[]): 
   const stored = new Map((await store.citedWorks([...new Set(hits.map((h) => h.paper.id))])).map((r) => [r.id, r.works]));
   const cited = hits.map((h) => ({ h, works: (stored.get(h.paper.id) ?? []).filter((w) => w.citedBy.includes(h.sentence.globalIndex)) }));
   if (!cited.some((c) => c.works.length)) return out;
-  const papers = (await store.listPapers?.()) ?? [];
+  const papers = await candidates(
+    store,
+    cited.flatMap((c) => c.works),
+  );
   for (const { h, works } of cited) {
     if (!works.length) continue;
     out.set(

@@ -126,8 +126,12 @@ export function venueNames(venues: readonly (string | null | undefined)[]): stri
   return [...names].sort((a, b) => b.length - a.length);
 }
 
-/** Every venue the corpus's papers name, once; none when the store cannot list its papers. */
-export async function corpusVenues(store: Pick<CorpusStore, 'listPapers'>): Promise<string[]> {
+/**
+ * Every venue the corpus's papers name, once: the store's venue list (kept until a write), else from the paper list;
+ * none when the store has neither.
+ */
+export async function corpusVenues(store: Pick<CorpusStore, 'listPapers' | 'venues'>): Promise<string[]> {
+  if (store.venues) return store.venues();
   if (!store.listPapers) return [];
   return [...new Set((await store.listPapers()).map((p) => p.venue?.trim()).filter((v): v is string => !!v))];
 }

@@ -350,6 +350,15 @@ export interface CorpusStore {
   /** Every paper's metadata (id, title, authors, year, venue, DOI, citation key): the citation checker resolves keys with it. */
   listPapers?(): Promise<PaperRef[]>;
   /**
+   * The papers that may be these cited works (the schema's find_papers, one scan on the server): every paper with
+   * one of the DOIs, titles (same normalised title or spelling) or citation keys, or whose title a reference entry's
+   * text prints, and possibly a few more, in id order; the caller applies the exact rules. Ask reads it instead of
+   * listing every paper (retrieve/inner-citations.ts).
+   */
+  findPapers?(query: PaperQuery): Promise<PaperRef[]>;
+  /** The venues the papers name, once each: read once and kept until a write (store/venue-cache.ts). */
+  venues?(): Promise<string[]>;
+  /**
    * Every paper once, in id order, with what the corpus health report checks: its metadata, where it came from and how
    * many sentences it has (the SQL of the schema's paper_stats(); Supabase calls that function).
    */
@@ -374,6 +383,14 @@ export interface CorpusStore {
    */
   describeElements?(rows: readonly { id: number; description: string; embedding: Float32Array }[]): Promise<number>;
   close(): Promise<void>;
+}
+
+/** What CorpusStore.findPapers looks for: normalised DOIs (lower case), titles, citation keys (lower case), reference entries' text. */
+export interface PaperQuery {
+  dois: string[];
+  titles: string[];
+  keys: string[];
+  texts: string[];
 }
 
 /** One section of one paper (CorpusStore.sectionTitles). */

@@ -13,6 +13,7 @@ import { readSettings, type Settings } from '../shared/settings.js';
 import type { Secrets } from '../shared/secrets.js';
 import { errorText, redactSecrets } from '../../core/redact.js';
 import { choiceLabel, CorpusHistory, currentChoice } from './switching.js';
+import { connectFailure } from './failure.js';
 
 export interface Connection {
   store: CorpusStore;
@@ -121,7 +122,7 @@ export class CorpusService implements vscode.Disposable {
         (err) => {
           if (this.current?.connection === connection) this.current = undefined; // try again next time
           if (err instanceof NotConfiguredError) this.log.warn(`${label}: ${err.message}`);
-          else this.log.error(`could not connect to ${label}: ${errorText(err)}`);
+          else this.log.error(connectFailure(label, err));
         },
       );
     }

@@ -1,6 +1,5 @@
 // The corpus feature: which corpus is in use (Connect, the way back after a failed switch, the panel's set-up
 // menu and next actions), moving it to PostgreSQL, the API keys, and reopening it when its settings change.
-import { errorText } from '../../core/redact.js';
 import * as vscode from 'vscode';
 import type { NextAction } from '../../../webview/protocol.js';
 import type { CommandTable } from '../command-table.js';
@@ -11,6 +10,7 @@ import { guarded } from '../shared/command-errors.js';
 import { failureReporter } from '../shared/register.js';
 import type { Secrets } from '../shared/secrets.js';
 import { connect, setApiKey } from './connect.js';
+import { connectFailure } from './failure.js';
 import { NotConfiguredError, type CorpusService } from './corpus.js';
 import { moveCorpusToPostgres } from './move-corpus.js';
 import { choiceLabel, currentChoice, useChoice, type CorpusChoice } from './switching.js';
@@ -109,12 +109,10 @@ export function register(context: vscode.ExtensionContext, deps: CorpusDeps): Co
       } catch (err) {
         if (!(err instanceof NotConfiguredError)) {
           const back = `Go back to ${choiceLabel(previous, corpus.samplePath)}`;
-          void vscode.window
-            .showErrorMessage(`Corpus Lens: could not connect to ${corpus.label()}: ${errorText(err)}`, back, 'Show Log')
-            .then((pick) => {
-              if (pick === back) void guarded('go back to the previous corpus', goBack, reporter)();
-              else if (pick === 'Show Log') log.show();
-            });
+          void vscode.window.showErrorMessage(`Corpus Lens: ${connectFailure(corpus.label(), err)}`, back, 'Show Log').then((pick) => {
+            if (pick === back) void guarded('go back to the previous corpus', goBack, reporter)();
+            else if (pick === 'Show Log') log.show();
+          });
         }
       }
       await findSimilar();

@@ -37,6 +37,8 @@ export const OPTIONAL_METHODS = [
   'citedWorks',
   'paperRows',
   'listPapers',
+  'findPapers',
+  'venues',
   'paperStats',
   'matchElements',
   'linkedElements',

@@ -17,6 +17,7 @@ import {
   vectorText,
 } from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
+import { VenueCache } from '../venue-cache.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -28,6 +29,7 @@ import {
   type CitedWork,
   type CorpusMeta,
   type CorpusStore,
+  type PaperQuery,
   type ElementHit,
   type ElementOptions,
   type Hit,
@@ -127,6 +129,11 @@ function isMissingColumn(r: Reply<unknown>): boolean {
   return !!r.error && (r.error.code === 'PGRST204' || r.error.code === '42703');
 }
 
+/** An RPC the project's schema does not have (migrated before it). */
+function isMissingFunction(r: Reply<unknown>): boolean {
+  return !!r.error && (r.error.code === 'PGRST202' || r.error.code === '42883' || r.status === 404);
+}
+
 function isMissingRelation(r: Reply<unknown>): boolean {
   return !!r.error && (r.status === 404 || r.error.code === 'PGRST205' || r.error.code === '42P01');
 }
@@ -136,6 +143,8 @@ export class SupabaseCorpusStore implements CorpusStore {
   readonly schema = 'corpusLens' as const;
   readonly readOnly = false;
   private cachedMeta: CorpusMeta | null | undefined;
+  /** Others write to the project too: the venue list is read again after a minute, and after a write through this store. */
+  private readonly venueList = new VenueCache(() => this.readVenues(), 60_000);
 
   constructor(
     readonly client: SupabaseClient,
@@ -190,6 +199,14 @@ export class SupabaseCorpusStore implements CorpusStore {
   }
 
   async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
+    try {
+      return await this.writeAll(papers, options);
+    } finally {
+      this.venueList.clear();
+    }
+  }
+
+  private async writeAll(papers: readonly PaperInput[], options: WriteOptions): Promise<WriteResult> {
     const meta = await requireMeta(this);
     checkPaperDimensions(papers, meta.dimensions);
     const result: WriteResult = { papers: 0, sentences: 0, skipped: 0 };
@@ -509,6 +526,7 @@ export class SupabaseCorpusStore implements CorpusStore {
       .from('papers')
       .delete()
       .in('id', [...ids])) as Reply<null>;
+    this.venueList.clear();
     unwrap(this.url, 'deleting papers', r);
   }
 
@@ -595,6 +613,29 @@ export class SupabaseCorpusStore implements CorpusStore {
     if (!(await this.meta())) return [];
     const rows = await this.pages<Record<string, unknown>>('list_papers', (last) => ({ after_id: last ? String(last.id) : null }));
     return rows.map(toPaperRef);
+  }
+
+  /**
+   * The papers that may be these cited works: the RPC find_papers (one scan on the server). A project migrated before
+   * schema v16 has none: every paper is listed instead, as before it.
+   */
+  async findPapers(query: PaperQuery): Promise<PaperRef[]> {
+    if (!(await this.meta())) return [];
+    const r = (await this.client.rpc('find_papers', { ...query })) as Reply<Record<string, unknown>[]>;
+    if (isMissingFunction(r)) return this.listPapers();
+    return (unwrap(this.url, 'find_papers', r) ?? []).map(toPaperRef);
+  }
+
+  /** The venues: the RPC list_venues (every paper's venue from the paper list before schema v16), kept for a minute or until a write. */
+  venues(): Promise<string[]> {
+    return this.venueList.get();
+  }
+
+  private async readVenues(): Promise<string[]> {
+    if (!(await this.meta())) return [];
+    const r = (await this.client.rpc('list_venues', {})) as Reply<Array<{ venue: string }>>;
+    if (isMissingFunction(r)) return [...new Set((await this.listPapers()).map((p) => p.venue?.trim()).filter((v): v is string => !!v))];
+    return (unwrap(this.url, 'list_venues', r) ?? []).map((x) => String(x.venue));
   }
 
   /** The cited works of these papers (one read of the papers table); none from a project migrated before schema v14. */

@@ -1,6 +1,8 @@
 // What every lookup function shares: the context tail (target, previous/next sentence, paper), the filters, the
 // function settings and the HNSW search breadth by corpus size, the exact scan of a small paper filter; and the
-// lookup functions that rank nothing (lookup_ef_search, sentence_context, section_titles, paper_rows, list_papers).
+// lookup functions that rank nothing (lookup_ef_search, sentence_context, section_titles, paper_rows, list_papers,
+// find_papers, list_venues).
+import { normaliseTitle } from '../../paper/ids.js';
 import { indexedDistance, type VectorIndex } from './vector.js';
 
 /**
@@ -223,6 +225,77 @@ LANGUAGE sql STABLE AS $fn$
   WHERE after_id IS NULL OR p.id > after_id
   ORDER BY p.id
   LIMIT max_rows;
+$fn$;
+
+${findPapersSql()}`;
+}
+
+/**
+ * The accented Latin letters and ligatures normaliseTitle (paper/ids.ts) folds to ASCII, as SQL: `translate` maps the
+ * one-letter folds, `replace` the longer ones (ﬁ → fi). Generated from normaliseTitle itself, so the SQL key folds
+ * what the JS match folds; letters outside Latin are dropped (a title in another script is found by DOI, key or
+ * its exact spelling).
+ */
+function titleFolds(): { from: string; to: string; longer: Array<[string, string]> } {
+  let from = '';
+  let to = '';
+  const longer: Array<[string, string]> = [];
+  for (const [lo, hi] of [
+    [0xc0, 0x24f],
+    [0x1e00, 0x1eff],
+    [0xfb00, 0xfb06],
+  ]) {
+    for (let c = lo; c <= hi; c++) {
+      const ch = String.fromCodePoint(c);
+      const folded = normaliseTitle(ch);
+      if (!/^[a-z0-9]+$/.test(folded) || folded === ch) continue;
+      if (folded.length === 1) {
+        from += ch;
+        to += folded;
+      } else longer.push([ch, folded]);
+    }
+  }
+  return { from, to, longer };
+}
+
+/**
+ * title_key and find_papers: the corpus papers a quote's cited works may be (retrieve/inner-citations.ts), found
+ * without listing every paper. title_key is a title lower-cased, accents folded, everything but [a-z0-9] dropped:
+ * two titles normaliseTitle makes equal have one key, so find_papers returns every paper the JS match would take
+ * (same DOI, same title, a title printed in a reference entry, a key) and a few more, which the caller checks.
+ */
+function findPapersSql(): string {
+  const f = titleFolds();
+  const replaced = f.longer.reduce((e, [a, b]) => `replace(${e}, '${a}', '${b}')`, 'lower(t)');
+  return `-- A title's match key (see title_key in store/sql/lookup.ts).
+CREATE OR REPLACE FUNCTION title_key(t text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
+  SELECT regexp_replace(translate(${replaced}, '${f.from}', '${f.to}'), '[^a-z0-9]+', '', 'g');
+$fn$;
+
+-- The papers that may be the given cited works: a DOI (normalised, lower case) in the paper's DOI or id, a title
+-- with the same key or spelling, a title of 10+ key characters inside a reference entry's text, a citation key
+-- (lower case). One scan of the papers table, in id order; the caller applies the exact rules.
+CREATE OR REPLACE FUNCTION find_papers(dois text[], titles text[], keys text[], texts text[])
+RETURNS TABLE (id text, title text, authors text[], year int, venue text, doi text, citation_key text)
+LANGUAGE sql STABLE AS $fn$
+  WITH tk AS (SELECT DISTINCT title_key(x) AS k FROM unnest(titles) x WHERE title_key(x) <> ''),
+  xk AS (SELECT title_key(x) AS k FROM unnest(texts) x)
+  SELECT p.id, p.title, p.authors, p.year, p.venue, p.doi, p.citation_key
+  FROM papers p
+  WHERE EXISTS (SELECT 1 FROM unnest(dois) d WHERE strpos(lower(p.doi), d) > 0 OR p.id = 'doi:' || d)
+    OR lower(p.citation_key) = ANY (keys)
+    OR p.title = ANY (titles)
+    OR title_key(p.title) IN (SELECT k FROM tk)
+    OR (length(title_key(p.title)) >= 10 AND EXISTS (SELECT 1 FROM xk WHERE strpos(xk.k, title_key(p.title)) > 0))
+  ORDER BY p.id;
+$fn$;
+
+-- The venues the papers name, once each (Ask and related work read a question's venue filter against them).
+CREATE OR REPLACE FUNCTION list_venues()
+RETURNS TABLE (venue text)
+LANGUAGE sql STABLE AS $fn$
+  SELECT DISTINCT btrim(p.venue) FROM papers p WHERE btrim(p.venue) <> '' ORDER BY 1;
 $fn$;
 
 `;

@@ -7,6 +7,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
+import { VenueCache } from '../venue-cache.js';
 import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './native-index.js';
 import {
   filterArgs,
@@ -39,6 +40,7 @@ import {
   type IndexPrecision,
   type InitOptions,
   type PaperRef,
+  type PaperQuery,
   type PaperStat,
   type SentenceLocation,
   type StoredSentence,
@@ -145,6 +147,8 @@ export class SqlCorpusStore implements CorpusStore {
   private iterativeScanSet = false;
   /** dropSearchIndexes deferred the statistics in this session (its setting is per session, as this flag). */
   private statsDeferred = false;
+  /** The venue list, until a write through this store; a minute on a server others may write to. */
+  private readonly venueList: VenueCache;
   /** Bumped by every write through this store: the keyword index is of one generation of the corpus. */
   private generation = 0;
   /** Writes under way: no vector index is served or built meanwhile (it could miss what they have written so far). */
@@ -164,7 +168,12 @@ export class SqlCorpusStore implements CorpusStore {
   constructor(
     readonly driver: SqlDriver,
     private readonly options: SqlStoreOptions = {},
-  ) {}
+  ) {
+    this.venueList = new VenueCache(
+      async () => ((await this.meta()) ? (await driver.query('SELECT venue FROM list_venues()')).rows.map((r) => String(r.venue)) : []),
+      driver.kind === 'pglite' ? Infinity : 60_000,
+    );
+  }
 
   get kind(): StoreKind {
     return this.driver.kind;
@@ -209,7 +218,8 @@ export class SqlCorpusStore implements CorpusStore {
    * float32 for the corpora before it and kept, and the exact scan of a small paper filter, functions replaced; v12
    * ef_search at least 200 above 100k sentences, lookup_ef_search replaced; v13 the venue and section filters, the
    * lookup functions replaced with two more parameters, their old signatures dropped; v14 the papers' cited works; v15 the diagram element type, the
-   * elements' type check replaced, existing figures left as they are until re-read). A
+   * elements' type check replaced, existing figures left as they are until re-read; v16 find_papers and list_venues, Ask's
+   * lookups of cited works and venues, created). A
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
@@ -324,6 +334,7 @@ export class SqlCorpusStore implements CorpusStore {
     } finally {
       this.writes--;
       this.generation++;
+      this.venueList.clear();
       if (base && this.writes === 0) await this.extendVectorIndex(base);
     }
   }
@@ -920,6 +931,21 @@ export class SqlCorpusStore implements CorpusStore {
     if (!(await this.meta())) return [];
     const { rows } = await this.driver.query('SELECT id, title, authors, year, venue, doi, citation_key FROM papers ORDER BY id');
     return rows.map(toPaperRef);
+  }
+
+  async findPapers(query: PaperQuery): Promise<PaperRef[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT * FROM find_papers($1::text[], $2::text[], $3::text[], $4::text[])', [
+      query.dois,
+      query.titles,
+      query.keys,
+      query.texts,
+    ]);
+    return rows.map(toPaperRef);
+  }
+
+  venues(): Promise<string[]> {
+    return this.venueList.get();
   }
 
   async paperStats(): Promise<PaperStat[]> {
