@@ -19,6 +19,13 @@ import {
 const NOT_SILENT = new Set(['footnote', 'footnotetext', 'marginpar', 'todo', 'caption', 'captionof', 'label', 'index']);
 /** What a cross-reference reads as in the clean text. */
 const REFERENCE_PLACEHOLDER = '[ref]';
+/**
+ * Textual citations print their authors' names in the typeset paper ("As shown by Smith et al. (2019), …"); the names
+ * live in the .bib, not here, so a placeholder stands where they are printed: dropping them left "As shown by, …"
+ * and sentences with no subject ("show that …").
+ */
+const TEXTUAL_CITATIONS = new Set(['citet', 'Citet', 'citealt', 'Citealt', 'citeauthor', 'Citeauthor', 'textcite', 'Textcite']);
+const CITATION_PLACEHOLDER = '[cite]';
 /** Number of required arguments where it is not one. */
 const ARITY: Record<string, number> = {
   setcounter: 2,
@@ -217,6 +224,11 @@ class LatexReader {
       // here (it lives in the .aux), so a placeholder stands where LaTeX prints it.
       const after = this.skipArgs(p, end, ARITY[name] ?? 1);
       out.push(REFERENCE_PLACEHOLDER, i, after);
+      return after;
+    }
+    if (TEXTUAL_CITATIONS.has(name)) {
+      const after = this.skipArgs(p, end, ARITY[name] ?? 1);
+      out.pushPlaceholder(CITATION_PLACEHOLDER, i, after);
       return after;
     }
     if (DROP_WITH_ARGS.has(name)) {

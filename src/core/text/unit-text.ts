@@ -74,6 +74,16 @@ export class PlainBuilder {
     if (last !== undefined && '.!?'.includes(last) && !this.afterCitingAbbreviation()) this.capitalizeNext = true;
   }
 
+  /**
+   * A placeholder for text the source prints but the reader does not know (a textual citation's authors): after a
+   * sentence's end it opens the next sentence, as the names would.
+   */
+  pushPlaceholder(text: string, srcFrom: number, srcTo: number): void {
+    const last = this.clean[this.clean.length - 1] === ' ' ? this.clean[this.clean.length - 2] : undefined;
+    if (last !== undefined && '.!?'.includes(last) && !this.afterCitingAbbreviation()) this.capitalizeNext = true;
+    this.push(text, srcFrom, srcTo, true);
+  }
+
   /** `Smith et al.~\cite{x} show`, `cf.~\cite{x}`: the period ends an abbreviation, not the sentence. */
   private afterCitingAbbreviation(): boolean {
     let e = this.clean.length - 1;

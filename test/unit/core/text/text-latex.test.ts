@@ -47,7 +47,18 @@ test('a citation right after the period belongs to the sentence it closes', () =
 
 test('a narrative citation opening a sentence does not glue it to the previous one', () => {
   const doc = body('Models overfit. \\citet{smith2020} show that dropout helps.');
-  assert.deepEqual(cleanSentences(doc, 'latex'), ['Models overfit.', 'show that dropout helps.']);
+  assert.deepEqual(cleanSentences(doc, 'latex'), ['Models overfit.', '[cite] show that dropout helps.']);
+});
+
+test('a textual citation leaves a placeholder where its authors are printed, not a dangling phrase', () => {
+  const doc = body(
+    'As shown by \\citet{smith2019sparse}, sparse retrieval helps. \\textcite[p.~3]{lee2020} agree with \\citeauthor{park2021}. It is known~\\citep{x}.',
+  );
+  assert.deepEqual(cleanSentences(doc, 'latex'), [
+    'As shown by [cite], sparse retrieval helps.',
+    '[cite] agree with [cite].',
+    'It is known.',
+  ]);
 });
 
 test('abbreviations, initials, decimals and versions do not end a sentence', () => {
