@@ -9,10 +9,13 @@
 //     IDF, matched both ways (claim terms in the sentence, sentence terms in the claim), which rewards a
 //     sentence that is about the claim rather than merely mentioning one rare word;
 //   - the embedder's cosine (character n-grams: inflections and compounds that stems miss).
-// A paper's score is the mean of its `top` best sentences' scores (a finding a paper really reports is usually
-// stated, motivated or restated in more than one sentence, where a wrong paper matches one sentence by chance:
-// this separates the cited paper from a swapped one far better than the best sentence alone), plus a small share of
-// the claim's coverage by the whole paper (a finding stated across two sentences). Weights and `top` were chosen on Citation-Integrity claims_train only
+// A paper's score is the mean of its `top` (3) best sentences' values (a finding a paper really reports is usually
+// stated, motivated or restated in more than one sentence, where a wrong paper matches one sentence by chance: this
+// separates the cited paper from a swapped one far better than the best sentence alone), plus a small share of the
+// claim's coverage by the whole paper (a finding stated across two sentences). A sentence's value there leans on the
+// two-way lexical match (`paperLexical` of it, the rest its score): coverage rewards a sentence for naming the
+// claim's terms among many others, which ranks the evidence well within a paper but lets another paper on the same
+// topic score like the cited one. Weights and `top` were chosen on Citation-Integrity claims_train only
 // (`npm run bench -- check` prints train and dev); a sentence's position in the paper is deliberately not used
 // (in that set the annotated evidence is always an excerpt's first sentence, an artefact a real paper lacks).
 import { contentTokens } from '../embed/tokenize.js';
@@ -26,12 +29,25 @@ export interface ScoreWeights {
   numbers: number;
   /** Weight of the whole paper's coverage of the claim in the paper score. */
   paper: number;
+  /**
+   * Share of the lexical match (the rest: the sentence's score) in what the paper score averages over its `top`
+   * sentences: 0 averages the sentence scores, 1 the lexical match alone.
+   */
+  paperLexical: number;
   /** How many of the best sentences the paper score averages (1: the best sentence alone). */
   top: number;
 }
 
 /** Chosen on claims_train (bench/check.bench.ts). */
-export const SCORE_WEIGHTS: ScoreWeights = { coverage: 0.35, lexical: 0.45, cosine: 0.15, numbers: 0.1, paper: 0.15, top: 3 };
+export const SCORE_WEIGHTS: ScoreWeights = {
+  coverage: 0.35,
+  lexical: 0.45,
+  cosine: 0.15,
+  numbers: 0.1,
+  paper: 0.15,
+  paperLexical: 0.75,
+  top: 3,
+};
 
 export interface SentenceScore {
   /** Index into the sentences given. */
@@ -102,11 +118,15 @@ export function scorePaper(
     const v = vectors?.sentences[index];
     const cosine = useCos && v ? Math.max(0, dot(vectors!.claim, v)) : 0;
     const s = (weights.coverage * coverage + weights.lexical * lexical + (useCos ? weights.cosine * cosine : 0)) / base;
-    return { index, score: Math.min(1, s + weights.numbers * numberMatch(claimNumbers, text)) };
+    const score = Math.min(1, s + weights.numbers * numberMatch(claimNumbers, text));
+    return { index, score, paper: weights.paperLexical * lexical + (1 - weights.paperLexical) * score };
   });
-  const ranked = [...scored].sort((a, b) => b.score - a.score || a.index - b.index);
+  const ranked = scored.map(({ index, score }) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
   const whole = weights.paper > 0 ? assessSupport(claim, sentences, { threshold: 0 }).score : 0;
-  const best = ranked.slice(0, Math.max(1, weights.top));
-  const mean = best.reduce((a, x) => a + x.score, 0) / best.length;
+  const best = scored
+    .map((x) => x.paper)
+    .sort((a, b) => b - a)
+    .slice(0, Math.max(1, weights.top));
+  const mean = best.reduce((a, x) => a + x, 0) / best.length;
   return { score: Math.min(1, (1 - weights.paper) * mean + weights.paper * whole), sentences: ranked };
 }
