@@ -1,4 +1,4 @@
-// Bundles the targets: the extension host entry (and its lazily loaded part), the corpus process, the CLI and the webview.
+// Bundles the targets: the extension host entry (and its lazily loaded parts), the corpus process, the CLI and the webview.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
@@ -62,6 +62,16 @@ const targets = [
   {
     entryPoints: ['src/extension/extension.ts'],
     outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: nodeExternals,
+    plugins: [vscodeOnce, lazyBuiltins],
+  },
+  {
+    // The features, loaded by the activation shell (src/extension/extension.ts) on the first use of any of them.
+    entryPoints: ['src/extension/features.ts'],
+    outfile: 'dist/features.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -22,9 +22,15 @@ import { fmt, median, percentile } from './stats.ts';
 
 const root = join(__dirname, '..');
 
-/** Activation in a fresh plain node process (bench/activation-probe.cjs), the way the extension host loads it. */
-function activationMs(): number {
-  return Number(execFileSync(process.execPath, [join(__dirname, 'activation-probe.cjs')], { encoding: 'utf8' }));
+/**
+ * Activation in a fresh plain node process (bench/activation-probe.cjs), the way the extension host loads it, and
+ * the features' load on first use after it.
+ */
+function activationMs(): { activation: number; features: number } {
+  const [activation, features] = execFileSync(process.execPath, [join(__dirname, 'activation-probe.cjs')], { encoding: 'utf8' })
+    .split(' ')
+    .map(Number);
+  return { activation, features };
 }
 
 async function lookupTimes(
@@ -166,7 +172,8 @@ export async function run(): Promise<void> {
   console.log('## Extension: activation and cursor-idle-to-results (offline embedder)');
   execFileSync(process.execPath, [join(root, 'esbuild.mjs'), '--production'], { cwd: root });
   activationMs(); // warm the file cache
-  const activations = Array.from({ length: 7 }, activationMs);
+  const probes = Array.from({ length: 7 }, activationMs);
+  const activations = probes.map((p) => p.activation);
   const baseline = median(
     Array.from({ length: 7 }, () =>
       Number(
@@ -180,7 +187,8 @@ export async function run(): Promise<void> {
   );
   console.log(
     `activation (production dist/extension.js: require + activate, vscode stubbed): median ${fmt(median(activations))} [target ≤ 15 ms]; ` +
-      `baseline (an empty require in the same kind of process): ${fmt(baseline)} (×${(median(activations) / baseline).toFixed(1)})`,
+      `baseline (an empty require in the same kind of process): ${fmt(baseline)} (×${(median(activations) / baseline).toFixed(1)}); ` +
+      `then the features on first use (dist/features.js: require + activateFeatures): median ${fmt(median(probes.map((p) => p.features)))}`,
   );
 
   const paper = readFileSync(join(root, 'samples', 'sample-paper.tex'), 'utf8');

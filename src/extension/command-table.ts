@@ -1,4 +1,5 @@
-// Every command id of the extension (pure: no vscode import, so a unit test reads it). The composition root
+// Every command id of the extension, and the ids of its views and chat participant (pure: no vscode import, so a unit
+// test reads it, and the activation shell registers them all without loading a feature). The composition root
 // (extension.ts) registers one handler per id from a CommandTable, which the compiler holds to exactly these ids;
 // test/unit/command-table.test.ts holds PUBLIC_COMMANDS to package.json's contributes.commands.
 
@@ -47,3 +48,9 @@ type CommandHandler = (...args: never[]) => unknown;
 
 /** One handler per command id; each feature's `register` returns its part (a Pick of this). */
 export type CommandTable = { [K in CommandId]: CommandHandler };
+
+/** The views package.json contributes: the panel (a webview) and the section structure (a tree). */
+export const RESULTS_VIEW_ID = 'corpusLens.results';
+export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
+/** The @corpus chat participant. */
+export const PARTICIPANT_ID = 'corpusLens.corpus';

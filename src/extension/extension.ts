@@ -1,104 +1,120 @@
-// The composition root: builds every service once, hands each feature folder (lookup, panel, cite, zotero, ask,
-// review, corpus, add-papers, structure) what it needs through its `register(context, deps)`, and registers the one
-// command table the features' parts make up. Nothing heavy happens here: the corpus (PGlite's WASM) opens on the
-// first lookup, and the heavy modules load on first use (load.ts).
-import { redactingLog } from './shared/redacting-log.js';
+// The activation shell: what VS Code runs when a paper opens. It registers every command id, view, provider and the
+// chat participant with a thin stand-in, and loads the features (features.ts, bundled as dist/features.js) on the
+// first call of any of them: activation parses and runs only this module. With a paper visible, the features load
+// (and open the corpus ahead of the first lookup) right after activation returns, not inside it.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CommandTable } from './command-table.js';
-import { CorpusService } from './corpus/corpus.js';
-import { closedDocument } from './shared/documents.js';
-import { PaperEditors } from './shared/paper-editors.js';
-import { registerCommands } from './shared/register.js';
-import { Lookups } from './lookup/lookup.js';
-import { ResultsPanel } from './panel/panel.js';
-import { OriginalityGuard } from './lookup/originality.js';
-import { StatusBar } from './shared/status.js';
-import { Secrets } from './shared/secrets.js';
-import { keepChatAnswersIn } from './shared/chat.js';
-import { AskCorpus } from './ask/ask.js';
-import { PdfViewer } from './pdf/pdf-view.js';
-import { RelatedWork } from './review/review.js';
-import { sourceOpener } from './source/open-source.js';
-import { StructureProvider } from './structure/structure.js';
-import * as addPapers from './add-papers/index.js';
-import * as asking from './ask/index.js';
-import * as cite from './cite/index.js';
-import * as citeCheck from './cite-check/index.js';
-import * as corpusFeature from './corpus/index.js';
-import * as elementsFeature from './elements/index.js';
-import * as health from './health/index.js';
-import * as lookup from './lookup/index.js';
-import * as panelFeature from './panel/index.js';
-import * as review from './review/index.js';
-import * as structureFeature from './structure/index.js';
-import * as zotero from './zotero/index.js';
+import { RESULTS_VIEW_ID, STRUCTURE_VIEW_ID } from './command-table.js';
+import type { CorpusLensApi, Features } from './features.js';
+import { registerCorpusParticipant } from './ask/chat-participant.js';
+import { isPaperDocument, PAPER_SELECTOR } from './shared/documents.js';
+import { redactingLog } from './shared/redacting-log.js';
+import { registerCommandIds } from './shared/register.js';
 
-export interface CorpusLensApi {
-  panel: ResultsPanel;
-  lookups: Lookups;
-  corpus: CorpusService;
-  /** Ask the Corpus: the conversation of this workspace. */
-  ask: AskCorpus;
-  /** The PDF viewer "Open source" opens PDFs in (what it showed last). */
-  pdfViewer: PdfViewer;
-  structure: StructureProvider;
-  /** The status-bar item (its text: the corpus and its size). */
-  status: Pick<StatusBar, 'text'>;
-  /** The extension's log folder (the Corpus Lens output channel's file is in the session's log folder above it). */
-  logUri: vscode.Uri;
-}
+export type { CorpusLensApi } from './features.js';
 
-/** The corpus of this activation, for deactivate. */
-let active: CorpusService | undefined;
+/** The features of this activation, once loaded (deactivate closes their corpus). */
+let active: Features | undefined;
 
 export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   const log = redactingLog(vscode.window.createOutputChannel('Corpus Lens', { log: true }));
-  const secrets = new Secrets(context.secrets);
-  keepChatAnswersIn(vscode.Uri.joinPath(context.globalStorageUri, 'llm').fsPath);
-  const corpus = new CorpusService(context, secrets, log);
-  active = corpus;
-  const editors = new PaperEditors();
-  const lookups = new Lookups(corpus, log);
-  const guard = new OriginalityGuard();
-  const status = new StatusBar();
-  corpus.onDidCount((c) => status.showCounts(c));
-  const panel = new ResultsPanel(context);
-  const pdfViewer = new PdfViewer(context.extensionUri, log);
-  const sources = sourceOpener(context, corpus, log, pdfViewer);
-  const ask = new AskCorpus(context.workspaceState, corpus, secrets, log, () => lookups.selfPaperIds(editors.current()?.document));
-  const relatedWork = new RelatedWork(corpus, secrets, log, () => editors.current());
-  const structure = new StructureProvider(corpus, log, editors);
-  context.subscriptions.push(log, corpus, editors, lookups, guard, status, panel, pdfViewer, ask, structure);
+  context.subscriptions.push(log);
+  // The structure view exists from activation (VS Code restores it); it asks for its rows only while visible.
+  const structureChanged = new vscode.EventEmitter<undefined>();
+  const structureView = vscode.window.createTreeView<unknown>(STRUCTURE_VIEW_ID, {
+    treeDataProvider: {
+      onDidChangeTreeData: structureChanged.event,
+      getChildren: (element) => features().providers.structure.getChildren(element as never),
+      getTreeItem: (element) => features().providers.structure.getTreeItem(element as never),
+    },
+  });
+  context.subscriptions.push(structureChanged, structureView);
 
-  const looking = lookup.register(context, { corpus, lookups, guard, status, panel, editors });
-  const citing = cite.register(context, { log, corpus, panel, editors });
-  const corpora = corpusFeature.register(context, { log, secrets, corpus, lookups, panel, findSimilar: looking.findSimilar });
-  const asked = asking.register(context, { log, secrets, corpus, ask, panel, editors, sources });
-  const commands: CommandTable = {
-    ...looking.commands,
-    ...citing.commands,
-    ...corpora.commands,
-    ...asked.commands,
-    ...zotero.register(context, { log, panel, editors }).commands,
-    ...citeCheck.register(context, { log, corpus, panel, editors }).commands,
-    ...addPapers.register(context, { log, secrets, corpus, editors, sources }).commands,
-    ...review.register(context, { relatedWork, editors }).commands,
-    ...structureFeature.register(context, { structure, editors }).commands,
-    ...health.register(context, { log, corpus }).commands,
-    ...elementsFeature.register({ log, corpus, secrets }).commands,
-    ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked })
-      .commands,
-    'corpusLens.showLog': () => log.show(),
+  let loaded: Features | undefined;
+  const features = (): Features => {
+    if (loaded) return loaded;
+    const t0 = Date.now();
+    // A computed path: esbuild leaves this require to run time instead of bundling features.ts in here (as load.ts does).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const module = require(path.join(__dirname, 'features.js')) as typeof import('./features.js');
+    loaded = module.activateFeatures(context, { log, structureView });
+    active = loaded;
+    context.subscriptions.push(loaded.providers.structure.onDidChangeTreeData(() => structureChanged.fire(undefined)));
+    log.info(`features loaded in ${Date.now() - t0} ms`);
+    return loaded;
   };
-  registerCommands(context, log, commands);
-  context.subscriptions.push(vscode.workspace.onDidCloseTextDocument(closedDocument));
+
+  registerCommandIds(context, (id, args) => features().commands[id](...args));
+
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(
+      RESULTS_VIEW_ID,
+      { resolveWebviewView: (...args) => features().providers.results.resolveWebviewView(...args) },
+      { webviewOptions: { retainContextWhenHidden: true } },
+    ),
+    // One stand-in per provider, so VS Code shows their hovers and fixes apart as before.
+    vscode.languages.registerHoverProvider(PAPER_SELECTOR, {
+      provideHover: (...args) => features().providers.similarHover.provideHover(...args),
+    }),
+    vscode.languages.registerHoverProvider(PAPER_SELECTOR, {
+      provideHover: (...args) => features().providers.citationHover.provideHover(...args),
+    }),
+    vscode.languages.registerHoverProvider(PAPER_SELECTOR, {
+      provideHover: (...args) => features().providers.provenanceHover.provideHover(...args),
+    }),
+    vscode.languages.registerCodeActionsProvider(
+      PAPER_SELECTOR,
+      { provideCodeActions: (...args) => features().providers.originality.provideCodeActions(...args) },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+    vscode.languages.registerCodeActionsProvider(
+      PAPER_SELECTOR,
+      { provideCodeActions: (...args) => features().providers.citationFixes.provideCodeActions(...args) },
+      { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+    ),
+    vscode.languages.registerCompletionItemProvider(
+      PAPER_SELECTOR,
+      {
+        provideCompletionItems: (...args) => features().providers.citationCompletion.provideCompletionItems(...args),
+        resolveCompletionItem: (...args) => features().providers.citationCompletion.resolveCompletionItem?.(...args) ?? args[0],
+      },
+      '{',
+      ',',
+      '@',
+    ),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (isPaperDocument(doc)) features().providers.onSave(doc);
+    }),
+  );
+  const participant = registerCorpusParticipant(log, (...args) => features().providers.chat(...args));
+  if (participant) context.subscriptions.push(participant);
+
+  // A paper in view: the features load (and open the corpus ahead of the first lookup) once activation has returned.
+  const paperVisible = () => vscode.window.visibleTextEditors.some((e) => isPaperDocument(e.document));
+  const soon = setTimeout(() => paperVisible() && features(), 0);
+  context.subscriptions.push(
+    { dispose: () => clearTimeout(soon) },
+    vscode.window.onDidChangeVisibleTextEditors(() => {
+      if (!loaded && paperVisible()) features();
+    }),
+  );
   log.info('Corpus Lens activated');
-  return { panel, lookups, corpus, structure, ask, pdfViewer, status, logUri: context.logUri };
+
+  const api = (name: keyof Features['api']) => ({ get: () => features().api[name], enumerable: true });
+  return Object.defineProperties({ logUri: context.logUri } as CorpusLensApi, {
+    panel: api('panel'),
+    lookups: api('lookups'),
+    corpus: api('corpus'),
+    ask: api('ask'),
+    pdfViewer: api('pdfViewer'),
+    structure: api('structure'),
+    status: api('status'),
+  });
 }
 
 /** VS Code waits for this promise before it ends the extension host: the corpus process flushes its files first. */
 export function deactivate(): Promise<void> | undefined {
-  const corpus = active;
+  const features = active;
   active = undefined;
-  return corpus?.close();
+  return features?.api.corpus.close();
 }

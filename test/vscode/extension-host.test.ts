@@ -118,6 +118,7 @@ test('npm run package builds a small .vsix that installs into code-server and wo
     );
   for (const f of [
     'dist/extension.js',
+    'dist/features.js',
     'dist/heavy.js',
     'dist/store-host.js',
     'dist/webview.js',

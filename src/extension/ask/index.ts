@@ -15,7 +15,7 @@ import type { SourceOpener } from '../source/open-source.js';
 import type { AskCorpus } from './ask.js';
 import { toAskProgress, toAskView } from './ask-view.js';
 import { ElementCrops } from './element-crops.js';
-import { registerCorpusParticipant } from './participant.js';
+import { participantHandler } from './participant.js';
 
 interface AskDeps {
   log: vscode.LogOutputChannel;
@@ -35,6 +35,8 @@ export interface AskFeature {
   insertAnswer(turn: number): Promise<void>;
   /** Open source of element card `index` of turn `turn`: the PDF page with its box outlined, else the source at its caption. */
   openElement(turn: number, index: number): Promise<void>;
+  /** What answers `@corpus` in VS Code's chat (the activation shell registered the participant). */
+  chat: vscode.ChatRequestHandler;
   /** The conversation as the Ask tab shows it, with its element cards' images. */
   view(): Promise<AskView>;
   /** An element card's `askCrop`: the PDF to draw its region from, or why not. */
@@ -94,14 +96,13 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
     );
   };
 
-  const participant = registerCorpusParticipant({
+  const chat = participantHandler({
     corpus,
     secrets,
     log,
     sourceLocation: sources.sourceLocation,
     elementImage: (e) => crops.cached(e),
   });
-  if (participant) context.subscriptions.push(participant);
 
   const commands: AskFeature['commands'] = {
     // "Ask the Corpus…" opens the panel's Ask tab; with a question (scripts, tests, the chat) it also asks it there.
@@ -128,5 +129,5 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
     if (png) await crops.save(key, png);
     else log.warn(`element image ${key} could not be drawn: ${message ?? 'no reason given'}`);
   };
-  return { commands, sourceHit, insertAnswer, openElement, view: () => view(), crop, cropDone };
+  return { commands, sourceHit, insertAnswer, openElement, view: () => view(), crop, cropDone, chat };
 }

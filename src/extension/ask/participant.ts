@@ -1,11 +1,11 @@
-// `@corpus` in VS Code's chat, where the chat API exists (guarded at run time; declared in package.json's
-// chatParticipants): the question is answered by the same core as the Ask tab (src/core/ask), the stages shown as
+// `@corpus` in VS Code's chat (chat-participant.ts registers it): the question is answered by the same core as the Ask tab (src/core/ask), the stages shown as
 // progress, the checked answer streamed as Markdown (every piece of corpus or model text escaped: core/ask/markdown.ts)
 // with a reference to each cited paper's source; follow-ups continue the conversation of that chat (its history).
 // The model: the one chosen in the chat view unless corpusLens.llm.provider is "openai" with an endpoint set.
 import * as vscode from 'vscode';
 import { estimateLine } from '../../core/grounding/cost.js';
 import { errorText } from '../../core/redact.js';
+import { PARTICIPANT_ID } from '../command-table.js';
 import type { AskElement, AskProgress } from '../../core/ask/types.js';
 import { escapeMarkdownText } from '../../core/text/escape.js';
 import { configuredChat, vscodeChat } from '../shared/chat.js';
@@ -14,8 +14,6 @@ import { heavy } from '../load.js';
 import { conversationFromHistory, CONVERSATION_METADATA, type HistoryEntry } from './participant-history.js';
 import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
-
-export const PARTICIPANT_ID = 'corpusLens.corpus';
 
 const STAGE: Record<Extract<AskProgress, { kind: 'stage' }>['stage'], string> = {
   rewrite: 'Reading the conversation…',
@@ -34,29 +32,9 @@ export interface ParticipantDeps {
   elementImage(e: AskElement): Promise<string | undefined>;
 }
 
-export function registerCorpusParticipant(deps: ParticipantDeps): vscode.Disposable | undefined {
-  const api = (vscode as { chat?: typeof vscode.chat }).chat;
-  if (typeof api?.createChatParticipant !== 'function') {
-    deps.log.info('VS Code offers no chat API here: the @corpus participant is not registered');
-    return undefined;
-  }
-  let participant: vscode.ChatParticipant;
-  try {
-    participant = api.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) =>
-      answer(deps, request, context, stream, token),
-    );
-  } catch (err) {
-    // A host whose chat refuses the participant must not cost the rest of the extension its activation.
-    deps.log.warn(`the @corpus chat participant could not be registered: ${errorText(err)}`);
-    return undefined;
-  }
-  participant.iconPath = new vscode.ThemeIcon('library');
-  participant.followupProvider = {
-    provideFollowups: (result) =>
-      result.metadata?.answered ? [{ prompt: 'Where did you find that?', label: 'Where did you find that?' }] : [],
-  };
-  deps.log.info('the @corpus chat participant is registered');
-  return participant;
+/** What answers `@corpus` (chat-participant.ts registered the participant at activation, before this module loaded). */
+export function participantHandler(deps: ParticipantDeps): vscode.ChatRequestHandler {
+  return (request, context, stream, token) => answer(deps, request, context, stream, token);
 }
 
 /** The element cards' crops the panel has drawn, as images under the answer (chat renders file: images). */

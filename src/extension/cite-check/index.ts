@@ -19,7 +19,6 @@ import { CiteSources } from './sources.js';
 import { heavy } from '../load.js';
 
 const CHECK_CITATIONS_COMMAND = 'corpusLens.checkCitations';
-const PAPERS: vscode.DocumentSelector = ['latex', 'markdown', 'quarto', 'rmd'].map((language) => ({ language }));
 
 interface CiteCheckDeps {
   log: vscode.LogOutputChannel;
@@ -36,22 +35,25 @@ type CiteCheckCommands =
   | typeof SHOW_CLOSEST_COMMAND
   | typeof ADD_TO_CORPUS_COMMAND;
 
-export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps): { commands: Pick<CommandTable, CiteCheckCommands> } {
+/** The commands, and the providers the activation shell registered for the checker. */
+interface CiteCheckFeature {
+  commands: Pick<CommandTable, CiteCheckCommands>;
+  completion: vscode.CompletionItemProvider;
+  fixes: vscode.CodeActionProvider;
+  hover: vscode.HoverProvider;
+  /** A paper was saved: its citations are checked if corpusLens.citeCheck.onSave says so. */
+  onSave(doc: vscode.TextDocument): void;
+}
+
+export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps): CiteCheckFeature {
   const { log, corpus, panel, editors } = deps;
   const sources = new CiteSources(corpus, log);
   const checker = new CitationChecker(sources, log);
-  context.subscriptions.push(
-    checker,
-    vscode.languages.registerCompletionItemProvider(PAPERS, new CitationCompletion(sources, log), '{', ',', '@'),
-    vscode.languages.registerCodeActionsProvider(PAPERS, new CitationFixes(checker, sources, corpus), {
-      providedCodeActionKinds: CitationFixes.providedCodeActionKinds,
-    }),
-    vscode.languages.registerHoverProvider(PAPERS, new CitationHover(checker, sources)),
-    vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (!isPaperDocument(doc) || !checkOnSave(doc.uri)) return;
-      checker.checkDocument(doc).catch((err: Error) => log.warn(`check citations on save: ${err.message}`));
-    }),
-  );
+  context.subscriptions.push(checker);
+  const onSave = (doc: vscode.TextDocument) => {
+    if (!isPaperDocument(doc) || !checkOnSave(doc.uri)) return;
+    checker.checkDocument(doc).catch((err: Error) => log.warn(`check citations on save: ${err.message}`));
+  };
 
   const checkCitations = async () => {
     const editor = editors.current();
@@ -103,6 +105,10 @@ export function register(context: vscode.ExtensionContext, deps: CiteCheckDeps):
     return vscode.commands.executeCommand('corpusLens.addPapers');
   };
   return {
+    completion: new CitationCompletion(sources, log),
+    fixes: new CitationFixes(checker, sources, corpus),
+    hover: new CitationHover(checker, sources),
+    onSave,
     commands: {
       [CHECK_CITATIONS_COMMAND]: checkCitations,
       [ADD_ENTRY_COMMAND]: (plan: NewEntry) => addEntry(plan, log),

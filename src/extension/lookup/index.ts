@@ -5,13 +5,13 @@ import * as vscode from 'vscode';
 import type { CommandTable } from '../command-table.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import type { ResultsPanel } from '../panel/panel.js';
-import { isPaperDocument, PAPER_SELECTOR } from '../shared/documents.js';
+import { isPaperDocument } from '../shared/documents.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { readSettings } from '../shared/settings.js';
 import type { StatusBar } from '../shared/status.js';
 import { SimilarHover, SHOW_IN_PANEL_COMMAND } from './hover.js';
 import type { Lookups } from './lookup.js';
-import { OriginalityGuard } from './originality.js';
+import type { OriginalityGuard } from './originality.js';
 
 interface LookupDeps {
   corpus: CorpusService;
@@ -26,6 +26,8 @@ export interface LookupFeature {
   commands: Pick<CommandTable, 'corpusLens.findSimilar' | typeof SHOW_IN_PANEL_COMMAND>;
   /** Find Similar: the panel shows, and the cursor's sentence of the paper being written is looked up. */
   findSimilar(): Promise<void>;
+  /** The hover with the similar sentences (the activation shell registered it). */
+  hover: vscode.HoverProvider;
 }
 
 export function register(context: vscode.ExtensionContext, deps: LookupDeps): LookupFeature {
@@ -70,10 +72,6 @@ export function register(context: vscode.ExtensionContext, deps: LookupDeps): Lo
 
   context.subscriptions.push(
     { dispose: () => clearTimeout(timer) },
-    vscode.languages.registerHoverProvider(PAPER_SELECTOR, new SimilarHover(lookups)),
-    vscode.languages.registerCodeActionsProvider(PAPER_SELECTOR, guard, {
-      providedCodeActionKinds: OriginalityGuard.providedCodeActionKinds,
-    }),
     vscode.window.onDidChangeTextEditorSelection((e) => {
       if (isPaperDocument(e.textEditor.document)) schedule(e.textEditor);
     }),
@@ -90,5 +88,5 @@ export function register(context: vscode.ExtensionContext, deps: LookupDeps): Lo
       await lookups.lookupAt(doc, offset, true);
     },
   };
-  return { commands, findSimilar };
+  return { commands, findSimilar, hover: new SimilarHover(lookups) };
 }

@@ -11,7 +11,7 @@ import type { Lookups } from '../lookup/lookup.js';
 import { guarded } from '../shared/command-errors.js';
 import { failureReporter } from '../shared/register.js';
 import type { SourceOpener } from '../source/open-source.js';
-import { RESULTS_VIEW_ID, type ResultsPanel } from './panel.js';
+import type { ResultsPanel } from './panel.js';
 import { loadFilters, normaliseFilters, saveFilters } from './filters.js';
 import type { FiltersView } from '../../../webview/protocol.js';
 
@@ -84,8 +84,5 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
       )(filters),
     filters: () => ({ filters: lookups.filters, search: lookups.searchText ?? '' }),
   });
-  context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(RESULTS_VIEW_ID, panel, { webviewOptions: { retainContextWhenHidden: true } }),
-  );
   return { commands: { 'corpusLens.openPanel': () => panel.reveal() } };
 }

@@ -18,8 +18,7 @@ import {
   type ViewState,
 } from '../../../webview/protocol.js';
 import type { LookupEvent } from '../lookup/lookup.js';
-
-export const RESULTS_VIEW_ID = 'corpusLens.results';
+import { RESULTS_VIEW_ID } from '../command-table.js';
 
 /** What the panel asks the rest of the extension to do. */
 export interface PanelActions {

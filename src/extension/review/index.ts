@@ -2,7 +2,6 @@
 // hover over a generated citation that shows the verified quotes behind it.
 import * as vscode from 'vscode';
 import type { CommandTable } from '../command-table.js';
-import { PAPER_SELECTOR } from '../shared/documents.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { ProvenanceHover } from './provenance-hover.js';
 import type { RelatedWork } from './review.js';
@@ -20,10 +19,10 @@ type ReviewCommands = Pick<
   | 'corpusLens.showLastRelatedWork'
 >;
 
-export function register(context: vscode.ExtensionContext, deps: ReviewDeps): { commands: ReviewCommands } {
+export function register(deps: ReviewDeps): { commands: ReviewCommands; hover: vscode.HoverProvider } {
   const { relatedWork, editors } = deps;
-  context.subscriptions.push(vscode.languages.registerHoverProvider(PAPER_SELECTOR, new ProvenanceHover()));
   return {
+    hover: new ProvenanceHover(),
     commands: {
       'corpusLens.generateRelatedWork': async (options?: { topic?: string }) => {
         const editor = editors.current();

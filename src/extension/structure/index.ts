@@ -6,7 +6,6 @@ import {
   insertSectionHeading,
   INSERT_SECTION_HEADING_COMMAND,
   REFRESH_STRUCTURE_COMMAND,
-  STRUCTURE_VIEW_ID,
   type StructureItem,
   type StructureProvider,
 } from './structure.js';
@@ -14,14 +13,14 @@ import {
 interface StructureDeps {
   structure: StructureProvider;
   editors: PaperEditors;
+  /** The view, created by the activation shell over a provider that forwards to `structure`. */
+  view: vscode.TreeView<StructureItem>;
 }
 
-export function register(
-  context: vscode.ExtensionContext,
-  deps: StructureDeps,
-): { commands: Pick<CommandTable, typeof REFRESH_STRUCTURE_COMMAND | typeof INSERT_SECTION_HEADING_COMMAND> } {
-  const { structure: provider, editors } = deps;
-  const view = vscode.window.createTreeView(STRUCTURE_VIEW_ID, { treeDataProvider: provider });
+export function register(deps: StructureDeps): {
+  commands: Pick<CommandTable, typeof REFRESH_STRUCTURE_COMMAND | typeof INSERT_SECTION_HEADING_COMMAND>;
+} {
+  const { structure: provider, editors, view } = deps;
   provider.attach(view);
 
   const insert = async (arg?: StructureItem | string) => {
@@ -72,6 +71,5 @@ export function register(
     await insertSectionHeading(editor, title);
   };
 
-  context.subscriptions.push(view);
   return { commands: { [REFRESH_STRUCTURE_COMMAND]: () => provider.refresh(), [INSERT_SECTION_HEADING_COMMAND]: insert } };
 }

@@ -11,7 +11,6 @@ import { documentModel, formatOf } from '../shared/documents.js';
 import type { PaperEditors } from '../shared/paper-editors.js';
 import { heavy } from '../load.js';
 
-export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
 export const REFRESH_STRUCTURE_COMMAND = 'corpusLens.refreshStructure';
 export const INSERT_SECTION_HEADING_COMMAND = 'corpusLens.insertSectionHeading';
 const ITEM_CONTEXT = 'corpusLens.section';
