@@ -247,6 +247,21 @@ describe('Ask the Corpus', function () {
     const figure = t2.elements?.findIndex((e) => e.label === 'Figure 1' && e.page === 2) ?? -1;
     assert.ok(figure >= 0, `Figure 1 is a card: ${JSON.stringify(t2.elements?.map((e) => [e.label, e.page]))}`);
     const turnIndex = api.ask.conversation().turns.length - 1;
+    // The card shows the figure's region of the page (#36.9): drawn in the panel by PDF.js, kept as a PNG in global storage.
+    const crops = path.join(
+      path.dirname(process.env.CORPUS_LENS_TEST_WORKSPACE!),
+      'user-data',
+      'User',
+      'globalStorage',
+      extension().id.toLowerCase(),
+      'element-crops',
+    );
+    await waitFor(
+      'the figure crop drawn and cached',
+      () => (existsSync(crops) && readdirSync(crops).some((f) => f.endsWith('.png')) ? true : undefined),
+      60_000,
+    );
+    await snapshot('ask-pdf-figure-crop');
     await snapshot('ask-pdf-figure-open', 30_000, [
       { click: `.cl-ask-turn[data-turn="${turnIndex}"] .cl-ask-element:nth-child(${figure + 1}) [data-ask-action="open-element"]` },
     ]);
