@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPaperFile, type ParsedPaper } from '../../src/core/ingest/index.ts';
 import type { ParsedElement } from '../../src/core/ingest/types.ts';
-import { noPdflatex } from '../support/pdflatex.ts';
+import { compilePdf, noPdflatex } from '../support/pdflatex.ts';
 import { displayLike } from '../../src/core/ingest/pdf-elements.ts';
 import type { PdfLine } from '../../src/core/ingest/pdf-layout.ts';
 
@@ -254,3 +254,32 @@ test('PDF display test: a centred, set-off block with a mathematical sign is a d
   // Four lines are more than a display here.
   assert.equal(displayLike([...fraction, line('+ 1', 300, 320, 270)], column, above, below), false);
 });
+
+test(
+  'PDF: a figure drawn without text on a page of centred lines has its box inside the page and its column',
+  { skip: noPdflatex },
+  async () => {
+    const out = join(dir, 'centred');
+    const centred = Array.from({ length: 12 }, (_, i) => `Centred line number ${i + 1} of a poem-like block.\\\\`);
+    compilePdf(out, {
+      name: 'centred',
+      lines: [
+        '\\documentclass{article}',
+        '\\begin{document}',
+        '\\section{Introduction}',
+        'A short paragraph of prose before the centred block sets the left margin of the column.',
+        '\\begin{center}',
+        ...centred,
+        '\\end{center}',
+        '\\begin{figure}[h]\\centering\\rule{6cm}{2cm}\\caption{A black bar drawn without any text.}\\end{figure}',
+        '\\end{document}',
+      ],
+    });
+    const pdf = await readOne(join(out, 'centred.pdf'));
+    const figure = (pdf.elements ?? []).find((e) => e.label === 'Figure 1');
+    assert.ok(figure?.bbox, 'the figure is found with a box');
+    const [x0, , x1] = figure.bbox;
+    // article's text block on US letter runs from about 133 to 479 pt: the box is that column, not past the page.
+    assert.ok(x0 >= 100 && x1 <= 520 && x1 - x0 >= 6 * 28.3, `box ${figure.bbox}`);
+  },
+);

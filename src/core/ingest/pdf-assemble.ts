@@ -217,7 +217,7 @@ export function paperFromLayout(layout: PdfLayout, path: string | null, contentH
   let side: PagedBuffer[] = [];
   let caption: { buf: PagedBuffer; last: PdfLine; table: boolean } | null = null;
   let seenHeading = false;
-  const elements = new PdfElements(colBox, colExtent);
+  const elements = new PdfElements(colExtent);
   const flushSection = () => {
     const base = asm.sentences.length;
     const starts = emitBuffer(asm, buf);

@@ -87,13 +87,8 @@ export class PdfElements {
   /** Index in `lines` of the first line of the section being read (the last flush's end). */
   private sectionStart = 0;
 
-  /**
-   * `column(line)`: the left edge and width of the line's column, for the box of a figure without text.
-   */
-  constructor(
-    private readonly column: (l: PdfLine) => { left: number; width: number },
-    private readonly extent: ColumnExtent,
-  ) {}
+  /** `extent(line)`: the outermost left and right edges of the line's column (also the box of a figure without text). */
+  constructor(private readonly extent: ColumnExtent) {}
 
   /** Every line, in reading order, with what the assembler made of it. */
   note(line: PdfLine, kind: LineKind): void {
@@ -213,11 +208,13 @@ export class PdfElements {
     }
     // No text: the figure is the blank between the line above (on this page) and the caption, across its column.
     const prev = [...this.lines.slice(0, p.first)].reverse().find((x) => x.line.page === page)?.line;
-    const col = this.column(own[0]);
+    // The column's outermost edges: its lines' median left edge plus its width overshoots the page's right edge
+    // where many lines are centred.
+    const col = this.extent(own[0]);
     const top = prev ? prev.y + prev.size * DESCENT : 0;
     const caption = boxOf(own);
     return {
-      box: [round(Math.min(col.left, caption[0])), round(top), round(Math.max(col.left + col.width, caption[2])), caption[3]],
+      box: [round(Math.min(col.x0, caption[0])), round(top), round(Math.max(col.x1, caption[2])), caption[3]],
       content: null,
     };
   }
