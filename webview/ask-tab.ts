@@ -9,6 +9,7 @@ import { el, replace, type Child } from './dom.js';
 import { ElementImages, type CropScript } from './element-images.js';
 import {
   MAX_QUESTION_LENGTH,
+  type AskCiteView,
   type AskCostView,
   type AskElementView,
   type AskProgressView,
@@ -39,6 +40,13 @@ export function sourceWhere(s: AskSourceView): string {
   const who = [s.authors.length ? shortAuthors(s.authors) : null, s.year !== null ? String(s.year) : null].filter(Boolean).join(' ');
   const where = [s.section ? `section “${s.section}”` : null, pageAndLines(s)].filter(Boolean).join(', ');
   return `${s.title?.trim() || 'Untitled paper'}${who ? ` (${who})` : ''}${where ? `, ${where}` : ''}`;
+}
+
+/** "Smith et al. 2019, “Title”" (the year only when the name lacks it): a work a quote cites. */
+function citedWork(c: AskCiteView): string {
+  const title = (c.title ?? c.inCorpus?.title)?.trim();
+  const year = c.year !== null && !c.work.includes(String(c.year)) ? ` (${c.year})` : '';
+  return `${c.work}${title && title !== c.work ? `, “${title}”` : ''}${year}`;
 }
 
 export class AskTab {
@@ -390,6 +398,7 @@ export class AskTab {
       el('span', { class: 'cl-byline' }, who),
       s.section || s.page !== null ? el('span', { class: 'cl-section' }, [s.section, pageAndLines(s)].filter(Boolean).join(', ')) : null,
       el('p', { class: 'cl-text' }, el('q', { class: 'cl-sentence' }, s.text)),
+      this.renderCites(s),
       el(
         'div',
         { class: 'cl-actions', attrs: { role: 'group', 'aria-label': `Source ${s.n} actions` } },
@@ -413,6 +422,48 @@ export class AskTab {
     );
   }
 
+  /**
+   * The works a quote itself cites: its claim is theirs, reported by this paper ("as cited in"), never the quoting
+   * paper's own. One line per work, whether the corpus has it, and Open cited paper when it does.
+   */
+  private renderCites(s: AskSourceView): HTMLElement | null {
+    if (!s.cites?.length) return null;
+    const quoting = s.title?.trim() || 'this paper';
+    return el(
+      'div',
+      { class: 'cl-ask-cites' },
+      el('p', { class: 'cl-ask-cites-note' }, 'This quote reports work it cites:'),
+      el(
+        'ul',
+        { attrs: { 'aria-label': `Works source ${s.n} cites` } },
+        ...s.cites.map((c, i) =>
+          el(
+            'li',
+            { class: c.inCorpus ? 'cl-ask-cited cl-ask-cited-in' : 'cl-ask-cited' },
+            `${citedWork(c)}, as cited in ${quoting} — ${c.inCorpus ? 'in your corpus' : 'not in your corpus'}`,
+            c.inCorpus ? ' ' : null,
+            c.inCorpus
+              ? el(
+                  'button',
+                  {
+                    class: 'cl-action',
+                    attrs: {
+                      type: 'button',
+                      'data-ask-action': 'open-cited',
+                      'data-source': s.n,
+                      'data-cite': i,
+                      'aria-label': `Open ${c.work}, the paper source ${s.n}'s quote cites`,
+                    },
+                  },
+                  'Open cited paper',
+                )
+              : null,
+          ),
+        ),
+      ),
+    );
+  }
+
   // ---- the quote popup ----
 
   private onPoint(e: Event): void {
@@ -430,6 +481,9 @@ export class AskTab {
         s.next ? el('span', { class: 'cl-context' }, ' ', s.next) : null,
       ),
       el('p', { class: 'cl-ask-quote-where' }, `[${s.n}] ${sourceWhere(s)}`),
+      s.cites?.length
+        ? el('p', { class: 'cl-ask-quote-cites' }, `Reports ${s.cites.map((c) => c.work).join('; ')}, as cited in this paper.`)
+        : null,
     );
     this.quote.hidden = false;
     this.quote.dataset.source = String(s.n);
@@ -473,6 +527,8 @@ export class AskTab {
         return this.post({ type: 'askCite', source });
       case 'open':
         return this.post({ type: 'askOpenSource', source });
+      case 'open-cited':
+        return this.post({ type: 'askOpenCited', source, cite: Number(target.dataset.cite) });
       case 'open-element':
         return this.post({ type: 'askOpenElement', turn: Number(target.dataset.turn), element: Number(target.dataset.element) });
     }

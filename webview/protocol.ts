@@ -131,6 +131,20 @@ export interface AskSourceView {
   text: string;
   previous: string | null;
   next: string | null;
+  /**
+   * Works the quote itself cites ("as shown in [12]"): its claim is theirs, as cited in this source's paper. Absent
+   * when it cites none (or its paper was indexed before the corpus kept them).
+   */
+  cites?: AskCiteView[];
+}
+
+/** A work a quote cites, named as the quoting paper's reference list names it; `inCorpus`: the corpus has it. */
+export interface AskCiteView {
+  /** "Smith et al. 2019". */
+  work: string;
+  title: string | null;
+  year: number | null;
+  inCorpus: { title: string | null } | null;
 }
 
 /** A kept answer sentence: its text carries [n] markers for the `citations` it has. */
@@ -269,6 +283,8 @@ export type ViewMessage =
   /** Cite / Open source of conversation source `source` (its number). */
   | { type: 'askCite'; source: number }
   | { type: 'askOpenSource'; source: number }
+  /** Open the corpus paper that work `cite` (its index) cited by source `source`'s quote is. */
+  | { type: 'askOpenCited'; source: number; cite: number }
   /** Open source of element card `element` (its index) of turn `turn`: the PDF page with its region outlined. */
   | { type: 'askOpenElement'; turn: number; element: number }
   /** Element image `key` is shown and not drawn yet: send its PDF. */
@@ -325,6 +341,7 @@ const VIEW_TYPES = everyMember<ViewMessageType>()([
   'askInsert',
   'askCite',
   'askOpenSource',
+  'askOpenCited',
   'askOpenElement',
   'askCrop',
   'askCropDone',
@@ -384,6 +401,13 @@ const isElementImage = (x: unknown) =>
     x.kind === 'missing');
 const isNumbers = (x: unknown) => Array.isArray(x) && x.every((n) => isCount(n) && n > 0);
 
+const isAskCite = (x: unknown): x is AskCiteView =>
+  isObject(x) &&
+  isString(x.work) &&
+  isStringOrNull(x.title) &&
+  isNumberOrNull(x.year) &&
+  (x.inCorpus === null || (isObject(x.inCorpus) && isStringOrNull(x.inCorpus.title)));
+
 export function isAskSource(x: unknown): x is AskSourceView {
   return (
     isObject(x) &&
@@ -402,7 +426,8 @@ export function isAskSource(x: unknown): x is AskSourceView {
     isNumberOrNull(x.pageEnd) &&
     isString(x.text) &&
     isStringOrNull(x.previous) &&
-    isStringOrNull(x.next)
+    isStringOrNull(x.next) &&
+    (x.cites === undefined || (Array.isArray(x.cites) && x.cites.every(isAskCite)))
   );
 }
 
@@ -495,6 +520,8 @@ export function isViewMessage(x: unknown): x is ViewMessage {
     case 'askCite':
     case 'askOpenSource':
       return isCount(x.source) && x.source > 0;
+    case 'askOpenCited':
+      return isCount(x.source) && x.source > 0 && isCount(x.cite);
     case 'askOpenElement':
       return isCount(x.turn) && isCount(x.element);
     case 'askCrop':

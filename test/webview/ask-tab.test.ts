@@ -274,6 +274,67 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
     }
   });
 
+  test('a source whose quote cites work says what it cites, as cited in the quoting paper, and opens the cited paper the corpus has', async () => {
+    const quoting: AskView = {
+      turns: [
+        { ...conversation.turns[0], sentences: [{ text: '“Sparse retrieval improves recall.” [1]', citations: [1] }], citations: [1] },
+      ],
+      sources: [
+        {
+          ...conversation.sources[0],
+          title: `A Survey of Passage Retrieval ${HOSTILE}`,
+          text: 'As shown by [cite], sparse lexical retrieval improves recall on long queries.',
+          cites: [
+            {
+              work: 'Smith et al. 2019',
+              title: `Sparse Lexical Retrieval ${HOSTILE}`,
+              year: 2019,
+              inCorpus: { title: 'Sparse Lexical Retrieval' },
+            },
+            { work: `Lee ${HOSTILE}`, title: null, year: 2020, inCorpus: null },
+          ],
+        },
+        conversation.sources[1],
+      ],
+    };
+    const p = await openPanel(chrome.browser, chrome.server);
+    try {
+      await askTab(p);
+      await p.send({ type: 'ask', ask: quoting });
+      await p.page.waitForSelector('#cl-ask-source-1 .cl-ask-cites');
+      assert.equal(await p.page.textContent('#cl-ask-source-1 .cl-ask-cites-note'), 'This quote reports work it cites:');
+      assert.deepEqual(await p.page.$$eval('#cl-ask-source-1 .cl-ask-cited', (li) => li.map((x) => x.textContent)), [
+        `Smith et al. 2019, “Sparse Lexical Retrieval ${HOSTILE}”, as cited in A Survey of Passage Retrieval ${HOSTILE} — in your corpus Open cited paper`,
+        `Lee ${HOSTILE} (2020), as cited in A Survey of Passage Retrieval ${HOSTILE} — not in your corpus`,
+      ]);
+      assert.equal(await p.page.locator('#cl-ask-source-2 .cl-ask-cites').count(), 0, 'a quote that cites nothing says nothing');
+      assert.equal(await p.page.locator('.cl-ask img, .cl-ask script, .cl-ask b').count(), 0, 'corpus text stays text');
+      assert.equal(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+      // The citation's quote says so too.
+      await p.page.hover('.cl-ask-turn[data-turn="0"] .cl-ask-cite[data-source="1"]');
+      await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
+      assert.equal(
+        await p.page.textContent('#cl-ask-quote .cl-ask-quote-cites'),
+        `Reports Smith et al. 2019; Lee ${HOSTILE}, as cited in this paper.`,
+      );
+      await p.page.mouse.move(5, 5);
+      await p.page.screenshot({ path: chrome.artifact('webview-ask-cited.png'), fullPage: true });
+      await p.clearPosted();
+      assert.equal(
+        await p.page.locator('#cl-ask-source-1 [data-ask-action="open-cited"]').count(),
+        1,
+        'only the work the corpus has opens',
+      );
+      await p.page.click('#cl-ask-source-1 [data-ask-action="open-cited"]');
+      await waitPosted(p, (m) => m.type === 'askOpenCited', 'askOpenCited');
+      assert.deepEqual(await p.posted(), [{ type: 'askOpenCited', source: 1, cite: 0 }]);
+      assert.deepEqual(await p.violations(), [], 'no CSP violation');
+      assert.deepEqual(p.pageErrors, []);
+    } finally {
+      await p.close();
+    }
+  });
+
   test('Insert answer, Cite, Open source and Clear post the messages the host acts on, and nothing else', async () => {
     const p = await openPanel(chrome.browser, chrome.server);
     try {

@@ -65,6 +65,13 @@ describe('protocol guards', () => {
       {
         type: 'ask',
         ask: {
+          turns: [],
+          sources: [{ ...askSource, cites: [{ work: 'Smith et al. 2019', title: null, year: 2019, inCorpus: { title: 'Sparse' } }] }],
+        },
+      },
+      {
+        type: 'ask',
+        ask: {
           turns: [{ ...askTurn, cost: { estimate: null, total: '3 model calls, 1.6k tokens, 5 s', steps: ['answer: 900 tokens, 2.1 s'] } }],
           sources: [],
         },
@@ -91,6 +98,14 @@ describe('protocol guards', () => {
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, text: { html: '<b>' } }] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, n: 0 }] } },
       { type: 'ask', ask: { turns: [], sources: [{ ...askSource, lineStart: '12' }] } },
+      {
+        type: 'ask',
+        ask: { turns: [], sources: [{ ...askSource, cites: [{ work: { html: '<b>' }, title: null, year: null, inCorpus: null }] }] },
+      },
+      {
+        type: 'ask',
+        ask: { turns: [], sources: [{ ...askSource, cites: [{ work: 'Smith 2019', title: null, year: null, inCorpus: 'yes' }] }] },
+      },
       {
         type: 'ask',
         ask: {
@@ -164,6 +179,7 @@ describe('protocol guards', () => {
       { type: 'askInsert', turn: 0 },
       { type: 'askCite', source: 3 },
       { type: 'askOpenSource', source: 1 },
+      { type: 'askOpenCited', source: 1, cite: 0 },
       { type: 'askOpenElement', turn: 0, element: 2 },
       { type: 'askCrop', key: '0123456789abcdef0123' },
       { type: 'askCropDone', key: '0123456789abcdef0123', png: 'data:image/png;base64,iVBORw0KGgo=' },
@@ -189,6 +205,9 @@ describe('protocol guards', () => {
       { type: 'askInsert', turn: '0' },
       { type: 'askCite', source: 0 },
       { type: 'askOpenSource', source: 1.5 },
+      { type: 'askOpenCited', source: 1 },
+      { type: 'askOpenCited', source: 0, cite: 0 },
+      { type: 'askOpenCited', source: 1, cite: -1 },
       { type: 'askOpenElement', turn: 0 },
       { type: 'askOpenElement', turn: 0, element: -1 },
       { type: 'askOpenElement', turn: '1', element: 0 },

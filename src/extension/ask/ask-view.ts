@@ -48,6 +48,16 @@ export function toAskView(c: Conversation): AskView {
       text: s.text,
       previous: s.previous,
       next: s.next,
+      ...(s.cites?.length
+        ? {
+            cites: s.cites.map((c) => ({
+              work: c.work,
+              title: c.title,
+              year: c.year,
+              inCorpus: c.inCorpus ? { title: c.inCorpus.title } : null,
+            })),
+          }
+        : {}),
     })),
   };
 }

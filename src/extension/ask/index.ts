@@ -35,6 +35,8 @@ export interface AskFeature {
   insertAnswer(turn: number): Promise<void>;
   /** Open source of element card `index` of turn `turn`: the PDF page with its box outlined, else the source at its caption. */
   openElement(turn: number, index: number): Promise<void>;
+  /** Open cited paper: the corpus paper that work `cite` of source `n`'s quote cites (not the quoting paper). */
+  openCited(n: number, cite: number): Promise<void>;
   /** What answers `@corpus` in VS Code's chat (the activation shell registered the participant). */
   chat: vscode.ChatRequestHandler;
   /** The conversation as the Ask tab shows it, with its element cards' images. */
@@ -95,6 +97,16 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
       { text: e.caption ?? e.label, page: e.page, target: e.bbox && e.page ? { kind: 'box', bbox: e.bbox, label } : null },
     );
   };
+  const openCited = async (n: number, index: number) => {
+    const c = ask.conversation().sources[n - 1]?.cites?.[index];
+    if (!c) throw new Error(`source [${n}] cites no such work any more (was the conversation cleared?)`);
+    if (!c.inCorpus) throw new Error(`${c.work} is not in the corpus`);
+    const { paperId, title } = c.inCorpus;
+    await sources.openPaperAt(
+      { id: paperId, title, doi: paperId.startsWith('doi:') ? paperId.slice(4) : null },
+      { text: null, page: null, target: null },
+    );
+  };
 
   const chat = participantHandler({
     corpus,
@@ -129,5 +141,5 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
     if (png) await crops.save(key, png);
     else log.warn(`element image ${key} could not be drawn: ${message ?? 'no reason given'}`);
   };
-  return { commands, sourceHit, insertAnswer, openElement, view: () => view(), crop, cropDone, chat };
+  return { commands, sourceHit, insertAnswer, openElement, openCited, view: () => view(), crop, cropDone, chat };
 }

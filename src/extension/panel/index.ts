@@ -24,7 +24,7 @@ interface PanelDeps {
   lookup: Pick<LookupFeature, 'findSimilar'>;
   cite: Pick<CiteFeature, 'cite'>;
   corpus: Pick<CorpusFeature, 'configure' | 'goBack' | 'runNextAction'>;
-  asking: Pick<AskFeature, 'sourceHit' | 'insertAnswer' | 'openElement' | 'view' | 'crop' | 'cropDone'>;
+  asking: Pick<AskFeature, 'sourceHit' | 'insertAnswer' | 'openElement' | 'openCited' | 'view' | 'crop' | 'cropDone'>;
 }
 
 export function register(context: vscode.ExtensionContext, deps: PanelDeps): { commands: Pick<CommandTable, 'corpusLens.openPanel'> } {
@@ -59,6 +59,7 @@ export function register(context: vscode.ExtensionContext, deps: PanelDeps): { c
     askCite: (n) => void guarded('cite an Ask source', async (m: number) => cite.cite(await asking.sourceHit(m)), reporter)(n),
     askOpenSource: (n) =>
       void guarded('open an Ask source', async (m: number) => sources.openSource(await asking.sourceHit(m)), reporter)(n),
+    askOpenCited: (n, cite) => void guarded('open a cited paper', asking.openCited, reporter)(n, cite),
     askOpenElement: (turn, element) => void guarded('open a figure, table or equation', asking.openElement, reporter)(turn, element),
     askCrop: (key) => asking.crop(key),
     askCropDone: (key, png, message) => void guarded("keep a figure's image", asking.cropDone, reporter)(key, png, message),

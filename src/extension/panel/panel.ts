@@ -40,6 +40,8 @@ export interface PanelActions {
   askInsert(turn: number): void;
   askCite(source: number): void;
   askOpenSource(source: number): void;
+  /** Open the corpus paper that work `cite` of source `source`'s quote is. */
+  askOpenCited(source: number, cite: number): void;
   /** Open source of element card `element` of turn `turn`. */
   askOpenElement(turn: number, element: number): void;
   /** An element card's image: the PDF to draw it from (the reply is posted to the view), and the drawing to keep. */
@@ -267,6 +269,8 @@ export class ResultsPanel implements vscode.WebviewViewProvider, vscode.Disposab
         return this.actions.askCite(m.source);
       case 'askOpenSource':
         return this.actions.askOpenSource(m.source);
+      case 'askOpenCited':
+        return this.actions.askOpenCited(m.source, m.cite);
       case 'askOpenElement':
         return this.actions.askOpenElement(m.turn, m.element);
       case 'askCrop':
