@@ -1,9 +1,10 @@
 // The embedded corpus's native vector index (src/core/store/sql/native-index.ts): the top 25 of its lookups against an
 // exact scan of the same rows (unfiltered and with a year filter), that an appending write extends it (the lookup
-// right after finds the new sentence through it) and any other write retires it (never used stale), that a corpus
-// under 2,000 sentences builds none, that a damaged or half-written file is rebuilt rather than read, that a process
-// killed in the middle of an appending write leaves an index that the next open rebuilds, and that a process where
-// the module cannot load answers through pgvector's index with a one-line notice. The corpus process
+// right after finds the new sentence through it) without re-saving its file (saved on close) and any other write
+// retires it (never used stale), that a corpus under 2,000 sentences builds none, that a damaged or half-written file
+// is rebuilt rather than read, that a process killed with appended rows unsaved and in the middle of an appending
+// write leaves a file that the next open resumes from, and that a process where the module cannot load answers
+// through pgvector's index with a one-line notice. The corpus process
 // (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -101,27 +102,28 @@ describe('the native vector index of an embedded corpus', () => {
     );
   });
 
-  test('an appending write extends it: the lookup right after finds the new sentence through it; the old file is gone', async () => {
+  test('an appending write extends it: the lookup right after finds the new sentence through it; its file is not re-saved', async () => {
     await store.vectorIndex();
     const q = queries(3, 1)[0];
     const before = indexFiles(folder);
     const added = corpus(4, 1, 'new')[0];
     added.sentences[0].embedding = q; // the query itself: the best possible hit
     await store.writePapers([added]);
-    assert.deepEqual(
-      indexFiles(folder).filter((f) => before.includes(f)),
-      [],
-      'the file of the corpus before the write is removed',
-    );
+    assert.deepEqual(indexFiles(folder), before, 'the file of the corpus before the write is kept as it was (40 rows < saveAfter)');
     // Served now, without waiting: a full rebuild would start in the background and leave this lookup to an exact scan.
     const extended = await store.vectorIndex(false);
     assert.equal(extended?.size, 4040, 'the index holds the new rows as soon as the write returns');
     const { rows } = await store.driver.query(`SELECT id FROM sentences WHERE paper_id = 'new0' AND global_index = 0`);
     assert.equal(extended.search(q, 1).ids[0], Number(rows[0].id), 'the index itself finds the new sentence');
+    assert.equal(extended.unsaved, 40);
     const [first] = await store.matchVector(q, { count: K });
     assert.equal(first.sentence.paperId, 'new0', 'the first lookup after the write finds the new sentence');
-    const { rows: max } = await store.driver.query('SELECT max(id) AS m FROM sentences');
-    assert.deepEqual(indexFiles(folder), [`corpus-lens-vectors.4040.${max[0].m}.f32.usearch`], 'saved under the new state');
+    // A second store on the same database (as the next process to open the corpus) resumes from the earlier file.
+    const other = pgliteStore((store.driver as unknown as { db: PGlite }).db, { nativeIndex: { folder } });
+    const resumed = await other.vectorIndex();
+    assert.equal(resumed?.size, 4040);
+    assert.equal(resumed.unsaved, 40, 'the earlier file extended by the 40 rows, not built in full');
+    assert.equal(resumed.search(q, 1).ids[0], Number(rows[0].id));
     assert.equal(fstatSync(0).ino, stdin, 'descriptor 0 is still the one the process had');
   });
 
@@ -196,7 +198,7 @@ function child(script: string, env: NodeJS.ProcessEnv, onLine: (line: string, ki
   );
 }
 
-test('a process killed in the middle of an appending write leaves no index to be used stale: the next open rebuilds it', async () => {
+test('a process killed with appended rows unsaved, in the middle of another append, leaves a file the next open resumes from', async () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'corpus-lens-native-kill-')), 'corpus');
   try {
     const script = `
@@ -208,34 +210,52 @@ test('a process killed in the middle of an appending write leaves no index to be
         await store.writePapers(corpus(1, 60));
         await store.vectorIndex();
         console.log('indexed');
+        await store.writePapers(corpus(8, 10, 'appended'));
+        console.log('appended ' + (await store.vectorIndex(false)).unsaved);
         const write = store.writePapers(corpus(6, 100, 'late'));
         console.log('writing');
         await write;
         console.log('written');
       })();`;
     let indexedFiles: string[] = [];
+    const lines: string[] = [];
     const exit = await child(script, { CORPUS_LENS_TEST_CHILD: '1' }, (line, kill) => {
+      lines.push(line);
       if (line === 'indexed') indexedFiles = indexFiles(dir);
       if (line === 'writing') kill();
     });
     assert.equal(exit.signal, 'SIGKILL', exit.stderr);
-    assert.equal(indexedFiles.length, 1, 'an index was saved before the write');
-    assert.deepEqual(indexFiles(dir), [], 'the write removed it first');
-    // As a kill while saving the extended index would leave it: a temporary file, never read, removed by the rebuild.
+    assert.equal(indexedFiles.length, 1, 'an index was saved before the writes');
+    assert.ok(lines.includes('appended 400'), `the first append was served unsaved: ${lines.join(' | ')}`);
+    assert.deepEqual(indexFiles(dir), indexedFiles, 'the appends kept the earlier file and wrote none');
+    // As a kill while saving the extended index would leave it: a temporary file, never read, removed on open.
     writeFileSync(join(dir, `${indexedFiles[0]}.tmp-1`), Buffer.alloc(1000));
     const store = await openPGliteStore(dir, { create: false, nativeIndex: true });
     try {
       const n = (await store.counts()).sentences;
+      assert.ok(n >= 2800, `the first append is stored (${n})`);
       const index = await store.vectorIndex();
-      assert.equal(index?.size, n, 'rebuilt from the stored vectors');
-      assert.equal(indexFiles(dir).length, 1, 'saved, and the temporary file removed');
+      assert.equal(index?.size, n, 'every stored row in it');
+      assert.equal(index.unsaved, n - 2400, 'resumed from the earlier file: only the rows past it added');
+      assert.deepEqual(indexFiles(dir), indexedFiles, 'the temporary file removed');
       const q = queries(7, 1)[0];
       const want = await exact(store, q);
       const got = (await store.matchVector(q, { count: K })).map((h) => h.sentence.id);
       assert.ok(recall([got], [want]) >= 0.95);
+      // The appended rows are found through it: each of the first append's sentences, by its own vector.
+      const { rows } = await store.driver.query(
+        `SELECT id, embedding::text AS v FROM sentences WHERE paper_id LIKE 'appended%' ORDER BY id`,
+      );
+      const missed = rows.filter(
+        (r) => !index.search(Float32Array.from(JSON.parse(String(r.v)) as number[]), 10).ids.includes(Number(r.id)),
+      );
+      assert.ok(missed.length <= rows.length * 0.02, `${missed.length} of ${rows.length} appended rows not found by their own vector`);
     } finally {
       await store.close();
     }
+    const saved = indexFiles(dir);
+    assert.equal(saved.length, 1, 'one file after close');
+    assert.notDeepEqual(saved, indexedFiles, 'saved on close under the corpus as it is now');
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });
   }

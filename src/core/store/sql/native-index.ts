@@ -12,11 +12,16 @@
  * precision would halve the file, but its similarities differ in the third decimal and reorder near ties).
  * Figures: docs/benchmarks.md, `npm run bench -- peers`.
  *
- * The index is of one state of the corpus: its file is named after it (the sentence count and the largest id), a
- * write through the store retires its file first (sql/store.ts), and it is rebuilt from the stored vectors when
- * missing or stale. A write that only appends sentences extends the index in memory instead (extend: the rows with
- * ids past its largest) and saves it under the new state's name. It is written to a temporary file and renamed, so a
- * kill leaves the old one or none, never half of one.
+ * A saved index is of one state of the corpus: its file is named after it (the sentence count and the largest id).
+ * Any write through the store other than an append retires the files first (sql/store.ts), and the index is rebuilt
+ * from the stored vectors when missing or stale. A write that only appends sentences extends the index in memory
+ * (extend: the rows with ids past its largest) and keeps the file of the state before it: the whole file is re-saved
+ * only once a tenth more rows are unsaved (saveAfter) and when the store closes, not on every write (at 1M sentences
+ * the file is ~1.5 GB). A process killed with rows unsaved leaves that older file, and the next open resumes from it:
+ * it is used only where the corpus is still its rows plus rows with larger ids (the count up to its largest id is
+ * its count, and it holds the stored vectors of its first and last row), then extended with the rest; otherwise
+ * the index is rebuilt in full. Files are written to a temporary file and renamed, so a kill leaves the old one,
+ * never half of one.
  */
 import { closeSync, fstatSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -50,10 +55,20 @@ const READ_CHUNK = 5000;
 
 /**
  * Search breadth by corpus size: 128 up to 100k sentences (recall@25 0.96–0.99 on topic-structured vectors), then
- * growing with the corpus, at most 1,000.
+ * growing with the corpus, at most 1,000. Applied at each search (usearch searches max(expansion, wanted) deep), so an
+ * index extended by appends searches as broadly as one built at its new size.
  */
 export function efSearch(size: number): number {
   return Math.min(1000, Math.max(128, Math.ceil(size / 800)));
+}
+
+/**
+ * Rows appended since the last save past which an appending write re-saves the index: a tenth of it, at least
+ * 10,000. Re-saving rewrites the whole file, so saving every tenth keeps the bytes written within ~10× the final
+ * file over any growth, and a kill costs at most that tenth's re-adding on the next open.
+ */
+export function saveAfter(size: number): number {
+  return Math.max(10_000, Math.ceil(size / 10));
 }
 
 let loaded: UsearchModule | Error | undefined;
@@ -116,15 +131,51 @@ function newIndex(mod: UsearchModule, dimensions: number, size: number): Usearch
   });
 }
 
-/** Removes every index file of a corpus folder (a write retires the index; a kill may have left a temporary file). */
-export function retireFiles(folder: string, keep?: string): void {
-  let names: string[];
+function indexFileNames(folder: string): string[] {
   try {
-    names = readdirSync(folder);
+    return readdirSync(folder).filter((n) => n.startsWith(FILE_PREFIX));
   } catch {
-    return;
+    return [];
   }
-  for (const n of names) if (n.startsWith(FILE_PREFIX) && n !== keep) rmSync(join(folder, n), { force: true });
+}
+
+/** Removes every index file of a corpus folder but `keep` (a write retires the index; a kill may leave a temporary file). */
+export function retireFiles(folder: string, keep?: string): void {
+  for (const n of indexFileNames(folder)) if (n !== keep) rmSync(join(folder, n), { force: true });
+}
+
+/** Temporary files a killed save left (one writer at a time: no other process is writing them). */
+function removeTemporary(folder: string): void {
+  for (const n of indexFileNames(folder)) if (n.includes('.tmp-')) rmSync(join(folder, n), { force: true });
+}
+
+/** The saved file of an earlier state that the corpus may have grown from (the largest such state), if any. */
+function earlierFile(folder: string, state: { count: number; maxId: number }): { file: string; count: number; maxId: number } | undefined {
+  let best: { file: string; count: number; maxId: number } | undefined;
+  for (const n of indexFileNames(folder)) {
+    const m = /^corpus-lens-vectors\.(\d+)\.(\d+)\.f32\.usearch$/.exec(n);
+    if (!m) continue;
+    const [count, maxId] = [Number(m[1]), Number(m[2])];
+    if (count < state.count && maxId < state.maxId && (!best || maxId > best.maxId)) best = { file: join(folder, n), count, maxId };
+  }
+  return best;
+}
+
+/**
+ * Whether `index` holds the stored vectors of the first and last sentence up to `maxId` under their ids: a file of
+ * another corpus (one re-created in the same folder, with the same count) fails it.
+ */
+async function holdsStored(index: UsearchIndex, driver: SqlDriver, maxId: number, size: number): Promise<boolean> {
+  const { rows } = await driver.query(
+    `(SELECT id, embedding::text AS v FROM sentences WHERE id <= $1 ORDER BY id LIMIT 1)
+     UNION ALL (SELECT id, embedding::text AS v FROM sentences WHERE id <= $1 ORDER BY id DESC LIMIT 1)`,
+    [maxId],
+  );
+  return rows.every((r) => {
+    const m = index.search(Float32Array.from(JSON.parse(String(r.v)) as number[]), Math.min(size, efSearch(size)), 1);
+    for (let i = 0; i < m.keys.length; i++) if (Number(m.keys[i]) === Number(r.id)) return m.distances[i] < 1e-4;
+    return false;
+  });
 }
 
 export class NativeVectorIndex {
@@ -136,7 +187,14 @@ export class NativeVectorIndex {
     private readonly dimensions: number,
     /** The file it is memory-mapped from (read only), or undefined when it is in memory. */
     private readonly mapped?: string,
+    /** Rows in it that no saved file holds yet (appended since its last save). */
+    private unsavedRows = 0,
   ) {}
+
+  /** Rows in it that no saved file holds yet: saved once there are saveAfter(size) of them, and on close. */
+  get unsaved(): number {
+    return this.unsavedRows;
+  }
 
   /** The saved index of the corpus as it is now (memory-mapped, read only: a write retires it), if there is one. */
   static async view(driver: SqlDriver, dimensions: number, folder: string | null): Promise<NativeVectorIndex | undefined> {
@@ -148,7 +206,9 @@ export class NativeVectorIndex {
     try {
       const index = newIndex(mod, dimensions, state.count);
       index.view(file);
-      if (index.size() === state.count) return new NativeVectorIndex(index, state.count, state.maxId, dimensions, file);
+      if (index.size() === state.count && (await holdsStored(index, driver, state.maxId, state.count))) {
+        return new NativeVectorIndex(index, state.count, state.maxId, dimensions, file);
+      }
     } catch {
       // missing or unreadable: to be built
     }
@@ -156,8 +216,10 @@ export class NativeVectorIndex {
   }
 
   /**
-   * Builds the index from the stored vectors and saves it in `folder` (temporary file, then rename). `current` is
-   * asked between statements: a write or close meanwhile makes the index useless, and the build stops (undefined).
+   * The index of the corpus as it is now, from the stored vectors: resumed from the file of an earlier state the
+   * corpus grew from by appends (a process killed with appended rows unsaved), or built in full and saved in `folder`
+   * (temporary file, then rename). `current` is asked between statements: a write or close meanwhile makes the index
+   * useless, and the build stops (undefined).
    */
   static async build(
     driver: SqlDriver,
@@ -167,17 +229,47 @@ export class NativeVectorIndex {
   ): Promise<NativeVectorIndex | undefined> {
     const mod = nativeModule();
     if (mod instanceof Error) return undefined;
+    const resumed = folder ? await NativeVectorIndex.resume(mod, driver, dimensions, folder, current) : undefined;
+    if (resumed) return resumed;
     const state = await corpusState(driver);
     const index = newIndex(mod, dimensions, state.count);
     if (!(await addStored(index, driver, dimensions, 0, current))) return undefined;
     if (!current() || index.size() !== state.count) return undefined;
-    save(index, folder, state, current);
-    return new NativeVectorIndex(index, state.count, state.maxId, dimensions);
+    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, undefined, state.count);
+    built.save(folder, current);
+    return built;
+  }
+
+  /** The earlier state's file extended with the rows past it, where the corpus is that state plus those rows. */
+  private static async resume(
+    mod: UsearchModule,
+    driver: SqlDriver,
+    dimensions: number,
+    folder: string,
+    current: () => boolean,
+  ): Promise<NativeVectorIndex | undefined> {
+    removeTemporary(folder);
+    const state = await corpusState(driver);
+    const earlier = earlierFile(folder, state);
+    if (!earlier || !mappable(earlier.file)) return undefined;
+    const { rows } = await driver.query(`SELECT count(*)::int AS n FROM sentences WHERE id <= $1`, [earlier.maxId]);
+    if (Number(rows[0]?.n) !== earlier.count) return undefined; // rows of it were deleted: not a prefix of the corpus
+    try {
+      const index = newIndex(mod, dimensions, state.count);
+      index.load(earlier.file);
+      if (index.size() !== earlier.count || !(await holdsStored(index, driver, earlier.maxId, earlier.count))) return undefined;
+      const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions);
+      const grown = await base.extend(driver, current);
+      if (grown && grown.unsaved >= saveAfter(grown.size)) grown.save(folder, current);
+      return grown;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
    * An in-memory index to extend after an appending write: this one, or a copy read from its file when it is
-   * memory-mapped (read only). Called before the write retires the file; undefined when it cannot be read.
+   * memory-mapped (read only). Called before the write; undefined when it cannot be read.
    */
   writable(): NativeVectorIndex | undefined {
     if (!this.mapped) return this;
@@ -194,25 +286,53 @@ export class NativeVectorIndex {
 
   /**
    * After a write that only appended sentences: this (in-memory) index with the stored rows past its largest id
-   * added, saved as the corpus's index (temporary file, then rename). Undefined where the corpus is not this index
-   * plus those rows (a sentence of it was deleted) or a write or close came meanwhile: the caller rebuilds.
+   * added, not yet saved (see save). Undefined where the corpus is not this index plus those rows (a sentence of it
+   * was deleted) or a write or close came meanwhile: the caller rebuilds.
    */
-  async extend(driver: SqlDriver, folder: string | null, current: () => boolean): Promise<NativeVectorIndex | undefined> {
+  async extend(driver: SqlDriver, current: () => boolean): Promise<NativeVectorIndex | undefined> {
     if (this.mapped) return undefined;
     if (!(await addStored(this.index, driver, this.dimensions, this.maxId, current))) return undefined;
     const state = await corpusState(driver);
     if (!current() || this.index.size() !== state.count) return undefined;
-    save(this.index, folder, state, current);
-    return new NativeVectorIndex(this.index, state.count, state.maxId, this.dimensions);
+    return new NativeVectorIndex(
+      this.index,
+      state.count,
+      state.maxId,
+      this.dimensions,
+      undefined,
+      this.unsavedRows + state.count - this.size,
+    );
+  }
+
+  /**
+   * Saves it in `folder` under its corpus state (temporary file, then rename) and removes every other index file;
+   * nothing when no row is unsaved. `current` false by the rename (a write retired it meanwhile): not kept.
+   */
+  save(folder: string | null, current: () => boolean): void {
+    if (!folder || this.mapped || !this.unsavedRows) return;
+    const name = fileName(this.size, this.maxId);
+    const file = join(folder, name);
+    const temp = `${file}.tmp-${process.pid}`;
+    try {
+      this.index.save(temp);
+      if (!current()) throw new Error('retired while saving');
+      renameSync(temp, file);
+      this.unsavedRows = 0;
+      retireFiles(folder, name);
+    } catch {
+      rmSync(temp, { force: true }); // unsaved: resumed or rebuilt on the next open, never used stale
+    }
   }
 
   /** The `k` nearest sentence ids to `vector`, best first, with their cosine similarities. */
   search(vector: Float32Array, k: number): { ids: number[]; similarities: number[] } {
     if (!this.size || k <= 0) return { ids: [], similarities: [] };
-    const m = this.index.search(vector, Math.min(k, this.size), 1);
+    const n = Math.min(k, this.size);
+    // At least efSearch(size) deep however the index was made: usearch's search breadth is max(expansion, wanted).
+    const m = this.index.search(vector, Math.min(this.size, Math.max(n, efSearch(this.size))), 1);
     const ids: number[] = [];
     const similarities: number[] = [];
-    for (let i = 0; i < m.keys.length; i++) {
+    for (let i = 0; i < Math.min(n, m.keys.length); i++) {
       ids.push(Number(m.keys[i]));
       similarities.push(1 - m.distances[i]);
     }
@@ -239,22 +359,6 @@ async function addStored(
     if (page.keys.length < READ_CHUNK) return true;
     after = Number(page.keys[page.keys.length - 1]);
     await new Promise((resolve) => setImmediate(resolve)); // let a lookup's message in between chunks
-  }
-}
-
-/** Saves the index of corpus state `state` in `folder` (temporary file, then rename) and removes any other. */
-function save(index: UsearchIndex, folder: string | null, state: { count: number; maxId: number }, current: () => boolean): void {
-  if (!folder) return;
-  const name = fileName(state.count, state.maxId);
-  const file = join(folder, name);
-  const temp = `${file}.tmp-${process.pid}`;
-  try {
-    index.save(temp);
-    if (!current()) throw new Error('retired while saving');
-    renameSync(temp, file);
-    retireFiles(folder, name);
-  } catch {
-    rmSync(temp, { force: true }); // unsaved: rebuilt on the next open, never used stale
   }
 }
 

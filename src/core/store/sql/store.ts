@@ -8,7 +8,7 @@ import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } fro
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
 import { VenueCache } from '../venue-cache.js';
-import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles } from './native-index.js';
+import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles, saveAfter } from './native-index.js';
 import {
   filterArgs,
   isFiltered,
@@ -322,12 +322,14 @@ export class SqlCorpusStore implements CorpusStore {
   /**
    * Runs a write: the keyword index of the corpus before it is retired, and so is one loaded while it ran (a load
    * checks the generation between its statements). A write that only `appends` sentences keeps the native vector
-   * index in memory (its file is retired all the same) and extends it with the new rows once the write is done;
-   * meanwhile lookups scan exactly. Any other write (deletions, replacements, upgrades) leaves it to a full rebuild.
+   * index in memory and its saved file (of the corpus before the write: never served for the corpus after it, and
+   * what the next open resumes from if this process dies before saving) and extends it with the new rows once the
+   * write is done; meanwhile lookups scan exactly. Any other write (deletions, replacements, upgrades) retires the
+   * files too and leaves the index to a full rebuild.
    */
   private async writing<T>(write: () => Promise<T>, appends = false): Promise<T> {
     const base = appends ? this.appendBase() : undefined;
-    this.retire();
+    this.retire(!appends);
     this.writes++;
     try {
       return await write();
@@ -340,13 +342,14 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   /**
-   * Before a write: the keyword and vector indexes of the corpus as it was are retired (the vector index's file
-   * first, so that a kill during the write leaves none to be used stale: the next open rebuilds it).
+   * Before a write: the keyword and vector indexes of the corpus as it was are retired, with the vector index's files
+   * (first, so that a kill during the write leaves none to be used stale: the next open rebuilds it) unless the
+   * write only appends (`files` false).
    */
-  private retire(): void {
+  private retire(files = true): void {
     this.generation++;
     this.vectors = undefined;
-    if (this.options.nativeIndex?.folder) retireFiles(this.options.nativeIndex.folder);
+    if (files && this.options.nativeIndex?.folder) retireFiles(this.options.nativeIndex.folder);
   }
 
   /** The native index of the corpus as it is now, writable, to be extended by an appending write (see writing). */
@@ -356,8 +359,9 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   /**
-   * After an appending write: `base` extended with the rows it added serves the corpus as it is now (and is saved);
-   * where it cannot be (see NativeVectorIndex.extend), the next lookup starts a full build as after any write.
+   * After an appending write: `base` extended with the rows it added serves the corpus as it is now, saved once
+   * saveAfter(size) rows are unsaved (else on close); where it cannot be (see NativeVectorIndex.extend), the next
+   * lookup starts a build as after any write.
    */
   private async extendVectorIndex(base: NativeVectorIndex): Promise<void> {
     const generation = this.generation;
@@ -365,9 +369,10 @@ export class SqlCorpusStore implements CorpusStore {
     const entry: NonNullable<typeof this.vectors> = { generation };
     this.vectors = entry;
     entry.loading = base
-      .extend(this.driver, this.options.nativeIndex?.folder ?? null, current)
+      .extend(this.driver, current)
       .catch(() => undefined)
       .then((index) => {
+        if (index && index.unsaved >= saveAfter(index.size)) index.save(this.options.nativeIndex?.folder ?? null, current);
         if (this.vectors === entry && index && current()) entry.index = index;
         else if (this.vectors === entry) this.vectors = undefined; // not extended: built in full on demand
         entry.loading = undefined;
@@ -959,6 +964,10 @@ export class SqlCorpusStore implements CorpusStore {
     // A keyword index load ends at its next statement (see keywordIndex); let it, rather than close under it.
     await this.keywords?.loading?.catch(() => undefined);
     await this.vectors?.loading?.catch(() => undefined);
+    // Appended rows not yet in the vector index's file: saved now, so the next open maps it rather than re-adds them.
+    if (this.vectors?.generation === this.generation && this.writes === 0) {
+      this.vectors.index?.save(this.options.nativeIndex?.folder ?? null, () => this.writes === 0);
+    }
     this.keywords = undefined;
     this.vectors = undefined;
     return this.driver.close();
