@@ -13,10 +13,12 @@
  * Run alone: `node --import tsx bench/check.bench.ts`; bench/run.ts imports `run`.
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOfflineEmbedder } from '../src/core/embed/index.js';
+import { createEmbedder, createOfflineEmbedder } from '../src/core/embed/index.js';
+import type { Embedder } from '../src/core/embed/types.js';
 import { stripCitationTokens } from '../src/core/embed/tokenize.js';
-import { scorePaper, SCORE_WEIGHTS, type ScoreWeights } from '../src/core/cite-check/score.js';
+import { combine, paperSignals, SCORE_WEIGHTS, type PaperSignals, type ScoreWeights } from '../src/core/cite-check/score.js';
 import { CHECK_THRESHOLD } from '../src/core/cite-check/threshold.js';
 import { bm25Scorer } from '../test/support/retrieval-eval.js';
 import { evalPath } from '../test/support/eval.js';
@@ -158,6 +160,40 @@ function thresholdFor(support: readonly number[], rate = 0.05): number {
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
 
+/**
+ * `--embedder neural|openai` (or CHECK_BENCH_EMBEDDER; `--model M` / CHECK_BENCH_MODEL for openai, with OPENAI_BASE_URL
+ * and OPENAI_API_KEY): the claims and the cited papers' sentences are also embedded by that model, and its cosine is
+ * measured as a signal beside the shipped lexical score.
+ */
+function modelChoice(argv = process.argv): { provider: 'neural' | 'openai'; model?: string } | null {
+  const flag = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  };
+  const provider = flag('embedder') ?? process.env.CHECK_BENCH_EMBEDDER;
+  if (!provider || provider === 'offline') return null;
+  if (provider !== 'neural' && provider !== 'openai')
+    throw new Error(`check bench: --embedder is offline, neural or openai (got ${provider})`);
+  return { provider, model: flag('model') ?? process.env.CHECK_BENCH_MODEL };
+}
+
+/**
+ * Every text embedded once through the embedding cache on disk (CORPUS_LENS_CACHE_DIR, default a folder in the temp
+ * dir), in chunks: an interrupted run resumes where it stopped, and a re-run embeds nothing.
+ */
+async function embedThroughCache(embedder: Embedder, texts: readonly string[], role: 'query' | 'document'): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  const chunk = 256;
+  const t0 = Date.now();
+  let shown = false;
+  for (let i = 0; i < texts.length; i += chunk) {
+    out.push(...(await embedder.embed(texts.slice(i, i + chunk), { role })));
+    if ((shown ||= Date.now() - t0 > 5000)) process.stderr.write(`${embedder.model}: ${out.length}/${texts.length} ${role} texts\r`);
+  }
+  if (shown) process.stderr.write('\n');
+  return out;
+}
+
 export async function run(): Promise<void> {
   const root = evalPath('retrieval', 'corpus.jsonl') ? evalPath('retrieval')! : undefined;
   if (!root) {
@@ -165,15 +201,34 @@ export async function run(): Promise<void> {
     return;
   }
   const data = load(root);
-  const embedder = createOfflineEmbedder();
-  const t0 = Date.now();
-  const sentenceVectors = await embedder.embed(data.all);
   const claimTexts = [...data.train, ...data.dev].map((c) => c.text);
-  const claimVectors = new Map<string, Float32Array>();
-  (await embedder.embed(claimTexts)).forEach((v, i) => claimVectors.set(claimTexts[i], v));
+  const vectorsOf = async (embedder: Embedder) => {
+    const sentences = await embedThroughCache(embedder, data.all, 'document');
+    const claims = new Map<string, Float32Array>();
+    (await embedThroughCache(embedder, claimTexts, 'query')).forEach((v, i) => claims.set(claimTexts[i], v));
+    return { sentences, claims };
+  };
+  const t0 = Date.now();
+  const offline = await vectorsOf(createOfflineEmbedder());
   console.log(
-    `check bench: ${data.docs.size} cited papers, ${data.all.length} sentences, ${data.train.length} train / ${data.dev.length} dev claims (embedded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    `check bench: ${data.docs.size} cited papers, ${data.all.length} sentences, ${data.train.length} train / ${data.dev.length} dev claims (embedded offline in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
+  const choice = modelChoice();
+  let neural: Awaited<ReturnType<typeof vectorsOf>> | null = null;
+  let neuralModel = '';
+  if (choice) {
+    const embedder = createEmbedder({
+      provider: choice.provider,
+      model: choice.model,
+      baseURL: choice.provider === 'openai' ? process.env.OPENAI_BASE_URL || undefined : undefined,
+      apiKey: choice.provider === 'openai' ? process.env.OPENAI_API_KEY || undefined : undefined,
+      cache: { disk: { dir: process.env.CORPUS_LENS_CACHE_DIR || join(tmpdir(), 'corpus-lens-bench-embeddings') } },
+    });
+    const t1 = Date.now();
+    neural = await vectorsOf(embedder);
+    neuralModel = embedder.model;
+    console.log(`${neuralModel}: every text embedded (through the disk cache) in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  }
 
   const bm25 = bm25Scorer(data.all);
   const bm25Memo = new Map<string, Float32Array>();
@@ -184,20 +239,27 @@ export async function run(): Promise<void> {
     const s = Array.from(all.subarray(d.first, d.first + d.sentences.length));
     return { paper: Math.max(...s), sentences: s };
   };
-  const ours =
-    (weights: ScoreWeights): PaperScorer =>
-    (c, doc) => {
+  // Each claim's signals against a paper are measured once per vector set; the variants only weigh them.
+  const signalsMemo = new Map<string, PaperSignals>();
+  const signalsOf = (vectors: typeof offline, tag: string, c: Claim, doc: number): PaperSignals => {
+    const key = `${tag}\u0000${doc}\u0000${c.text}`;
+    let s = signalsMemo.get(key);
+    if (!s) {
       const d = data.docs.get(doc)!;
-      const r = scorePaper(
-        c.text,
-        d.sentences,
-        { claim: claimVectors.get(c.text)!, sentences: sentenceVectors.slice(d.first, d.first + d.sentences.length) },
-        weights,
-      );
+      const v = { claim: vectors.claims.get(c.text)!, sentences: vectors.sentences.slice(d.first, d.first + d.sentences.length) };
+      signalsMemo.set(key, (s = paperSignals(c.text, d.sentences, v)));
+    }
+    return s;
+  };
+  const scorer =
+    (vectors: typeof offline, tag: string, weights: ScoreWeights): PaperScorer =>
+    (c, doc) => {
+      const r = combine(signalsOf(vectors, tag, c, doc), weights);
       const s: number[] = [];
       for (const x of r.sentences) s[x.index] = x.score;
       return { paper: r.score, sentences: s };
     };
+  const ours = (weights: ScoreWeights) => scorer(offline, 'offline', weights);
 
   // The shipped weights beside the alternatives measured while choosing them. They were chosen on train; dev is
   // printed beside each so the table in docs/benchmarks.md can report it, never to choose.
@@ -209,7 +271,7 @@ export async function run(): Promise<void> {
     ['mean of top 5 (the whole excerpt here)', { ...SCORE_WEIGHTS, top: 5 }],
     ['no whole-paper term', { ...SCORE_WEIGHTS, paper: 0 }],
   ];
-  if (process.env.CHECK_BENCH_GRID) {
+  if (process.env.CHECK_BENCH_GRID && !neural) {
     for (const coverage of [0.2, 0.35, 0.5])
       for (const lexical of [0.3, 0.45, 0.6])
         for (const cosine of [0, 0.15, 0.3])
@@ -222,17 +284,64 @@ export async function run(): Promise<void> {
   console.log('\nscore variants, evidence@3 / pairs / AUC (chosen on train; dev reported only):');
   console.log('| variant | train evidence@3 | train pairs | train AUC | dev evidence@3 | dev pairs | dev AUC |');
   console.log('|---|---|---|---|---|---|---|');
+  const printRow = (name: string, t: Row, d: Row | null) =>
+    console.log(
+      `| ${name} | ${f3(t.evidence3)} | ${f3(t.pairs)} | ${f3(t.auc)} | ${d ? f3(d.evidence3) : '–'} | ${d ? f3(d.pairs) : '–'} | ${d ? f3(d.auc) : '–'} |`,
+    );
   let trainOurs: Row | undefined;
   let devOurs: Row | undefined;
   for (const [name, w] of variants) {
     const t = measure(data.train, ours(w));
     const d = process.env.CHECK_BENCH_GRID && name.startsWith('grid') ? null : measure(data.dev, ours(w));
     if (w === SCORE_WEIGHTS) [trainOurs, devOurs] = [t, d!];
-    console.log(
-      `| ${name} | ${f3(t.evidence3)} | ${f3(t.pairs)} | ${f3(t.auc)} | ${d ? f3(d.evidence3) : '–'} | ${d ? f3(d.pairs) : '–'} | ${d ? f3(d.auc) : '–'} |`,
-    );
+    printRow(name, t, d);
   }
   if (!trainOurs || !devOurs) throw new Error('the shipped weights are measured first');
+
+  // What the checker does on a corpus built by that model (the shipped weights, its cosine in place of the hashed one).
+  let withModel: { train: Row; dev: Row; threshold: number } | null = null;
+  if (neural) {
+    const vectors = neural;
+    const mine = (w: ScoreWeights) => scorer(vectors, 'model', w);
+    // Chosen on train only, by evidence@3 + AUC (ties to the earlier, simpler variant); dev is measured once, for the
+    // chosen weights and the few alternatives printed beside them.
+    const grid: Array<[string, ScoreWeights]> = [];
+    for (const cosine of [0.15, 0.3, 0.5, 0.8, 1.2, 2])
+      for (const paperLexical of [0, 0.25, 0.5, 0.75])
+        for (const paperCosine of [0, 0.25, 0.5, 0.75])
+          for (const top of [2, 3])
+            for (const paper of [0, 0.15])
+              if (paperLexical + paperCosine <= 1)
+                grid.push([
+                  `cosine ${cosine}, paper value ${paperLexical} lexical + ${paperCosine} cosine, top ${top}, whole ${paper}`,
+                  { ...SCORE_WEIGHTS, cosine, paperLexical, paperCosine, top, paper },
+                ]);
+    let best: { name: string; w: ScoreWeights; t: Row; v: number } | null = null;
+    for (const [name, w] of grid) {
+      const t = measure(data.train, mine(w));
+      const v = t.evidence3 + t.auc;
+      if (!best || v > best.v + 1e-9) best = { name, w, t, v };
+      if (process.env.CHECK_BENCH_GRID) printRow(`${neuralModel} grid: ${name}`, t, null);
+    }
+    const chosen = best!;
+    console.log(`\n${neuralModel}'s cosine as a signal (weights chosen on train by evidence@3 + AUC; dev reported only):`);
+    console.log('| variant | train evidence@3 | train pairs | train AUC | dev evidence@3 | dev pairs | dev AUC |');
+    console.log('|---|---|---|---|---|---|---|');
+    const shown: Array<[string, ScoreWeights]> = [
+      [`chosen: ${chosen.name}`, chosen.w],
+      ['shipped weights, model cosine in place of the hashed one (what the checker does on such a corpus)', SCORE_WEIGHTS],
+      ['no cosine at all (the lexical signals only)', { ...SCORE_WEIGHTS, cosine: 0 }],
+      ['model cosine alone (best sentence)', { coverage: 0, lexical: 0, cosine: 1, numbers: 0, paper: 0, paperLexical: 0, top: 1 }],
+      ['model cosine alone (mean of top 3)', { coverage: 0, lexical: 0, cosine: 1, numbers: 0, paper: 0, paperLexical: 0, top: 3 }],
+    ];
+    for (const [name, w] of shown) {
+      const t = w === chosen.w ? chosen.t : measure(data.train, mine(w));
+      const d = measure(data.dev, mine(w));
+      if (w === SCORE_WEIGHTS) withModel = { train: t, dev: d, threshold: thresholdFor(t.support) };
+      printRow(name, t, d);
+    }
+    console.log(`chosen weights: ${JSON.stringify(chosen.w)}`);
+  }
 
   const chosen = thresholdFor(trainOurs.support);
   const trainBase = measure(data.train, baseline);
@@ -242,17 +351,22 @@ export async function run(): Promise<void> {
   const caught = (r: Row, t: number) => r.swapped.filter((s) => s < t).length / r.swapped.length;
 
   console.log(
-    `\nthreshold chosen on train (≤ 5% of SUPPORT flagged): ${f3(chosen)} (shipped CHECK_THRESHOLD ${f3(CHECK_THRESHOLD)}); baseline's ${f3(baseThreshold)}`,
+    `\nthreshold chosen on train (≤ 5% of SUPPORT flagged): ${f3(chosen)} (shipped CHECK_THRESHOLD ${f3(CHECK_THRESHOLD)}); baseline's ${f3(baseThreshold)}` +
+      (withModel ? `; with ${neuralModel}'s cosine ${f3(withModel.threshold)} (the checker keeps CHECK_THRESHOLD, below)` : ''),
   );
   console.log('\n| split | scorer | evidence@3 | pairs true > swapped | ROC AUC | correct flagged | swapped caught |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const [split, r, t] of [
-    ['train', trainBase, baseThreshold],
-    ['train', trainOurs, CHECK_THRESHOLD],
-    ['dev', devBase, baseThreshold],
-    ['dev', devOurs, CHECK_THRESHOLD],
-  ] as Array<[string, Row, number]>) {
-    const name = r === trainBase || r === devBase ? 'BM25 over the cited paper (baseline)' : 'support score (shipped)';
+  const rows: Array<[string, string, Row, number]> = [
+    ['train', 'BM25 over the cited paper (baseline)', trainBase, baseThreshold],
+    ['train', 'support score (shipped, offline)', trainOurs, CHECK_THRESHOLD],
+  ];
+  if (withModel) rows.push(['train', `support score, ${neuralModel} cosine`, withModel.train, CHECK_THRESHOLD]);
+  rows.push(
+    ['dev', 'BM25 over the cited paper (baseline)', devBase, baseThreshold],
+    ['dev', 'support score (shipped, offline)', devOurs, CHECK_THRESHOLD],
+  );
+  if (withModel) rows.push(['dev', `support score, ${neuralModel} cosine`, withModel.dev, CHECK_THRESHOLD]);
+  for (const [split, name, r, t] of rows) {
     console.log(
       `| ${split} | ${name} | ${f3(r.evidence3)} | ${f3(r.pairs)} | ${f3(r.auc)} | ${pct(flagged(r, t))} | ${pct(caught(r, t))} |`,
     );

@@ -34,6 +34,8 @@ export interface ScoreWeights {
    * sentences: 0 averages the sentence scores, 1 the lexical match alone.
    */
   paperLexical: number;
+  /** Share of the cosine in that value (0 unless told; used only where the vectors are a neural model's). */
+  paperCosine?: number;
   /** How many of the best sentences the paper score averages (1: the best sentence alone). */
   top: number;
 }
@@ -96,6 +98,66 @@ function numberMatch(claimNumbers: Set<string>, text: string): number {
   return n / claimNumbers.size;
 }
 
+/** One sentence's signals against the claim (score.ts's header says what each catches). */
+export interface SentenceSignals {
+  coverage: number;
+  lexical: number;
+  /** The embedder's cosine (≥ 0), or null without vectors. */
+  cosine: number | null;
+  numbers: number;
+}
+
+/** The signals of a claim against a paper's sentences, and the whole paper's coverage of it: what `combine` weighs. */
+export interface PaperSignals {
+  sentences: SentenceSignals[];
+  whole: number;
+}
+
+/** Measures every signal once (the bench weighs them many ways; scorePaper weighs them once). */
+export function paperSignals(
+  claim: string,
+  sentences: readonly string[],
+  vectors?: { claim: Float32Array; sentences: readonly (Float32Array | null)[] } | null,
+): PaperSignals {
+  const claimTerms = weighted(claim);
+  const claimNumbers = new Set([...numbersOf(claim)].filter((n) => !/^(19|20)\d\d$/.test(n)));
+  return {
+    sentences: sentences.map((text, index) => {
+      const terms = weighted(text);
+      const v = vectors?.sentences[index];
+      return {
+        coverage: assessSupport(claim, [text], { threshold: 0 }).score,
+        lexical: Math.sqrt(share(claimTerms, terms) * share(terms, claimTerms)),
+        cosine: vectors && v ? Math.max(0, dot(vectors.claim, v)) : null,
+        numbers: numberMatch(claimNumbers, text),
+      };
+    }),
+    whole: sentences.length ? assessSupport(claim, sentences, { threshold: 0 }).score : 0,
+  };
+}
+
+/** The paper score and its sentences' scores from measured signals. */
+export function combine(signals: PaperSignals, weights: ScoreWeights = SCORE_WEIGHTS): PaperScore {
+  if (!signals.sentences.length) return { score: 0, sentences: [] };
+  const useCos = weights.cosine > 0 && signals.sentences.every((x) => x.cosine !== null);
+  const base = weights.coverage + weights.lexical + (useCos ? weights.cosine : 0);
+  const paperCosine = useCos ? (weights.paperCosine ?? 0) : 0;
+  const scored = signals.sentences.map((x, index) => {
+    const cosine = useCos ? x.cosine! : 0;
+    const s = (weights.coverage * x.coverage + weights.lexical * x.lexical + weights.cosine * cosine) / base;
+    const score = Math.min(1, s + weights.numbers * x.numbers);
+    const paper = weights.paperLexical * x.lexical + paperCosine * cosine + (1 - weights.paperLexical - paperCosine) * score;
+    return { index, score, paper };
+  });
+  const ranked = scored.map(({ index, score }) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
+  const best = scored
+    .map((x) => x.paper)
+    .sort((a, b) => b - a)
+    .slice(0, Math.max(1, weights.top));
+  const mean = best.reduce((a, x) => a + x, 0) / best.length;
+  return { score: Math.min(1, Math.max(0, (1 - weights.paper) * mean + weights.paper * signals.whole)), sentences: ranked };
+}
+
 /**
  * Scores a claim against a paper's sentences. `vectors`: the claim's vector and one per sentence (same order), from
  * the corpus's embedder; without them the cosine term is left out and the others are rescaled.
@@ -107,26 +169,5 @@ export function scorePaper(
   weights: ScoreWeights = SCORE_WEIGHTS,
 ): PaperScore {
   if (!sentences.length) return { score: 0, sentences: [] };
-  const claimTerms = weighted(claim);
-  const claimNumbers = new Set([...numbersOf(claim)].filter((n) => !/^(19|20)\d\d$/.test(n)));
-  const useCos = !!vectors && weights.cosine > 0;
-  const base = weights.coverage + weights.lexical + (useCos ? weights.cosine : 0);
-  const scored = sentences.map((text, index) => {
-    const coverage = assessSupport(claim, [text], { threshold: 0 }).score;
-    const terms = weighted(text);
-    const lexical = Math.sqrt(share(claimTerms, terms) * share(terms, claimTerms));
-    const v = vectors?.sentences[index];
-    const cosine = useCos && v ? Math.max(0, dot(vectors!.claim, v)) : 0;
-    const s = (weights.coverage * coverage + weights.lexical * lexical + (useCos ? weights.cosine * cosine : 0)) / base;
-    const score = Math.min(1, s + weights.numbers * numberMatch(claimNumbers, text));
-    return { index, score, paper: weights.paperLexical * lexical + (1 - weights.paperLexical) * score };
-  });
-  const ranked = scored.map(({ index, score }) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
-  const whole = weights.paper > 0 ? assessSupport(claim, sentences, { threshold: 0 }).score : 0;
-  const best = scored
-    .map((x) => x.paper)
-    .sort((a, b) => b - a)
-    .slice(0, Math.max(1, weights.top));
-  const mean = best.reduce((a, x) => a + x, 0) / best.length;
-  return { score: Math.min(1, (1 - weights.paper) * mean + weights.paper * whole), sentences: ranked };
+  return combine(paperSignals(claim, sentences, weights.cosine > 0 ? vectors : null), weights);
 }
