@@ -10,6 +10,8 @@ import { keywordSearch } from '../../src/core/retrieve/index.js';
 import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { SCHEMA_VERSION } from '../../src/core/store/sql/schema.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
+import { toHit } from '../../src/core/store/rows.js';
+import { hashEmbed } from '../support/db-embedder.js';
 import { countTrips } from '../support/db-trips.js';
 import { storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
@@ -371,4 +373,19 @@ test('a schema v8 corpus gets the current match_sentences on open: a filtered ma
   );
   assert.ok(hits.every((h) => (h.paper.year ?? 0) >= 2024));
   await store.deletePapers(['v9']);
+});
+
+test("the unfiltered lookups' prepared statements (one JSON array a hit) give the lookup functions' hits, context and papers", async () => {
+  const text = 'sentences retrieval writing authors strong baseline BM25';
+  const v = hashEmbed(text, 64);
+  for (const offset of [0, 1]) {
+    const vector = await store.matchVector(v, { count: 25, offset });
+    assert.ok(vector.length >= 8 && vector.some((h) => h.previous) && vector.some((h) => h.next), `${vector.length} hits`);
+    const rows = await store.driver.lookup(`SELECT * FROM match_sentences($1, NULL, 25, $2)`, v, [offset]);
+    assert.deepEqual(vector, rows.map(toHit));
+    const hybrid = await store.matchHybrid(v, text, { count: 25, offset });
+    assert.ok(hybrid.length >= 8);
+    const fused = await store.driver.lookup(`SELECT * FROM hybrid_sentences($1, $2, 25, $3, candidate_count => 100)`, v, [text, offset]);
+    assert.deepEqual(hybrid, fused.map(toHit));
+  }
 });

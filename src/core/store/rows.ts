@@ -58,7 +58,12 @@ export function toPaper(v: unknown): PaperRef {
   };
 }
 
+/**
+ * A lookup row as Hit: the functions' (similarity, score, sentence, previous, next, paper), or a prepared
+ * statement's one column `hit` (sql/lookup.ts compactTail), which gives the same Hit.
+ */
 export function toHit(row: Json): Hit {
+  if (row.hit !== undefined) return compactHit(typeof row.hit === 'string' ? (JSON.parse(row.hit) as unknown[]) : (row.hit as unknown[]));
   const similarity = row.similarity == null ? NaN : num(row.similarity);
   const score = row.score == null ? similarity : num(row.score);
   return {
@@ -68,6 +73,37 @@ export function toHit(row: Json): Hit {
     previous: toSentence(row.previous),
     next: toSentence(row.next),
     paper: toPaper(row.paper),
+  };
+}
+
+/**
+ * compactTail's array: similarity, score; the target's id, paper, text, section title and number, sentence and global
+ * index; the previous and the next sentence's id, text, section title and number, global index (their paper is the
+ * target's, their position one before and after); the paper's title, authors, year, venue, DOI, citation key.
+ */
+function compactHit(a: unknown[]): Hit {
+  const similarity = a[0] == null ? NaN : num(a[0]);
+  const paperId = String(a[3]);
+  const at = num(a[7]);
+  const sentence = (id: unknown, text: unknown, title: unknown, number: unknown, sentenceIndex: number, globalIndex: unknown) =>
+    id == null
+      ? null
+      : {
+          id: num(id),
+          paperId,
+          text: String(text),
+          sectionTitle: str(title),
+          sectionNumber: str(number),
+          sentenceIndex,
+          globalIndex: num(globalIndex),
+        };
+  return {
+    similarity,
+    score: a[1] == null ? similarity : num(a[1]),
+    sentence: sentence(a[2], a[4], a[5], a[6], at, a[8])!,
+    previous: sentence(a[9], a[10], a[11], a[12], at - 1, a[13]),
+    next: sentence(a[14], a[15], a[16], a[17], at + 1, a[18]),
+    paper: toPaper({ id: paperId, title: a[19], authors: a[20], year: a[21], venue: a[22], doi: a[23], citationKey: a[24] }),
   };
 }
 

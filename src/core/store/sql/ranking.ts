@@ -4,6 +4,7 @@
 // constants below.
 import { HYBRID_DEFAULTS, PAPER_DEFAULTS } from '../types.js';
 import {
+  compactTail,
   CONTEXT_TAIL,
   contextTail,
   EXACT_SCAN_DECLARE,
@@ -78,13 +79,13 @@ function termFrequencies(alias: string): string {
 /** The vector match with context: the body of match_sentences, and (unfiltered) the store's prepared statement. */
 function vectorMatch(
   v: VectorIndex,
-  p: { vector: string; count: string; threshold: string; offset: string; filter: string; exact?: string },
+  p: { vector: string; count: string; threshold: string; offset: string; filter: string; exact?: string; compact?: boolean },
 ): string {
   return `WITH ${nearest(v, { name: 'top', table: 'sentences', columns: 's.id', ...p })}, hits AS (
     SELECT id, 1 - distance AS score, 1 - distance AS similarity FROM top
     WHERE ${p.threshold} IS NULL OR 1 - distance >= ${p.threshold}
   )
-  ${contextTail(p.offset)}`;
+  ${p.compact ? compactTail(p.offset) : contextTail(p.offset)}`;
 }
 
 /**
@@ -97,7 +98,14 @@ function vectorMatch(
  */
 export function matchStatement(count: number, v: VectorIndex): string {
   const k = Math.max(0, Math.floor(count));
-  return vectorMatch(v, { vector: '$1::vector', count: String(k), threshold: '$2::float8', offset: '$3::int', filter: 'true' });
+  return vectorMatch(v, {
+    vector: '$1::vector',
+    count: String(k),
+    threshold: '$2::float8',
+    offset: '$3::int',
+    filter: 'true',
+    compact: true,
+  });
 }
 
 /** The hybrid lookup's SQL expressions: the body of hybrid_sentences, and (unfiltered) the store's prepared statement. */
@@ -120,6 +128,8 @@ interface HybridParams {
   keywordIds?: string;
   /** The vector candidates as given (a bigint[] of sentence ids: the native index's) instead of an HNSW scan. */
   vectorIds?: string;
+  /** Each hit as one JSON array (compactTail: the prepared statements) instead of the functions' jsonb columns. */
+  compact?: boolean;
 }
 
 function hybridQuery(v: VectorIndex, p: HybridParams): string {
@@ -177,7 +187,7 @@ function hybridQuery(v: VectorIndex, p: HybridParams): string {
   ), hits AS (
     SELECT id, score, similarity FROM capped
   )
-  ${contextTail(p.offset)}`;
+  ${p.compact ? compactTail(p.offset) : contextTail(p.offset)}`;
 }
 
 /**
@@ -209,6 +219,7 @@ export function hybridStatement(
     perSection: '$6::int',
     filter: 'true',
     keywordFilter: 'NULL, NULL, NULL, NULL, NULL',
+    compact: true,
   });
 }
 
@@ -228,7 +239,7 @@ export const NATIVE_MATCH_SQL = `WITH hits AS MATERIALIZED (
       .replace(/section_filter/g, '$9::text')}
     ORDER BY u.similarity DESC, s.id LIMIT $4::int
   )
-  ${contextTail('$3::int')}`;
+  ${compactTail('$3::int')}`;
 
 /**
  * A query text's distinct lexemes as bm25_sentences reads them, and whether it uses web-search syntax (which only
