@@ -71,6 +71,7 @@ export const ingestSpec = defineCommand({
     "PATH: PDF, LaTeX (main file with its \\input/\\include parts), arXiv HTML, Markdown and .bib files, or folders of them. --zotero DIR: the works of a Zotero library (its data directory, the folder holding zotero.sqlite; Zotero may be running), text from each item's PDF or Zotero's full-text cache, else its abstract, under its citation key.",
     '--embedder openai: a new corpus records the model and the vector size it answers (one probe), and a later run with another model or size is refused before anything is written.',
     'Unchanged files are skipped; a run stopped at any point can be run again. Per-file failures are listed at the end. --json prints {papers, sentences, elements, skipped, merged (when a duplicate was merged), failed:[{file, reason}], warnings:[{file, reason}]}; --progress writes one JSON line per file to stderr {filesDone, filesTotal, papers, sentences, sentencesPerSecond, etaSeconds, file}, and inside a file of many papers (a large .bib), written batch by batch, one per batch with filePapers: {done, total}. Exit 0 when the run completes, failures included.',
+    "--llm-base-url: a PDF with no title on its page or in its metadata, no .bib entry and no Zotero item gets title, authors and year proposed by the chat model from its first page, each checked against the page, stored as proposed (`corpus-lens stats` lists them). The model's answers are kept on disk like ask's (--no-llm-cache: ask again); --llm-fallback-model M answers when the model times out or fails.",
     'An embedded corpus (a folder) that this run would take past 80 % of its measured size limit gets a warning line on stderr (not with --progress); CORPUS_LENS_EMBEDDED_LIMIT=SENTENCES sets another limit. A PostgreSQL server whose /dev/shm cannot hold a parallel index build gets its indexes built serially, with a warning (file: the --db).',
   ].join('\n'),
   options: {
@@ -96,6 +97,8 @@ export const ingestSpec = defineCommand({
       },
     ),
     'llm-model': llmOptions['llm-model'],
+    'llm-fallback-model': llmOptions['llm-fallback-model'],
+    'no-llm-cache': llmOptions['no-llm-cache'],
     progress: flag('write one JSON line of progress per file to stderr'),
   },
 });
@@ -338,7 +341,7 @@ export const statsSpec = defineCommand({
   synopsis: ['--db DB [--json]'],
   about: [
     'Reads the corpus (changes nothing) and reports: papers and sentences by source (latex, pdf, html, markdown, bib, zotero, web, metadata, import); papers without a title, authors or a year; citation keys made without authors (anon…); stub papers (fewer than 20 sentences); likely duplicates (the same DOI, arXiv id or normalised title, or most of their text: a shingle fingerprint); and LaTeX projects whose \\input/\\include files are missing (checked on disk now: ingest does not store its warnings). Each finding has its fix: a command line (corpus-lens ingest --reindex …, corpus-lens fetch --ids …) or what to do.',
-    "--json prints {papers, sentences, bySource: [{kind, papers, sentences}], missingTitle, missingAuthors, missingYear, anonymousKeys, stubs: [{paper, fix}], duplicates: [{reason: doi|arxiv|title|fingerprint, key, papers, fix}], missingInputs: [{paper, file, missing, fix}], notes}; paper is {id, title, citationKey, sourcePath, kind, sentences}, fix is {action: merge|reindex|metadata|fetch|none, text, command}. Otherwise the report as Markdown. Supabase: needs the schema's paper_stats() function (run `corpus-lens schema --print` as a migration) and does not check duplicates by text.",
+    "--json prints {papers, sentences, bySource: [{kind, papers, sentences}], missingTitle, missingAuthors, missingYear, anonymousKeys, stubs: [{paper, fix}], proposedMetadata: [{paper, model, fix}] (metadata a chat model proposed at ingest), duplicates: [{reason: doi|arxiv|title|fingerprint, key, papers, fix}], missingInputs: [{paper, file, missing, fix}], notes}; paper is {id, title, citationKey, sourcePath, kind, sentences}, fix is {action: merge|reindex|metadata|fetch|none, text, command}. Otherwise the report as Markdown. Supabase: needs the schema's paper_stats() function (run `corpus-lens schema --print` as a migration) and does not check duplicates by text.",
   ].join('\n'),
   options: {
     ...corpusOptions,

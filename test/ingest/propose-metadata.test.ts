@@ -1,7 +1,8 @@
 // Metadata for a paper that has none (issue 36.11): a PDF compiled without a title in layout-readable form (the title
 // set at body size, no \title), no .bib; the REAL `openai` client against the chat stand-in proposes title, authors and
 // year from page 1, stored as proposed by the model. Adversarial replies (garbage JSON, a 2,000-character title, HTML,
-// a title the page does not print) leave the paper as the offline reader found it.
+// a title the page does not print) leave the paper as the offline reader found it. Through the CLI: the fallback model
+// and the answers cache apply to the proposal, and `stats` lists the paper as proposed.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { proposeMetadata } from '../../src/core/ingest/propose-metadata.js';
 import { OpenAIChat } from '../../src/core/llm/index.js';
 import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { startChatStandin, type ChatStandin, type Reply } from '../support/chat-standin.js';
+import { runCli } from '../support/cli.js';
 import { compilePdf, noPdflatex } from '../support/pdflatex.js';
 
 const TITLE = 'Sparse Retrieval for Long Scholarly Queries';
@@ -92,3 +94,51 @@ describe('metadata proposed for a PDF that has none', { skip: noPdflatex }, () =
     assert.equal(await proposeMetadata(chat(), page), null);
   });
 });
+
+describe(
+  'corpus-lens ingest with a model, then stats: proposed metadata listed, the fallback and the cache apply',
+  { skip: noPdflatex },
+  () => {
+    test('--llm-fallback-model answers when the model fails; stats lists the paper as proposed by it; --no-llm-cache asks again', async () => {
+      const db = join(dir, 'cli-corpus');
+      const cache = join(dir, 'cli-cache');
+      const answer = JSON.stringify({ title: TITLE, authors: ['Jane Smith'], year: 2019 });
+      standin.setScript((call) => (call.body.model === 'broken' ? { status: 500, message: 'down' } : { content: answer }));
+      const llm = ['--llm-base-url', standin.baseURL, '--llm-model', 'broken', '--llm-fallback-model', 'backup'];
+      const ingestCli = async (...more: string[]) => {
+        const r = await runCli(['ingest', '--db', db, '--json', ...llm, ...more, pdf], { env: { CORPUS_LENS_CACHE_DIR: cache } });
+        assert.equal(r.code, 0, r.stderr);
+      };
+      standin.reset();
+      await ingestCli();
+      const models = standin.calls.filter((c) => c.step === 'metadata').map((c) => c.body.model);
+      assert.ok(models.includes('broken') && models.at(-1) === 'backup', `asked ${models.join(', ')}`);
+
+      const r = await runCli(['stats', '--db', db, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      assert.equal(report.proposedMetadata.length, 1);
+      const [found] = report.proposedMetadata;
+      assert.equal(found.model, 'backup');
+      assert.equal(found.paper.title, TITLE);
+      assert.equal(found.paper.sourcePath, pdf);
+      assert.equal(found.fix.action, 'metadata');
+      // The keys stats printed before stay.
+      for (const k of ['missingTitle', 'missingAuthors', 'missingYear', 'anonymousKeys', 'stubs', 'duplicates', 'missingInputs', 'notes'])
+        assert.ok(k in report, k);
+      const md = await runCli(['stats', '--db', db]);
+      assert.match(md.stdout, /## Metadata proposed by a model \(1\)/);
+      assert.ok(md.stdout.includes(`- ${TITLE} \`smith2019\` — pdf`), md.stdout);
+      assert.match(md.stdout, /title proposed by `backup`/);
+
+      // Re-indexed: the fallback's answer kept on disk answers (the failing model is asked again: failures are not
+      // kept); with --no-llm-cache the fallback is asked again too.
+      const askedBackup = () => standin.calls.some((c) => c.step === 'metadata' && c.body.model === 'backup');
+      standin.reset();
+      await ingestCli('--reindex');
+      assert.ok(!askedBackup(), 'answered from the cache');
+      await ingestCli('--reindex', '--no-llm-cache');
+      assert.ok(askedBackup());
+    });
+  },
+);

@@ -298,6 +298,30 @@ export function storeContract(t: ContractTarget): void {
   });
 
   if (t.reimport) {
+    test("paperStats: the model that proposed a paper's metadata comes back with it (Supabase: read from the table)", async () => {
+      const store = t.store();
+      if (!store.paperStats) return;
+      const text = 'Sparse retrieval raises recall on long queries.';
+      const paper = {
+        id: 'pm1',
+        title: 'Sparse Retrieval for Long Queries',
+        authors: ['Jane Smith'],
+        year: 2019,
+        metadataProposedBy: 'standin-model',
+        sentences: [
+          { sectionTitle: null, sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text, embedding: hashEmbed(text, DIM) },
+        ],
+      };
+      try {
+        await store.writePapers([paper]);
+        const rows = await store.paperStats();
+        assert.equal(rows.find((r) => r.id === 'pm1')?.metadataProposedBy, 'standin-model');
+        assert.ok(rows.filter((r) => r.id !== 'pm1').every((r) => r.metadataProposedBy === null));
+      } finally {
+        await store.deletePapers(['pm1']);
+      }
+    });
+
     test('elements: written with their paper; found by vector, keyword and type; linked by page; listed; deleted with the paper', async () => {
       const store = t.store();
       const v = (text: string) => hashEmbed(text, DIM);

@@ -1,7 +1,7 @@
 // The corpus health report as Markdown: what `corpus-lens stats` prints and the *Corpus Health* document shows.
 // Corpus text (titles, paths) is untrusted: it goes into code spans and table cells with its Markdown escaped.
 import { escapeMarkdownText as md } from '../text/escape.js';
-import type { DuplicateGroup, Fix, HealthReport, PaperBrief, PaperFinding } from './report.js';
+import type { DuplicateGroup, Fix, HealthReport, PaperBrief, PaperFinding, ProposedFinding } from './report.js';
 
 function paperName(p: PaperBrief): string {
   const title = p.title?.trim() ? md(p.title.trim()) : '_(no title)_';
@@ -22,6 +22,22 @@ function findings(title: string, list: readonly PaperFinding[], why: string): st
   const out = [`## ${title} (${list.length})`, '', why, ''];
   for (const f of list)
     out.push(`- ${paperName(f.paper)}${f.paper.sourcePath ? `<br>\`${f.paper.sourcePath.replace(/`/g, "'")}\`` : ''}`, ...fixLines(f.fix));
+  out.push('');
+  return out;
+}
+
+function proposedLines(list: readonly ProposedFinding[]): string[] {
+  if (!list.length) return [];
+  const out = [
+    `## Metadata proposed by a model (${list.length})`,
+    '',
+    'PDFs that had no title: a chat model proposed title, authors and year from the first page (each printed there), not confirmed.',
+    '',
+  ];
+  for (const f of list) {
+    const where = f.paper.sourcePath ? `<br>\`${f.paper.sourcePath.replace(/`/g, "'")}\`` : '';
+    out.push(`- ${paperName(f.paper)}: title proposed by \`${f.model.replace(/`/g, "'")}\`${where}`, ...fixLines(f.fix));
+  }
   out.push('');
   return out;
 }
@@ -51,6 +67,7 @@ export function healthMarkdown(r: HealthReport): string {
     r.missingAuthors.length +
     r.missingYear.length +
     r.anonymousKeys.length +
+    r.proposedMetadata.length +
     r.stubs.length +
     r.duplicates.length +
     r.missingInputs.length;
@@ -69,6 +86,7 @@ export function healthMarkdown(r: HealthReport): string {
       r.anonymousKeys,
       'Citation keys made without authors (`anon…`): citing them is awkward and their authors are missing.',
     ),
+    ...proposedLines(r.proposedMetadata),
     ...findings('Stub papers', r.stubs, 'Papers with few sentences: lookups and Ask find little in them.'),
     ...findings('Without a title', r.missingTitle, 'Papers without a title: shown by their file name or id everywhere.'),
     ...findings('Without authors', r.missingAuthors, 'Papers without authors: cited as "Unknown authors".'),

@@ -1,6 +1,7 @@
 // The corpus health report (`corpus-lens stats`, *Corpus Lens: Corpus Health*): what a corpus holds by source, and
-// the papers that make it worse than it could be (no title, authors or year; an `anon…` key; a stub of a few
-// sentences; two papers of one work; a LaTeX project missing an \input file), each with the command that fixes it.
+// the papers that make it worse than it could be (no title, authors or year; metadata a model proposed; an `anon…`
+// key; a stub of a few sentences; two papers of one work; a LaTeX project missing an \input file), each with the
+// command that fixes it.
 // Read only: it changes nothing.
 import { existsSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -38,6 +39,12 @@ export interface PaperFinding {
   fix: Fix;
 }
 
+/** A paper whose title, authors and year a chat model proposed from its first page (it had none): to be checked. */
+export interface ProposedFinding extends PaperFinding {
+  /** The model that proposed them. */
+  model: string;
+}
+
 export interface DuplicateGroup {
   /** What the papers share: a DOI, an arXiv id, a normalised title, or most of their text (fingerprint). */
   reason: 'doi' | 'arxiv' | 'title' | 'fingerprint';
@@ -63,6 +70,8 @@ export interface HealthReport {
   missingAuthors: PaperFinding[];
   missingYear: PaperFinding[];
   anonymousKeys: PaperFinding[];
+  /** Papers whose metadata a model proposed (ingest with an LLM, a PDF without any): shown, never confirmed. */
+  proposedMetadata: ProposedFinding[];
   stubs: PaperFinding[];
   duplicates: DuplicateGroup[];
   /**
@@ -148,6 +157,22 @@ function metadataFix(p: PaperStat, db: string, what: string): Fix {
   return { action: 'none', text: `its source file is not on this machine: index it from a file that has its ${what}`, command: null };
 }
 
+/** Metadata a model proposed: checked against the page at ingest, still to be confirmed by someone who knows the paper. */
+function proposedFix(p: PaperStat, db: string): Fix {
+  const id = fetchId(p);
+  if (id)
+    return {
+      action: 'fetch',
+      text: 'check them against the paper, or replace them: fetch its metadata by its identifier',
+      command: `corpus-lens fetch --db ${sh(db)} --ids ${sh(id)} --yes`,
+    };
+  return {
+    action: 'metadata',
+    text: "check them against its first page; to replace them, index its LaTeX source or another copy that has its metadata (one paper per work: a source's own metadata is kept over a proposal)",
+    command: null,
+  };
+}
+
 function stubFix(p: PaperStat, db: string): Fix {
   const kind = sourceKind(p);
   const id = fetchId(p);
@@ -221,6 +246,9 @@ export async function healthReport(store: CorpusStore, options: HealthOptions): 
     missingAuthors: stats.filter((p) => !p.authors.length).map((p) => finding(p, metadataFix(p, db, 'authors'))),
     missingYear: stats.filter((p) => p.year == null).map((p) => finding(p, metadataFix(p, db, 'year'))),
     anonymousKeys: stats.filter((p) => /^anon/i.test(p.citationKey ?? '')).map((p) => finding(p, metadataFix(p, db, 'authors'))),
+    proposedMetadata: stats
+      .filter((p) => p.metadataProposedBy)
+      .map((p) => ({ ...finding(p, proposedFix(p, db)), model: p.metadataProposedBy! })),
     stubs: stats.filter((p) => p.sentences < STUB_SENTENCES).map((p) => finding(p, stubFix(p, db))),
     duplicates: await duplicates(store, stats, db, notes, signal),
     missingInputs: missingInputs(stats, db),

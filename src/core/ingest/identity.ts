@@ -168,18 +168,23 @@ export function mergeWork(a: ParsedPaper, b: ParsedPaper): ParsedPaper {
   const keyFrom = text.ownKey ? text : other.ownKey ? other : text;
   const doi = normaliseDoi(text.doi) ?? normaliseDoi(other.doi);
   const arxivId = normaliseArxivId(text.arxivId) ?? normaliseArxivId(other.arxivId);
+  // Metadata a model proposed (propose-metadata.ts) yields to a record's own: title, authors and year come as a set.
+  const [meta, rest] = text.metadataProposedBy && !other.metadataProposedBy && other.title ? [other, text] : [text, other];
+  const titleFrom = meta.title ? meta : rest;
   const merged: ParsedPaper = {
     ...text,
     id: doi ? `doi:${doi}` : arxivId ? `arxiv:${arxivId}` : text.id,
-    title: text.title || other.title,
-    authors: text.authors.length ? text.authors : other.authors,
-    year: text.year ?? other.year,
+    title: titleFrom.title,
+    authors: meta.authors.length ? meta.authors : rest.authors,
+    year: meta.year ?? rest.year,
+    metadataProposedBy: titleFrom.metadataProposedBy ?? null,
     venue: text.venue || other.venue,
     doi,
     arxivId,
     url: text.url || other.url,
     abstract: text.abstract || other.abstract,
-    citationKey: keyFrom.citationKey,
+    // A key made from a proposal that yielded is made again below.
+    citationKey: !keyFrom.ownKey && keyFrom.metadataProposedBy && titleFrom !== keyFrom ? null : keyFrom.citationKey,
     ownKey: !!keyFrom.ownKey,
     bibtex: null,
   };

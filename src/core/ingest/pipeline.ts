@@ -322,16 +322,21 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
  */
 function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPaper {
   const anon = (key: string | null | undefined) => !key || /^anon/i.test(key);
+  // A model's proposal (fillProposed) yields to the stored paper's title, authors and year.
+  const own =
+    paper.metadataProposedBy && stored.title
+      ? { ...paper, title: null, authors: [], year: null, metadataProposedBy: null, citationKey: null }
+      : paper;
   const filled: ParsedPaper = {
-    ...paper,
+    ...own,
     id: stored.id,
-    title: paper.title || stored.title,
-    authors: paper.authors.length ? paper.authors : stored.authors,
-    year: paper.year ?? stored.year,
+    title: own.title || stored.title,
+    authors: own.authors.length ? own.authors : stored.authors,
+    year: own.year ?? stored.year,
     venue: paper.venue || stored.venue,
     doi: paper.doi ?? stored.doi,
   };
-  if (paper.ownKey || !anon(paper.citationKey)) return filled;
+  if (own.ownKey || !anon(own.citationKey)) return filled;
   const key = !anon(stored.citationKey) ? stored.citationKey! : makeCitationKey(filled, new Set());
   return { ...filled, citationKey: key, bibtex: formatBibtexEntry(filled, key) };
 }

@@ -41,26 +41,28 @@ export async function proposeMetadata(chat: ChatModel, firstPage: string, signal
   const text = firstPage.slice(0, MAX_PAGE_CHARS);
   if (!text.trim()) return null;
   let reply: string;
+  let model = chat.model;
   try {
-    reply = (
-      await chat.complete({
-        step: 'metadata',
-        json: true,
-        temperature: 0,
-        signal,
-        messages: [
-          {
-            role: 'system',
-            content:
-              'Corpus Lens metadata assistant — step: metadata.\nYou read the first page of a research paper and give its title, its authors ' +
-              'and its publication year exactly as printed. Reply with ONLY a JSON object: {"title": "...", "authors": ["First Last", ...], ' +
-              '"year": 2020}. Use null for what the page does not print.\n\n' +
-              DATA_RULE,
-          },
-          { role: 'user', content: `The first page:\n${fence(CORPUS_TAG, text)}` },
-        ],
-      })
-    ).text;
+    const result = await chat.complete({
+      step: 'metadata',
+      json: true,
+      temperature: 0,
+      signal,
+      messages: [
+        {
+          role: 'system',
+          content:
+            'Corpus Lens metadata assistant — step: metadata.\nYou read the first page of a research paper and give its title, its authors ' +
+            'and its publication year exactly as printed. Reply with ONLY a JSON object: {"title": "...", "authors": ["First Last", ...], ' +
+            '"year": 2020}. Use null for what the page does not print.\n\n' +
+            DATA_RULE,
+        },
+        { role: 'user', content: `The first page:\n${fence(CORPUS_TAG, text)}` },
+      ],
+    });
+    reply = result.text;
+    // The model that answered: a fallback's proposal is stored under its own name.
+    model = result.usage.model ?? model;
   } catch (err) {
     if (isAbortError(err)) throw err;
     return null;
@@ -76,5 +78,5 @@ export async function proposeMetadata(chat: ChatModel, firstPage: string, signal
     .slice(0, MAX_AUTHORS);
   const y = Number(parsed.value.year);
   const year = Number.isInteger(y) && y >= 1900 && y <= new Date().getFullYear() + 1 && page.includes(` ${y} `) ? y : null;
-  return { title, authors, year, model: chat.model };
+  return { title, authors, year, model };
 }

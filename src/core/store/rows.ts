@@ -124,6 +124,8 @@ export function toPaperStat(row: Json): PaperStat {
     sourcePath: str(row.source_path),
     source: str(row.source),
     sentences: num(row.sentences),
+    // Not in paper_stats() (Supabase reads it apart): null where the row lacks it.
+    metadataProposedBy: str(row.metadata_proposed_by),
   };
 }
 

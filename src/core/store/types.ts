@@ -425,6 +425,8 @@ export interface PaperStat {
   /** Where a paper from the web came from (full-text URL, or 'metadata:<service>'). */
   source: string | null;
   sentences: number;
+  /** The chat model that proposed its title, authors and year (a PDF that had none); null: its metadata is its own. */
+  metadataProposedBy: string | null;
 }
 
 export interface PaperSource {

@@ -36,8 +36,7 @@ export function register(
           await sources.rememberRoots(chosen.map((u) => u.fsPath));
           await indexPaths(
             chosen.map((u) => u.fsPath),
-            corpus,
-            log,
+            { corpus, log, secrets },
           );
         }
       },
@@ -46,7 +45,7 @@ export function register(
         if (!editor) return void vscode.window.showInformationMessage('Corpus Lens: open the paper to index first.');
         if (editor.document.isDirty) await editor.document.save();
         await sources.rememberRoots([editor.document.uri.fsPath]);
-        await indexPaths([editor.document.uri.fsPath], corpus, log);
+        await indexPaths([editor.document.uri.fsPath], { corpus, log, secrets });
       },
     },
   };

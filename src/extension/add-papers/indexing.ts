@@ -1,20 +1,33 @@
 // "Index Folder…", "Index This Paper" and the sample corpus: the ingest pipeline with a cancellable
 // progress notification. One bad file never stops the run; the end reports papers, sentences, failed files and
-// warnings (core/ingest/report.ts), the problems grouped in the log with their file.
+// warnings (core/ingest/report.ts), the problems grouped in the log with their file. With an LLM configured (the
+// corpusLens.llm settings Ask uses), a PDF without a title, no .bib match and no Zotero entry gets title, authors and
+// year proposed by the model from its first page, stored as proposed (core/ingest/propose-metadata.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { IngestOptions, IngestSummary } from '../../core/ingest/pipeline.js';
+import type { ChatModel } from '../../core/llm/chat.js';
 import type { CorpusStore } from '../../core/store/types.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { heavy } from '../load.js';
+import { configuredChat } from '../shared/chat.js';
+import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 import { errorText } from '../../core/redact.js';
 import { embeddedCapacityWarning, embeddedLimit, type LoadEstimate } from '../../core/store/ops/capacity.js';
 
 const MOVE_TO_POSTGRES = 'Move Corpus to PostgreSQL…';
 
+/** What an indexing run uses of the extension's services. */
+export interface IndexingDeps {
+  corpus: CorpusService;
+  log: vscode.LogOutputChannel;
+  /** Where the LLM's key is kept: with it, the configured chat model proposes metadata for a PDF that has none; without (the sample corpus), none is asked. */
+  secrets?: Secrets;
+}
+
 /** Indexes `paths`; false when the run failed or was stopped (reported and logged here). */
-export function indexPaths(paths: string[], corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<boolean> {
+export function indexPaths(paths: string[], deps: IndexingDeps, target?: string): Promise<boolean> {
   return indexWith(
     {
       what: paths.join(', '),
@@ -22,10 +35,36 @@ export function indexPaths(paths: string[], corpus: CorpusService, log: vscode.L
       sources: async () => (await heavy().collectFiles(paths)).length,
       run: (store, options) => heavy().ingest(store, paths, options),
     },
-    corpus,
-    log,
+    deps,
     target,
   );
+}
+
+/**
+ * The configured chat model, made when a PDF without metadata first needs it (a run of titled papers never selects
+ * a VS Code language model nor opens an endpoint); null when no LLM is configured. A model that cannot be had (the
+ * "vscode" provider with none offered) is logged once and the papers keep what the offline reader found.
+ */
+function proposingChat(secrets: Secrets, log: vscode.LogOutputChannel): ChatModel | null {
+  const { llm } = readSettings();
+  if (llm.provider !== 'vscode' && !llm.baseUrl) return null;
+  let made: Promise<ChatModel | null> | undefined;
+  let model = llm.model;
+  return {
+    get model() {
+      return model;
+    },
+    async complete(request) {
+      made ??= configuredChat(secrets).catch((err: unknown) => {
+        log.warn(`metadata for papers without any is not proposed: ${errorText(err)}`);
+        return null;
+      });
+      const chat = await made;
+      if (!chat) throw new Error('no chat model');
+      model = chat.model;
+      return chat.complete(request);
+    },
+  };
 }
 
 /** What to index: `run` writes into the store it is given (the pipeline's ingest, or ingestUnits for a Zotero library). */
@@ -43,7 +82,8 @@ export interface IndexingRun {
 }
 
 /** Runs an indexing job into the configured corpus with a cancellable progress notification and the end report. */
-export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vscode.LogOutputChannel, target?: string): Promise<boolean> {
+export async function indexWith(job: IndexingRun, deps: IndexingDeps, target?: string): Promise<boolean> {
+  const { corpus, log } = deps;
   const settings = readSettings();
   if (settings.corpus.schema === 'corpusStudio') {
     void vscode.window.showWarningMessage(
@@ -89,6 +129,8 @@ export async function indexWith(job: IndexingRun, corpus: CorpusService, log: vs
           let reported = 0;
           return await job.run(store, {
             embedder,
+            // Not for the sample corpus (its own folder, `target`): its papers have their metadata.
+            chat: deps.secrets && target === undefined ? proposingChat(deps.secrets, log) : null,
             signal: controller.signal,
             onProgress: (p) => {
               const pct = p.filesTotal ? (100 * p.filesDone) / p.filesTotal : 0;
@@ -149,7 +191,7 @@ export async function openSampleCorpus(
 ): Promise<void> {
   const dir = path.join(context.globalStorageUri.fsPath, 'sample-corpus');
   const source = vscode.Uri.joinPath(context.extensionUri, 'samples', 'corpus').fsPath;
-  if (!(await indexPaths([source], corpus, log, dir))) return;
+  if (!(await indexPaths([source], { corpus, log }, dir))) return;
   const config = vscode.workspace.getConfiguration('corpusLens');
   await config.update('corpus.backend', 'embedded', vscode.ConfigurationTarget.Global);
   await config.update('corpus.path', dir, vscode.ConfigurationTarget.Global);

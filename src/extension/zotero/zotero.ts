@@ -187,7 +187,6 @@ export async function addFromZotero(deps: AddPapersDeps, chosen?: { collection?:
       sources: () => estimateLoad([...units.values()]),
       run: (store, options) => heavy().ingestUnits(store, [...units.values()], options),
     },
-    deps.corpus,
-    deps.log,
+    deps,
   );
 }

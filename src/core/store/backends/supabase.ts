@@ -570,8 +570,28 @@ export class SupabaseCorpusStore implements CorpusStore {
         );
       }
       const rows = unwrap(this.url, 'paper_stats', r) ?? [];
-      if (!rows.length) return out;
+      if (!rows.length) break;
       out.push(...rows.map(toPaperStat));
+    }
+    const proposed = await this.metadataProposals();
+    for (const p of out) p.metadataProposedBy = proposed.get(p.id) ?? null;
+    return out;
+  }
+
+  /**
+   * The papers whose metadata a model proposed, and by which model: read from the table (paper_stats() keeps its
+   * columns, so no project needs a migration for it). A project without the column has none.
+   */
+  private async metadataProposals(): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (;;) {
+      let q = this.client.from('papers').select('id,metadata_proposed_by').gt('metadata_proposed_by', '');
+      if (out.size) q = q.gt('id', [...out.keys()].at(-1)!);
+      const r = (await q.order('id').limit(1000)) as Reply<{ id: string; metadata_proposed_by: string }[]>;
+      if (isMissingColumn(r)) return out;
+      const rows = unwrap(this.url, 'papers', r) ?? [];
+      for (const row of rows) out.set(row.id, row.metadata_proposed_by);
+      if (rows.length < 1000) return out;
     }
   }
 

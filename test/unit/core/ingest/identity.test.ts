@@ -132,3 +132,34 @@ test("merging: the better text, fields filled from either, the user's own key an
   assert.equal(withKey.bibtex, bib.bibtex);
   assert.equal(withKey.sourcePath, '/p/paper.tex', 'the .bib gives its key, not its text');
 });
+
+test('mergeWork: title, authors and year a model proposed yield to a record that has its own, even one with less text', () => {
+  const pdf = paper({
+    title: 'Retrieval Experiments',
+    authors: ['Ada Lovelace'],
+    year: 2023,
+    metadataProposedBy: 'gpt-4o-mini',
+    sourcePath: '/p/paper.pdf',
+    citationKey: 'lovelace2023retrieval',
+    texts: BODY,
+  });
+  const bib = paper({
+    title: 'Sentence Retrieval for Writers',
+    authors: ['Ada Lovelace', 'Alan Turing'],
+    year: 2024,
+    sourcePath: '/p/refs.bib',
+    texts: BODY.slice(0, 2),
+  });
+  for (const merged of [mergeWork(pdf, bib), mergeWork(bib, pdf)]) {
+    assert.equal(merged.sourcePath, '/p/paper.pdf', "the PDF's text is kept");
+    assert.deepEqual(
+      [merged.title, merged.authors, merged.year],
+      ['Sentence Retrieval for Writers', ['Ada Lovelace', 'Alan Turing'], 2024],
+    );
+    assert.equal(merged.metadataProposedBy, null, 'no longer marked as proposed');
+    assert.match(merged.citationKey!, /^lovelace2024/);
+  }
+  // Two records without a title of their own: the proposal stays, marked.
+  const untitled = mergeWork(pdf, paper({ sourcePath: '/p/refs.bib', texts: BODY.slice(0, 2) }));
+  assert.deepEqual([untitled.title, untitled.metadataProposedBy], ['Retrieval Experiments', 'gpt-4o-mini']);
+});
