@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ask, newConversation, sourcesText } from '../../src/core/ask/index.js';
+import { ask, newConversation, parseConversation, serializeConversation, sourcesText } from '../../src/core/ask/index.js';
 import { createEmbedder } from '../../src/core/embed/index.js';
 import { OpenAIChat } from '../../src/core/llm/index.js';
 import { ingest } from '../../src/core/ingest/pipeline.js';
@@ -89,6 +89,8 @@ test('offline Ask: the quote that cites Smith et al. offers the original, in the
   // Smith's own sentence cites nothing.
   assert.ok(c.sources.filter((s) => s.paperId === smith.id).every((s) => !s.cites));
   assert.match(sourcesText(c, turn.citations), /cites: Smith et al\. 2019 — in your corpus/);
+  // A saved conversation (the extension's workspace state, the CLI's --history) keeps them.
+  assert.deepEqual(parseConversation(serializeConversation(c)).sources, c.sources);
 });
 
 test('Ask with a model: a claim backed by the quoting paper alone is marked "as cited in"', async () => {

@@ -26,6 +26,17 @@ const sourceSchema = z.object({
   lineStart: z.number().nullable().optional(),
   lineEnd: z.number().nullable().optional(),
   pageEnd: z.number().nullable().optional(),
+  // Kept through a save: the Ask tab's cards and Open cited paper read the saved conversation.
+  cites: z
+    .array(
+      z.object({
+        work: z.string(),
+        title: z.string().nullable(),
+        year: z.number().nullable(),
+        inCorpus: z.object({ paperId: z.string(), title: z.string().nullable(), citationKey: z.string().nullable() }).nullable(),
+      }),
+    )
+    .optional(),
 });
 
 const sentenceSchema = z.object({

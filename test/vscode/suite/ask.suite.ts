@@ -197,6 +197,41 @@ describe('Ask the Corpus', function () {
     await vscode.commands.executeCommand('corpusLens.clearAskConversation');
   });
 
+  it('a source whose quote cites a sample paper says so in the Ask tab ("as cited in"), and Open cited paper opens that paper (issue 36.8)', async () => {
+    await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+    await vscode.commands.executeCommand('corpusLens.ask'); // opens the Ask tab
+    try {
+      // sorensen2020hybrid: "BM25 remains a strong baseline for sentence retrieval despite its age~\cite{achterberg2019bm25sentences}."
+      const { turn } = await askInTab('Is BM25 a strong baseline for sentence retrieval?', 'ask-cited');
+      const c = api.ask.conversation();
+      const quoting = turn.citations.map((n) => c.sources[n - 1]).find((s) => s.citationKey === 'sorensen2020hybrid' && s.cites?.length);
+      assert.ok(
+        quoting,
+        `Sørensen's quote that cites Achterberg is a source: ${JSON.stringify(turn.citations.map((n) => c.sources[n - 1].citationKey))}`,
+      );
+      assert.equal(quoting.cites![0].inCorpus?.citationKey, 'achterberg2019bm25sentences');
+      let screen = '';
+      const said =
+        /Achterberg and Haddad 2019, “Revisiting BM25 for Sentence-Level Retrieval”, as cited in Hybrid Sparse\S*Dense Retrieval for Short Scientific Queries — in your corpus/;
+      for (let i = 0; i < 20 && !said.test(screen); i++) {
+        screen = (await snapshot('ask-cited-card')).join('\n').replace(/\s+/g, ' ');
+        if (!said.test(screen)) await new Promise((r) => setTimeout(r, 300));
+      }
+      assert.match(screen, said, 'the source card names the work its quote cites, as cited in the quoting paper');
+      await snapshot('ask-cited-open', 30_000, [{ click: `#cl-ask-source-${quoting.n} [data-ask-action="open-cited"]` }]);
+      const opened = await waitFor(
+        'the cited paper open',
+        () =>
+          vscode.window.activeTextEditor?.document.fileName.endsWith('achterberg2019bm25sentences.tex') && vscode.window.activeTextEditor,
+        30_000,
+      );
+      assert.match(opened.document.getText(), /\\title\{Revisiting BM25 for Sentence-Level Retrieval\}/);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await vscode.commands.executeCommand('corpusLens.clearAskConversation');
+    }
+  });
+
   it('Open source of a PDF source and of a figure card: the PDF viewer at the page, the sentence highlighted, the figure outlined', async function () {
     // A compiled fixture (four pages, a figure on page 2), indexed into the corpus from a folder of the workspace.
     const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
