@@ -52,5 +52,7 @@ export type CommandTable = { [K in CommandId]: CommandHandler };
 /** The views package.json contributes: the panel (a webview) and the section structure (a tree). */
 export const RESULTS_VIEW_ID = 'corpusLens.results';
 export const STRUCTURE_VIEW_ID = 'corpusLens.structure';
+/** The Corpus Health report's document scheme: the activation shell serves it, so a report VS Code restores opens. */
+export const HEALTH_SCHEME = 'corpus-lens-health';
 /** The @corpus chat participant. */
 export const PARTICIPANT_ID = 'corpusLens.corpus';

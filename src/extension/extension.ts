@@ -4,7 +4,7 @@
 // (and open the corpus ahead of the first lookup) right after activation returns, not inside it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { RESULTS_VIEW_ID, STRUCTURE_VIEW_ID } from './command-table.js';
+import { HEALTH_SCHEME, RESULTS_VIEW_ID, STRUCTURE_VIEW_ID } from './command-table.js';
 import type { CorpusLensApi, Features } from './features.js';
 import { registerCorpusParticipant } from './ask/chat-participant.js';
 import { isPaperDocument, PAPER_SELECTOR } from './shared/documents.js';
@@ -13,7 +13,7 @@ import { registerCommandIds } from './shared/register.js';
 
 export type { CorpusLensApi } from './features.js';
 
-/** The features of this activation, once loaded (deactivate closes their corpus). */
+/** The features of this activation, once loaded (the shell's stand-ins call them; deactivate closes their corpus). */
 let active: Features | undefined;
 
 export function activate(context: vscode.ExtensionContext): CorpusLensApi {
@@ -28,20 +28,23 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
       getTreeItem: (element) => features().providers.structure.getTreeItem(element as never),
     },
   });
-  context.subscriptions.push(structureChanged, structureView);
+  // The Corpus Health document likewise: VS Code may restore it before anything else loads the features.
+  const healthChanged = new vscode.EventEmitter<vscode.Uri>();
+  context.subscriptions.push(structureChanged, structureView, healthChanged);
 
-  let loaded: Features | undefined;
   const features = (): Features => {
-    if (loaded) return loaded;
+    if (active) return active;
     const t0 = Date.now();
     // A computed path: esbuild leaves this require to run time instead of bundling features.ts in here (as load.ts does).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const module = require(path.join(__dirname, 'features.js')) as typeof import('./features.js');
-    loaded = module.activateFeatures(context, { log, structureView });
-    active = loaded;
-    context.subscriptions.push(loaded.providers.structure.onDidChangeTreeData(() => structureChanged.fire(undefined)));
+    active = module.activateFeatures(context, { log, structureView });
+    context.subscriptions.push(
+      active.providers.structure.onDidChangeTreeData(() => structureChanged.fire(undefined)),
+      active.providers.health.onDidChange((uri) => healthChanged.fire(uri)),
+    );
     log.info(`features loaded in ${Date.now() - t0} ms`);
-    return loaded;
+    return active;
   };
 
   registerCommandIds(context, (id, args) => features().commands[id](...args));
@@ -82,6 +85,10 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
       ',',
       '@',
     ),
+    vscode.workspace.registerTextDocumentContentProvider(HEALTH_SCHEME, {
+      onDidChange: healthChanged.event,
+      provideTextDocumentContent: (...args) => features().providers.health.provideTextDocumentContent(...args),
+    }),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       if (isPaperDocument(doc)) features().providers.onSave(doc);
     }),
@@ -95,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): CorpusLensApi {
   context.subscriptions.push(
     { dispose: () => clearTimeout(soon) },
     vscode.window.onDidChangeVisibleTextEditors(() => {
-      if (!loaded && paperVisible()) features();
+      if (!active && paperVisible()) features();
     }),
   );
   log.info('Corpus Lens activated');

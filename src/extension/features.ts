@@ -62,6 +62,7 @@ export interface Features {
     results: vscode.WebviewViewProvider;
     structure: StructureProvider;
     chat: vscode.ChatRequestHandler;
+    health: health.HealthProvider;
     onSave(doc: vscode.TextDocument): void;
   };
 }
@@ -97,6 +98,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Shell)
   const asked = asking.register(context, { log, secrets, corpus, ask, panel, editors, sources });
   const checking = citeCheck.register(context, { log, corpus, panel, editors });
   const reviewing = review.register({ relatedWork, editors });
+  const healthReport = health.register(context, { log, corpus });
   const table: CommandTable = {
     ...looking.commands,
     ...citing.commands,
@@ -107,7 +109,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Shell)
     ...addPapers.register(context, { log, secrets, corpus, editors, sources }).commands,
     ...reviewing.commands,
     ...structureFeature.register({ structure, editors, view: shell.structureView as vscode.TreeView<StructureItem> }).commands,
-    ...health.register(context, { log, corpus }).commands,
+    ...healthReport.commands,
     ...elementsFeature.register({ log, corpus, secrets }).commands,
     ...panelFeature.register(context, { log, panel, lookups, ask, sources, lookup: looking, cite: citing, corpus: corpora, asking: asked })
       .commands,
@@ -128,6 +130,7 @@ export function activateFeatures(context: vscode.ExtensionContext, shell: Shell)
       results: panel,
       structure,
       chat: asked.chat,
+      health: healthReport.provider,
       onSave: checking.onSave,
     },
   };

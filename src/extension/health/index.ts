@@ -3,7 +3,7 @@
 // searched, copied from, kept open beside the paper), VS Code renders and sanitises Markdown itself, and each fix is
 // a command line in a code block to copy; "Copy Fix Commands" puts them all on the clipboard.
 import * as vscode from 'vscode';
-import type { CommandTable } from '../command-table.js';
+import { HEALTH_SCHEME, type CommandTable } from '../command-table.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { NotConfiguredError } from '../corpus/corpus.js';
 import { heavy } from '../load.js';
@@ -11,22 +11,26 @@ import { redactSecrets } from '../../core/redact.js';
 
 export const CORPUS_HEALTH_COMMAND = 'corpusLens.corpusHealth';
 /** The report's document: one per window, replaced by each run. */
-export const HEALTH_URI = vscode.Uri.from({ scheme: 'corpus-lens-health', path: '/Corpus Health.md' });
+const HEALTH_URI = vscode.Uri.from({ scheme: HEALTH_SCHEME, path: '/Corpus Health.md' });
 
 interface HealthDeps {
   log: vscode.LogOutputChannel;
   corpus: CorpusService;
 }
 
+/** The report's document content; the activation shell registers it (extension.ts) and forwards its changes. */
+export type HealthProvider = vscode.TextDocumentContentProvider & { onDidChange: vscode.Event<vscode.Uri> };
+
 export function register(
   context: vscode.ExtensionContext,
   deps: HealthDeps,
-): { commands: Pick<CommandTable, typeof CORPUS_HEALTH_COMMAND> } {
+): { commands: Pick<CommandTable, typeof CORPUS_HEALTH_COMMAND>; provider: HealthProvider } {
   const { log, corpus } = deps;
-  let text = '# Corpus health\n\nNot run yet.\n';
+  // A report VS Code restored from an earlier window: its text is not kept, so the document says how to get it again.
+  let text = '# Corpus health\n\nNot run in this window yet: run **Corpus Lens: Corpus Health** to check the open corpus.\n';
   const changed = new vscode.EventEmitter<vscode.Uri>();
-  const provider: vscode.TextDocumentContentProvider = { onDidChange: changed.event, provideTextDocumentContent: () => text };
-  context.subscriptions.push(changed, vscode.workspace.registerTextDocumentContentProvider(HEALTH_URI.scheme, provider));
+  const provider: HealthProvider = { onDidChange: changed.event, provideTextDocumentContent: () => text };
+  context.subscriptions.push(changed);
 
   const run = async () => {
     let target: string;
@@ -65,5 +69,5 @@ export function register(
       )
       .then((pick) => (pick === copy ? vscode.env.clipboard.writeText(unique.join('\n') + '\n') : undefined));
   };
-  return { commands: { [CORPUS_HEALTH_COMMAND]: run } };
+  return { commands: { [CORPUS_HEALTH_COMMAND]: run }, provider };
 }
