@@ -31,7 +31,7 @@ function proposedLines(list: readonly ProposedFinding[]): string[] {
   const out = [
     `## Metadata proposed by a model (${list.length})`,
     '',
-    'PDFs that had no title: a chat model proposed title, authors and year from the first page (each printed there), not confirmed.',
+    'PDFs that had no title: a chat model proposed it from the first page (with authors and year where the reader found none), each printed there; not confirmed.',
     '',
   ];
   for (const f of list) {
