@@ -109,6 +109,24 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     });
   });
 
+  test('close() leaves no timer behind to keep a CLI run alive (supabase-js waits 10 s for a Realtime socket never opened)', async () => {
+    const other = await openSupabaseStore(standin.url, 'test-service-key');
+    // The client's timers only: the stand-in's pg pool sets its own idle timers in this process meanwhile.
+    const timers: number[] = [];
+    const real = globalThis.setTimeout;
+    globalThis.setTimeout = ((fn: () => void, ms?: number, ...args: unknown[]) => {
+      if (/@supabase/.test(new Error().stack ?? '')) timers.push(ms ?? 0);
+      return real(fn, ms, ...args);
+    }) as typeof setTimeout;
+    try {
+      await other.close();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      globalThis.setTimeout = real;
+    }
+    assert.deepEqual(timers, [], 'close() started a supabase-js timer');
+  });
+
   test('counts come from HEAD requests with Prefer: count=exact', async () => {
     assert.deepEqual(await store.counts(), { papers: 3, sentences: 14 });
   });

@@ -13,7 +13,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
 import { filterArgs, matchesTextFilter, parseVectorText, toHit, toSectionTitle } from '../rows.js';
 import type { SqlDriver } from '../driver.js';
-import { createSupabaseClient, unwrap } from './supabase.js';
+import { closeSupabaseClient, createSupabaseClient, unwrap } from './supabase.js';
 import {
   StoreError,
   type CorpusMeta,
@@ -396,7 +396,7 @@ class CorpusStudioSupabaseStore extends ReadOnlyStore implements CorpusStore {
   }
 
   async close(): Promise<void> {
-    await this.client.removeAllChannels().catch(() => undefined);
+    await closeSupabaseClient(this.client);
   }
 }
 

@@ -708,8 +708,17 @@ export class SupabaseCorpusStore implements CorpusStore {
   }
 
   async close(): Promise<void> {
-    await this.client.removeAllChannels().catch(() => undefined);
+    await closeSupabaseClient(this.client);
   }
+}
+
+/**
+ * Ends a client. Corpus Lens opens no Realtime channel, and removeAllChannels() would still wait supabase-js's 10 s
+ * disconnect timeout for a socket that never opened, on a timer that keeps the process alive: every CLI command on
+ * Supabase ended 10 s after its work.
+ */
+export async function closeSupabaseClient(client: SupabaseClient): Promise<void> {
+  if (client.getChannels().length > 0) await client.removeAllChannels().catch(() => undefined);
 }
 
 /** The Corpus Lens schema on Supabase at `url` with `key`. Reads the metadata once (one clear line on failure). */
