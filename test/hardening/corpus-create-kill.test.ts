@@ -1,3 +1,4 @@
+// npm test runs this file alone: it SIGKILLs an ingest at stages it sees by polling the disk every 2 ms.
 // A kill -9 of the first `ingest` at any stage of creating a new embedded corpus leaves either nothing or a whole
 // corpus: the next ingest runs and a query answers, with no leftovers beside the folder. The stages are recognised
 // on disk (polled every few milliseconds), wherever the run builds the database (in place or beside it):

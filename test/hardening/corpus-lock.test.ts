@@ -1,3 +1,4 @@
+// npm test runs this file alone: it kills an ingest mid-run and races separate processes for one corpus.
 // One process at a time on an embedded corpus (store/ops/lock.ts): concurrent ingests, queries and reviews from
 // separate OS processes either run or fail with "in use by process <pid>", and the corpus is whole after (counts
 // exact, queries answer); a killed owner's lock is taken over; a reader never creates a corpus.

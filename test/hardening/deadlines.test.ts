@@ -1,3 +1,4 @@
+// npm test runs this file alone: hangs must end within wall-clock deadlines.
 // Hangs end within a deadline with a clear error: an endpoint that sends its headers and then one byte a second
 // (embeddings, chat, both non-streamed and streamed) and a Supabase host that accepts connections and never
 // answers. Stand-ins on 127.0.0.1 only; each holds a connection at most until the client gives up (closed in after()).

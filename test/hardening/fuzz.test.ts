@@ -1,3 +1,4 @@
+// npm test runs this file alone: a time budget per phase, and embed calls that must end within their deadline plus 1.5 s.
 // The fuzz/fault script (scripts/fuzz.ts) in its short mode: every phase runs at least once within a ~25 s budget,
 // with a fixed seed so CI is repeatable (FUZZ_SEED=N picks another; `npm run fuzz` explores with fresh seeds). A
 // failure prints its seed and input, to replay with --seed.

@@ -1,3 +1,4 @@
+// npm test runs this file alone: 2 s request timeouts against its stand-in, and a bound on peak RSS growth.
 // Hostile web sources against a local stand-in of arXiv's e-print and PDF hosts (node:http on 127.0.0.1):
 // a gzip bomb (a few hundred KB on the wire, hundreds of MB unpacked) fetched in a child process whose peak RSS is
 // measured, bodies over their byte budget (announced or chunked, plain or Content-Encoding gzip), and redirects

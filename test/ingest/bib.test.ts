@@ -1,3 +1,4 @@
+// npm test runs this file alone: a re-read must take under 500 ms.
 // BibTeX: @retorquere/bibtex-parser over real, tricky files (../shared/eval/bibtex), abstract-only papers, the
 // BibIndex, and the Cite action's helpers.
 import { test } from 'node:test';

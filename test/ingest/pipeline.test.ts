@@ -1,3 +1,4 @@
+// npm test runs this file alone: it SIGKILLs an ingest mid-run from its progress lines.
 // The ingest pipeline end to end through `corpus-lens ingest`: idempotent, and resumable after a kill.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test runs this file alone: it SIGKILLs a process in the middle of its write.
 // The embedded corpus's native vector index (src/core/store/sql/native-index.ts): the top 25 of its lookups against an
 // exact scan of the same rows (unfiltered and with a year filter), that an appending write extends it (the lookup
 // right after finds the new sentence through it) without re-saving its file (saved on close) and any other write

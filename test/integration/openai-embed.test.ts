@@ -1,3 +1,4 @@
+// npm test runs this file alone: timeouts, retry waits and aborts within a few hundred milliseconds.
 /**
  * Provider contract: the real `openai` client, through OpenAIEmbedder, against the local /v1/embeddings
  * stand-in (test/support/openai-standin.ts), with scripted faults.

@@ -1,3 +1,4 @@
+// npm test runs this file alone: lookup and write floors over a 3 s window.
 // Many authors at once, short: 8 clients doing cursor lookups for 3 s on a real PostgreSQL 15 + pgvector server
 // while a writer ingests papers. What must hold (the figures are the bench's: `npm run bench -- postgres`): no
 // lookup or write fails, every paper the writer reports is there with all its sentences and none twice, and no

@@ -1,3 +1,4 @@
+// npm test runs this file alone: rejections within 2 s and within 50 ms.
 // The store contract through a child process (openRemoteStore over embedded PGlite in a temp folder), plus what
 // the process boundary adds: error classes and fields cross it, aborts and progress cross it, a killed child fails
 // pending and later calls at once, close() ends the child, and a dead parent leaves no orphan.

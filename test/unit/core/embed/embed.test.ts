@@ -1,3 +1,4 @@
+// npm test runs this file alone: a bound on the time per sentence.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

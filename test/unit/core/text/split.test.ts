@@ -1,3 +1,4 @@
+// npm test runs this file alone: a 3 s bound per pathological input.
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
