@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPGliteStore } from '../src/core/store/backends/pglite.js';
+import { efSearch } from '../src/core/store/sql/native-index.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { exactLookup, fmt, load, median, peakRssMb, percentile, rankedOf, recallAtK, KNN_EPSILON, type Ranked } from './stats.js';
 import { Synthetic } from './store.bench.js';
@@ -98,6 +99,9 @@ async function child(dir: string, n: number): Promise<void> {
   await lookup(queries[0]);
   const firstMs = performance.now() - t1;
   const ef = Number((await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef);
+  // Where the native index serves (the default), its search breadth is what the lookups use, not pgvector's setting.
+  const native = await store.vectorIndex(false);
+  const breadth = native ? `native index (usearch), search breadth ${efSearch(native.size)}` : `ef_search ${ef} (the store's, by size)`;
   const timed = async () => {
     const ms: number[] = [];
     const cpu: number[] = [];
@@ -134,7 +138,7 @@ async function child(dir: string, n: number): Promise<void> {
     `p50 ${fmt(median(r.ms))} p95 ${fmt(percentile(r.ms, 95))} (CPU p50 ${fmt(median(r.cpu))}) [target p50 ≤ 15 ms]; ` +
     `recall@${K} vs exact ${recall(r.answers)} (${RECALL_QUERIES} queries)`;
   console.log(
-    `  fresh process: open ${fmt(openMs)}, first lookup ${fmt(firstMs)}, then (the first ${queries.length - 1}) ${figures(shipped)}; ef_search ${ef} (the store's, by size); ` +
+    `  fresh process: open ${fmt(openMs)}, first lookup ${fmt(firstMs)}, then (the first ${queries.length - 1}) ${figures(shipped)}; ${breadth}; ` +
       `peak RSS serving ${servingRss.toFixed(0)} MB, after the exact scans ${peakRssMb().toFixed(0)} MB; ${load()}`,
   );
   for (const o of others) console.log(`    at ef_search ${o.ef}${o.ef === ef ? ' again' : ''}: ${figures(o.r)}`);
