@@ -143,6 +143,10 @@ export const querySpec = defineCommand({
       { default: 'sentences' },
     ),
     queries: text('FILE.jsonl', 'run each query of the file ({"id","text"} a line)'),
+    'with-title': text(
+      'TITLE',
+      'search for "TITLE. TEXT": the title of the paper being written before each query, as CorpusStudio composes it',
+    ),
     'year-min': integer('Y', 'only papers published in or after Y', { min: 0, max: INT_MAX }),
     'year-max': integer('Y', 'only papers published in or before Y', { min: 0, max: INT_MAX }),
     paper: texts('ID', 'only this paper (repeat for several)'),

@@ -235,6 +235,24 @@ test('query --offset 1, --mode keyword|hybrid, --threshold, --queries', async ()
   for (const l of lines) assert.equal(l.hits.length, 2);
 });
 
+test('query --with-title searches for "TITLE. TEXT" (CorpusStudio\'s composition), also for each line of --queries', async () => {
+  const title = 'Hybrid retrieval with reciprocal rank fusion';
+  const sentence = 'BM25 remains a strong baseline.';
+  const hits = async (...args: string[]) => JSON.parse((await capture(() => queryCmd.run(['--db', db, '--k', '5', ...args]))).out);
+  const composed = await hits('--with-title', title, sentence);
+  assert.deepEqual(composed, await hits(`${title}. ${sentence}`), 'the same hits as the composed text');
+  assert.notDeepEqual(composed, await hits(sentence), 'the title changes what is found');
+  const qf = join(dir, 'titled-queries.jsonl');
+  writeFileSync(qf, JSON.stringify({ id: 'q', text: sentence }) + '\n');
+  const [line] = (await capture(() => queryCmd.run(['--db', db, '--k', '5', '--with-title', title, '--queries', qf]))).out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(line.hits, composed);
+  // The title never makes an empty query searchable.
+  await assert.rejects(() => queryCmd.run(['--db', db, '--with-title', title, '  ']), /no words/);
+});
+
 test('query --venue, --section (case-insensitive parts), with --year-min/--year-max and every mode', async () => {
   const text = 'sentences retrieval writing authors';
   const q = async (...flags: string[]) => {

@@ -90,12 +90,14 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
 
       const store = await openDb(values.db, values.schema, env);
       try {
-        const { search, paperSearch } = await import('../../core/retrieve/index.js');
+        const { search, paperSearch, withTitle } = await import('../../core/retrieve/index.js');
         const meta = await store.meta();
         if (!meta) throw new CliError(`the corpus at ${redactSecrets(values.db ?? '')} is empty (run corpus-lens import first)`);
         const embedder = mode === 'keyword' && group === 'sentences' ? null : await queryEmbedder(deps, env, values, meta);
-        const find = (text: string) =>
-          group === 'papers' ? paperSearch(store, embedder!, text, options) : search(store, embedder, text, mode, options);
+        const find = (sentence: string) => {
+          const text = withTitle(values['with-title'], sentence);
+          return group === 'papers' ? paperSearch(store, embedder!, text, options) : search(store, embedder, text, mode, options);
+        };
         if (!queries) {
           const hits = await find(positionals.join(' '));
           writeJson(out, hits.map(shape(group === 'papers' ? 'papers' : mode)));
@@ -103,7 +105,7 @@ export function createQueryCommand(deps: StoreDeps = {}): Command {
         }
         if (embedder && queries.length)
           await embedder.embed(
-            queries.map((q) => q.text),
+            queries.map((q) => withTitle(values['with-title'], q.text)),
             { role: 'query' },
           ); // one batch; cached after
         for (const q of queries) {

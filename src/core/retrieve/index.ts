@@ -190,6 +190,15 @@ export async function hybridSearch(
   return finish(kept, options);
 }
 
+/**
+ * The query as CorpusStudio composes it with the title of the paper being written ("{title}. {sentence}"): the title
+ * places a short sentence in its field. Optional (`corpusLens.embedding.prefixTitle`, `query --with-title`).
+ */
+export function withTitle(title: string | null | undefined, sentence: string): string {
+  const t = title?.trim();
+  return t ? `${t}. ${sentence}` : sentence;
+}
+
 /** The longest query text: a sentence or a paragraph is the unit (Postgres's tsvector stops at 1 MB). */
 export const MAX_QUERY_CHARS = 20_000;
 

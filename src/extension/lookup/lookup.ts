@@ -12,6 +12,7 @@ import { NotConfiguredError, type CorpusService, type Connection } from '../corp
 import { documentModel, isPaperDocument } from '../shared/documents.js';
 import { heavy, type Heavy } from '../load.js';
 import { hasFilters, type SearchFilters } from '../../core/retrieve/filters.js';
+import { withTitle } from '../../core/retrieve/index.js';
 import { readSettings } from '../shared/settings.js';
 import { choiceLabel as choiceLabelOf } from '../corpus/switching.js';
 
@@ -204,8 +205,7 @@ export class Lookups implements vscode.Disposable {
     const generation = this.generation;
     const connection = await this.corpus.connection();
     const settings = readSettings(doc.uri);
-    const title = settings.embedding.prefixTitle ? documentModel(doc).title() : null;
-    const text = title ? `${title}. ${sentence.clean}` : sentence.clean;
+    const text = settings.embedding.prefixTitle ? withTitle(documentModel(doc).title(), sentence.clean) : sentence.clean;
     // Per document: its own papers are left out of its hits, so the same sentence in another document may differ.
     const key = JSON.stringify([
       doc.uri.toString(),
