@@ -16,9 +16,9 @@ import { OpenAIChat } from '../../src/core/llm/index.js';
 import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { startChatStandin, type ChatStandin, type Reply } from '../support/chat-standin.js';
 import { runCli } from '../support/cli.js';
-import { compilePdf, noPdflatex } from '../support/pdflatex.js';
+import { compilePdf, noPdflatex, UNTITLED_PAPER } from '../support/pdflatex.js';
 
-const TITLE = 'Sparse Retrieval for Long Scholarly Queries';
+const TITLE = UNTITLED_PAPER.title;
 const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-propose-'));
 let standin: ChatStandin;
 let reply: Reply = { content: '' };
@@ -27,22 +27,7 @@ let pdf = '';
 before(async () => {
   standin = await startChatStandin(() => reply);
   if (noPdflatex) return;
-  const ok = compilePdf(join(dir, 'pdf'), {
-    name: 'untitled',
-    lines: [
-      '\\documentclass{article}',
-      '\\pagestyle{empty}',
-      '\\begin{document}',
-      '\\noindent Sparse Retrieval for Long Scholarly Queries\\\\',
-      'Jane Smith and Ravi Kumar\\\\',
-      'March 2019',
-      '',
-      '\\section*{Introduction}',
-      'Sparse lexical retrieval raises recall on long queries by eleven points over dense retrieval on our benchmark.',
-      'Short queries show no difference between the two methods in any of our runs.',
-      '\\end{document}',
-    ],
-  });
+  const ok = compilePdf(join(dir, 'pdf'), UNTITLED_PAPER.source);
   assert.ok(ok);
   pdf = join(dir, 'pdf', 'untitled.pdf');
 });

@@ -56,6 +56,30 @@ export function compilePdf(dir: string, source: string | { name: string; lines: 
   }
 }
 
+/**
+ * A PDF whose metadata a reader cannot find: its title is set at body size (no layout-readable title), no \title, no
+ * .bib. Authors and a date are on the page, so a model's proposal can be checked against them. Compile with compilePdf.
+ */
+export const UNTITLED_PAPER = {
+  title: 'Sparse Retrieval for Long Scholarly Queries',
+  source: {
+    name: 'untitled',
+    lines: [
+      '\\documentclass{article}',
+      '\\pagestyle{empty}',
+      '\\begin{document}',
+      '\\noindent Sparse Retrieval for Long Scholarly Queries\\\\',
+      'Jane Smith and Ravi Kumar\\\\',
+      'March 2019',
+      '',
+      '\\section*{Introduction}',
+      'Sparse lexical retrieval raises recall on long queries by eleven points over dense retrieval on our benchmark.',
+      'Short queries show no difference between the two methods in any of our runs.',
+      '\\end{document}',
+    ],
+  },
+} as const;
+
 /** The same for tests that also read a PDF with poppler's pdftotext (an independent reading of its lines). */
 export const noPdftotext: false | string =
   noPdflatex ||

@@ -14,12 +14,12 @@ import type { AskTurn } from '../../../src/core/ask/types.js';
 import type { CorpusLensApi } from '../../../src/extension/extension.js';
 import { faithfulAskModel } from '../../support/ask-models.js';
 import { CORPUS_TAG, fenced, reviewModel, startChatStandin, type ChatStandin, type Reply } from '../../support/chat-standin.js';
-import { compilePdf } from '../../support/pdflatex.js';
+import { compilePdf, UNTITLED_PAPER } from '../../support/pdflatex.js';
 import { snapshot } from './snapshot.js';
 import { setUserSettings, waitFor } from './wait.js';
 
 const workspace = process.env.CORPUS_LENS_TEST_WORKSPACE!;
-const PROPOSED_TITLE = 'Sparse Retrieval for Long Scholarly Queries';
+const PROPOSED_TITLE = UNTITLED_PAPER.title;
 const KEYS = ['corpus.backend', 'corpus.path', 'llm.baseUrl', 'llm.model', 'llm.cache', 'review.tables'];
 
 describe('Built in the core, shown in VS Code with a chat model (issue 36)', function () {
@@ -198,22 +198,9 @@ describe('Built in the core, shown in VS Code with a chat model (issue 36)', fun
   });
 
   it('Index Folder with a chat model: a PDF without a title gets one proposed by the model, and Corpus Health lists it as proposed', async function () {
-    // A PDF whose title is set at body size (no layout-readable title), no \title, no .bib beside it.
+    // UNTITLED_PAPER, with no .bib beside it.
     const papers = path.join(workspace, 'proposed-papers');
-    const lines = [
-      '\\documentclass{article}',
-      '\\pagestyle{empty}',
-      '\\begin{document}',
-      `\\noindent ${PROPOSED_TITLE}\\\\`,
-      'Jane Smith and Ravi Kumar\\\\',
-      'March 2019',
-      '',
-      '\\section*{Introduction}',
-      'Sparse lexical retrieval raises recall on long queries by eleven points over dense retrieval on our benchmark.',
-      'Short queries show no difference between the two methods in any of our runs.',
-      '\\end{document}',
-    ];
-    if (!compilePdf(papers, { name: 'untitled', lines })) return this.skip(); // pdflatex is not installed
+    if (!compilePdf(papers, UNTITLED_PAPER.source)) return this.skip(); // pdflatex is not installed
     for (const f of readdirSync(papers)) if (!f.endsWith('.pdf')) rmSync(path.join(papers, f));
     await setUserSettings('corpusLens', {
       'corpus.backend': 'embedded',
