@@ -129,8 +129,8 @@ export async function indexWith(job: IndexingRun, deps: IndexingDeps, target?: s
           let reported = 0;
           return await job.run(store, {
             embedder,
-            // Not for the sample corpus (its own folder, `target`): its papers have their metadata.
-            chat: deps.secrets && target === undefined ? proposingChat(deps.secrets, log) : null,
+            // Without secrets (the sample corpus, whose papers have their metadata) no model is asked.
+            chat: deps.secrets ? proposingChat(deps.secrets, log) : null,
             signal: controller.signal,
             onProgress: (p) => {
               const pct = p.filesTotal ? (100 * p.filesDone) / p.filesTotal : 0;
