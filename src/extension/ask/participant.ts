@@ -1,6 +1,6 @@
 // `@corpus` in VS Code's chat (chat-participant.ts registers it): the question is answered by the same core as the Ask tab (src/core/ask), the stages shown as
 // progress, the checked answer streamed as Markdown (every piece of corpus or model text escaped: core/ask/markdown.ts)
-// with a reference to each cited paper's source; follow-ups continue the conversation of that chat (its history).
+// with a reference to each cited paper's source and to each corpus paper its quotes cite; follow-ups continue the conversation of that chat (its history).
 // The model: the one chosen in the chat view unless corpusLens.llm.provider is "openai" with an endpoint set.
 import * as vscode from 'vscode';
 import { estimateLine } from '../../core/grounding/cost.js';
@@ -12,6 +12,7 @@ import { configuredChat, vscodeChat } from '../shared/chat.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { heavy } from '../load.js';
 import { conversationFromHistory, CONVERSATION_METADATA, type HistoryEntry } from './participant-history.js';
+import { participantReferences } from './participant-references.js';
 import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 
@@ -26,8 +27,8 @@ export interface ParticipantDeps {
   corpus: CorpusService;
   secrets: Secrets;
   log: vscode.LogOutputChannel;
-  /** Where a cited paper can be opened (its indexed file at the sentence, else its DOI), if anywhere. */
-  sourceLocation(paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined>;
+  /** Where a cited paper can be opened (its indexed file, at the sentence when given, else its DOI), if anywhere. */
+  sourceLocation(paperId: string, sentence: { id: number; text: string } | null): Promise<vscode.Uri | vscode.Location | undefined>;
   /** The PNG file of a PDF element's region, once the panel has drawn it (element-crops.ts), else undefined. */
   elementImage(e: AskElement): Promise<string | undefined>;
 }
@@ -88,11 +89,8 @@ async function answer(
     stream.markdown(core.turnMarkdown(turn, conversation));
     if (turn.kind !== 'unknown') await elementImages(deps, turn.elements ?? [], stream);
     const cited = turn.kind === 'unknown' ? [] : turn.citations.map((n) => conversation.sources[n - 1]).filter((s) => !!s);
-    const seen = new Set<string>();
-    for (const s of cited) {
-      if (seen.has(s.paperId)) continue;
-      seen.add(s.paperId);
-      const where = await deps.sourceLocation(s.paperId, s.sentenceId, s.text).catch(() => undefined);
+    for (const ref of participantReferences(cited)) {
+      const where = await deps.sourceLocation(ref.paperId, ref.sentence).catch(() => undefined);
       if (where) stream.reference(where);
     }
     deps.log.info(`@corpus: ${turn.kind}, ${turn.citations.length} citations, ${turn.counts.ms} ms`);

@@ -27,7 +27,7 @@ export interface SourceOpener {
   openSource(hit: HitView): Promise<void>;
   /** The PDF a paper opens from on this machine (its indexed file, under a folder the user indexed), or null. */
   pdfOf(paperId: string): Promise<string | null>;
-  sourceLocation(paperId: string, sentenceId: number, sentence: string): Promise<vscode.Uri | vscode.Location | undefined>;
+  sourceLocation(paperId: string, sentence: { id: number; text: string } | null): Promise<vscode.Uri | vscode.Location | undefined>;
 }
 
 export function sourceOpener(
@@ -146,20 +146,26 @@ export function sourceOpener(
       target: { kind: 'sentence', text: hit.sentence.text },
     });
 
-  /** Where a cited paper opens: its indexed file at the sentence (under a folder the user indexed), else its DOI. */
+  /**
+   * Where a cited paper opens: its indexed file (under a folder the user indexed; a text source at `sentence`), else
+   * its DOI. Without a sentence (a work a quote cites) the DOI is the one its id holds, as Open cited paper takes it.
+   */
   const sourceLocation = async (
     paperId: string,
-    sentenceId: number,
-    sentence: string,
+    sentence: { id: number; text: string } | null,
   ): Promise<vscode.Uri | vscode.Location | undefined> => {
     const { store } = await corpus.connection();
-    const doi = (await store.context([sentenceId])).find((h) => h.paper.id === paperId)?.paper.doi ?? null;
+    const doi = sentence
+      ? ((await store.context([sentence.id])).find((h) => h.paper.id === paperId)?.paper.doi ?? null)
+      : paperId.startsWith('doi:')
+        ? paperId.slice(4)
+        : null;
     const target = await sourceTarget({ id: paperId, doi, url: null });
     if (target.kind === 'url') return vscode.Uri.parse(target.url, true);
     if (target.kind !== 'file') return undefined;
     const uri = vscode.Uri.file(target.path);
-    if (!TEXT_SOURCE.test(target.path)) return uri;
-    const { doc, line } = await sentenceInSource(target.path, sentence);
+    if (!sentence || !TEXT_SOURCE.test(target.path)) return uri;
+    const { doc, line } = await sentenceInSource(target.path, sentence.text);
     return new vscode.Location(doc.uri, new vscode.Position(line, 0));
   };
 
