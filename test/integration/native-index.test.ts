@@ -182,6 +182,48 @@ describe('the native vector index of an embedded corpus', () => {
   });
 });
 
+test('appends keep the saved file until a tenth more rows (at least 10,000) are unsaved; past it the file is re-saved whole', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-save-'));
+  const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder } });
+  try {
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 60)); // 2,400 sentences: saveAfter(12,400) is its floor, 10,000
+    assert.equal((await store.vectorIndex())?.unsaved, 0);
+    const built = indexFiles(folder);
+    assert.equal(built.length, 1);
+    await store.writePapers(corpus(11, 150, 'a')); // 6,000 appended: below the trigger
+    assert.equal((await store.vectorIndex(false))?.unsaved, 6000);
+    assert.deepEqual(indexFiles(folder), built, 'below the trigger the earlier file is kept, not re-written');
+    await store.writePapers(corpus(12, 99, 'b')); // 3,960 more: 9,960 unsaved, one paper short of it
+    assert.equal((await store.vectorIndex(false))?.unsaved, 9960);
+    assert.deepEqual(indexFiles(folder), built);
+    await store.writePapers(corpus(13, 1, 'c')); // 10,000 unsaved: re-saved
+    const grown = await store.vectorIndex(false);
+    assert.equal(grown?.size, 12400);
+    assert.equal(grown.unsaved, 0, 'saved by the write that reached the trigger');
+    const saved = indexFiles(folder);
+    assert.equal(saved.length, 1, 'the earlier file removed');
+    assert.match(saved[0], /^corpus-lens-vectors\.12400\./, 'named for the corpus as it is now');
+    // The next process maps the re-saved file as it is (nothing to add), and finds an appended sentence through it.
+    const db = (store.driver as unknown as { db: PGlite }).db;
+    const next = await pgliteStore(db, { nativeIndex: { folder } }).vectorIndex();
+    assert.equal(next?.size, 12400);
+    assert.equal(next.unsaved, 0, 'opened from the re-saved file, not extended or rebuilt');
+    const { rows } = await store.driver.query(`SELECT id, embedding::text AS v FROM sentences WHERE paper_id = 'c0' ORDER BY id LIMIT 1`);
+    assert.equal(next.search(Float32Array.from(JSON.parse(String(rows[0].v)) as number[]), 1).ids[0], Number(rows[0].id));
+    // Rows appended after the re-save and never saved (as a process killed before its close would leave them):
+    // the next process resumes from the re-saved file and adds only those.
+    await store.writePapers(corpus(14, 5, 'd'));
+    assert.deepEqual(indexFiles(folder), saved);
+    const resumed = await pgliteStore(db, { nativeIndex: { folder } }).vectorIndex();
+    assert.equal(resumed?.size, 12600);
+    assert.equal(resumed.unsaved, 200, 'resumed from the re-saved file');
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 /** Runs a script in a child process (tsx), its stdout lines to `onLine`; resolves with its exit. */
 function child(script: string, env: NodeJS.ProcessEnv, onLine: (line: string, kill: () => void) => void = () => {}) {
   const p = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: projectRoot, env: { ...process.env, ...env } });
