@@ -13,12 +13,13 @@
 // ef_search values against the same exact answers; LIMIT_BENCH_RECALL_QUERIES (default 20) sets how many.
 // The machine is shared: wall times are printed with the process CPU time and the load average.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPGliteStore } from '../src/core/store/backends/pglite.js';
-import { efSearch } from '../src/core/store/sql/native-index.js';
+import { efSearch, readVectors } from '../src/core/store/sql/native-index.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { exactLookup, fmt, load, median, peakRssMb, percentile, rankedOf, recallAtK, KNN_EPSILON, type Ranked } from './stats.js';
 import { Synthetic } from './store.bench.js';
@@ -30,8 +31,13 @@ const TYPES = (process.env.LIMIT_BENCH_TYPES ?? 'float32').split(',') as VectorT
 type VectorType = 'float32' | 'halfvec';
 /** LIMIT_BENCH_EFS="200,300,400": ef_search values timed beside the store's own, with their recall. */
 const EXTRA_EFS = (process.env.LIMIT_BENCH_EFS ?? '').split(',').filter(Boolean).map(Number);
-/** Queries whose recall@25 is measured against an exact scan (~1 s each at 500k). */
+/** LIMIT_BENCH_BREADTHS="800,1000,1250": the native index's search breadths timed beside the size rule's, with their recall. */
+const EXTRA_BREADTHS = (process.env.LIMIT_BENCH_BREADTHS ?? '').split(',').filter(Boolean).map(Number);
+/** Queries whose recall@25 is measured against an exact scan: the tuning set, then the held-out set. */
 const RECALL_QUERIES = Number(process.env.LIMIT_BENCH_RECALL_QUERIES ?? 20);
+const HELD_OUT = Number(process.env.LIMIT_BENCH_HELDOUT ?? 0);
+/** LIMIT_BENCH_DIR: build the corpus of the (single) size there and keep it; an existing one is served again, not rebuilt. */
+const KEEP_DIR = process.env.LIMIT_BENCH_DIR;
 
 const precisionOf = (type: VectorType) => (type === 'halfvec' ? 'half' : 'float32');
 
@@ -86,9 +92,72 @@ async function sizeOf(dir: string): Promise<string> {
   return `data dir ${du(dir)} MB (pg_wal ${du(join(dir, 'pg_wal'))} MB)`;
 }
 
-/** Child: open the persisted corpus, time lookups, recall against an exact scan, peak RSS. */
+/**
+ * The exact top K of every query by a brute-force scan of the stored float32 vectors (usearch's exactSearch, on
+ * every core: at 500k about a second for 200 queries, where PGlite's exact scan takes ~1 s a query). Checked
+ * against PGlite's own exact scan on the first queries (`exactLookup`).
+ */
+async function exactAnswers(store: SqlCorpusStore, queries: Float32Array[]): Promise<Ranked[]> {
+  const ids: number[] = [];
+  const parts: Float32Array[] = [];
+  for (let after = 0; ;) {
+    const page = await readVectors(store.driver, after, D);
+    if (!page.keys.length) break;
+    for (const k of page.keys) ids.push(Number(k));
+    parts.push(page.vectors);
+    after = ids[ids.length - 1];
+  }
+  const dataset = new Float32Array(ids.length * D);
+  let o = 0;
+  for (const p of parts) dataset.set(p, (o += p.length) - p.length);
+  parts.length = 0;
+  const flat = new Float32Array(queries.length * D);
+  queries.forEach((q, i) => flat.set(q, i * D));
+  const usearch = createRequire(__filename)('usearch') as typeof import('usearch');
+  const m = usearch.exactSearch(dataset, flat, D, K, usearch.MetricKind.Cos, 0) as import('usearch').BatchMatches;
+  return queries.map((_, i) => {
+    const at = Array.from({ length: K }, (_, j) => i * K + j);
+    return { ids: at.map((j) => ids[Number(m.keys[j])]), sims: at.map((j) => 1 - m.distances[j]) };
+  });
+}
+
+/**
+ * The saved index file's size and what reading it whole (an appending write's first step where the index is
+ * memory-mapped) and writing it again (the re-save past saveAfter) take, by usearch itself, on a copy in the folder.
+ */
+function fileTimes(dir: string): string {
+  const file = readdirSync(dir).find((f) => /^corpus-lens-vectors\..*\.usearch$/.test(f));
+  if (!file) return 'no index file';
+  const usearch = createRequire(__filename)('usearch') as typeof import('usearch');
+  const index = new usearch.Index({
+    dimensions: D,
+    metric: usearch.MetricKind.Cos,
+    quantization: usearch.ScalarKind.F32,
+    connectivity: 16,
+    expansion_add: 64,
+    expansion_search: 64,
+    multi: false,
+  });
+  let t = performance.now();
+  index.load(join(dir, file));
+  const loadS = (performance.now() - t) / 1000;
+  const copy = join(dir, 'limit-bench-save.tmp');
+  t = performance.now();
+  index.save(copy);
+  const saveS = (performance.now() - t) / 1000;
+  const mb = statSync(copy).size / 2 ** 20;
+  rmSync(copy, { force: true });
+  return `index file ${mb.toFixed(0)} MB: read whole ${loadS.toFixed(1)} s, written again ${saveS.toFixed(1)} s (synchronous: the corpus process's re-save); peak RSS ${peakRssMb().toFixed(0)} MB`;
+}
+
+/**
+ * Child: open the persisted corpus, time lookups, recall against an exact scan, peak RSS. Recall is reported on two
+ * query sets: the tuning set (LIMIT_BENCH_RECALL_QUERIES, on which the size rule's breadth is chosen) and the held-out
+ * set after it (LIMIT_BENCH_HELDOUT), which no choice looked at.
+ */
 async function child(dir: string, n: number): Promise<void> {
-  const queries = new Synthetic(n).queries(101);
+  const sets = { tuning: RECALL_QUERIES, heldOut: HELD_OUT };
+  const queries = new Synthetic(n).queries(1 + Math.max(100, sets.tuning + sets.heldOut));
   const t0 = performance.now();
   const store = await openPGliteStore(dir);
   await store.meta();
@@ -118,30 +187,53 @@ async function child(dir: string, n: number): Promise<void> {
   };
   const shipped = await timed();
   const servingRss = peakRssMb();
-  // The store's ef_search again, now that the first lookups have read the index's pages (the first set pays for
-  // them: up to 2× at 300k), and other values through the same prepared lookup (the session setting it reads),
-  // against the same answers.
-  const others: { ef: number; r: Awaited<ReturnType<typeof timed>> }[] = [];
-  for (const other of [ef, ...EXTRA_EFS.filter((e) => e !== ef)]) {
-    await store.driver.exec(`SET hnsw.ef_search = ${other}`);
-    others.push({ ef: other, r: await timed() });
+  // The store's breadth again, now that the first lookups have read the index's pages (the first set pays for
+  // them: up to 2× at 300k), and other values through the same lookup, against the same answers: the native
+  // index's search breadth (LIMIT_BENCH_BREADTHS), or pgvector's ef_search (the session setting its lookup reads).
+  const others: { label: string; r: Awaited<ReturnType<typeof timed>> }[] = [];
+  if (native) {
+    const own = efSearch(native.size);
+    for (const b of [own, ...EXTRA_BREADTHS.filter((e) => e !== own)]) {
+      native.breadth = b;
+      others.push({ label: `at search breadth ${b}${b === own ? ' again' : ''}`, r: await timed() });
+    }
+    native.breadth = undefined;
+  } else {
+    for (const other of [ef, ...EXTRA_EFS.filter((e) => e !== ef)]) {
+      await store.driver.exec(`SET hnsw.ef_search = ${other}`);
+      others.push({ label: `at ef_search ${other}${other === ef ? ' again' : ''}`, r: await timed() });
+    }
   }
+  const te = performance.now();
+  const truth = await exactAnswers(store, queries.slice(1, 1 + sets.tuning + sets.heldOut));
+  const exactS = (performance.now() - te) / 1000;
   await store.driver.exec('SET enable_indexscan = off');
-  const truth: Ranked[] = [];
-  for (let i = 0; i < RECALL_QUERIES; i++) truth.push(await exactLookup(store, queries[i + 1], K));
+  const checked = Math.min(3, truth.length);
+  let agree = 0;
+  for (let i = 0; i < checked; i++) {
+    const pg = await exactLookup(store, queries[i + 1], K);
+    agree += pg.ids.filter((id) => truth[i].ids.includes(id)).length;
+  }
+  const rssAfter = peakRssMb();
   await store.close();
-  const recall = (answers: Ranked[]) => {
-    const r = recallAtK(answers.slice(0, truth.length), truth, K);
-    return `${r.strict.toFixed(3)}, k-nn (ties within ${KNN_EPSILON} count) ${r.knn.toFixed(3)}`;
+  const io = native ? fileTimes(dir) : '';
+  const recall = (answers: Ranked[], from: number, count: number) => {
+    const r = recallAtK(answers.slice(from, from + count), truth.slice(from, from + count), K);
+    return `${r.strict.toFixed(3)}, k-nn (ties within ${KNN_EPSILON}) ${r.knn.toFixed(3)} (${count} queries)`;
   };
   const figures = (r: Awaited<ReturnType<typeof timed>>) =>
     `p50 ${fmt(median(r.ms))} p95 ${fmt(percentile(r.ms, 95))} (CPU p50 ${fmt(median(r.cpu))}) [target p50 ≤ 15 ms]; ` +
-    `recall@${K} vs exact ${recall(r.answers)} (${RECALL_QUERIES} queries)`;
+    `recall@${K} strict vs exact: tuning ${recall(r.answers, 0, sets.tuning)}` +
+    (sets.heldOut ? `; held-out ${recall(r.answers, sets.tuning, sets.heldOut)}` : '');
   console.log(
     `  fresh process: open ${fmt(openMs)}, first lookup ${fmt(firstMs)}, then (the first ${queries.length - 1}) ${figures(shipped)}; ${breadth}; ` +
-      `peak RSS serving ${servingRss.toFixed(0)} MB, after the exact scans ${peakRssMb().toFixed(0)} MB; ${load()}`,
+      `peak RSS serving ${servingRss.toFixed(0)} MB, after the exact scans ${rssAfter.toFixed(0)} MB; ${load()}`,
   );
-  for (const o of others) console.log(`    at ef_search ${o.ef}${o.ef === ef ? ' again' : ''}: ${figures(o.r)}`);
+  console.log(
+    `    exact answers: brute force over the stored vectors ${exactS.toFixed(1)} s; PGlite's exact scan agrees on ${agree} of ${checked * K} ids (first ${checked} queries)`,
+  );
+  for (const o of others) console.log(`    ${o.label}: ${figures(o.r)}`);
+  if (io) console.log(`    ${io}`);
   console.log(`PEAK_SERVING ${servingRss.toFixed(0)}`);
 }
 
@@ -155,12 +247,13 @@ export async function run(): Promise<void> {
 /** One size: false when it failed (larger sizes of the type are skipped). */
 async function size(n: number, type: VectorType): Promise<boolean> {
   console.log(`${n.toLocaleString('en')} sentences, ${type}:`);
-  const root = mkdtempSync(join(tmpdir(), 'corpus-lens-limit-bench-'));
+  const root = KEEP_DIR ?? mkdtempSync(join(tmpdir(), 'corpus-lens-limit-bench-'));
   const dir = join(root, 'corpus');
   try {
-    let loading: number;
+    let loading = NaN;
     try {
-      loading = await build(dir, n, type);
+      if (existsSync(dir)) console.log(`  served again from ${dir} (built by an earlier run)`);
+      else loading = await build(dir, n, type);
     } catch (err) {
       console.log(`  FAILED to load/build: ${err instanceof Error ? err.message : String(err)}; peak RSS ${peakRssMb().toFixed(0)} MB`);
       return false;
@@ -185,7 +278,7 @@ async function size(n: number, type: VectorType): Promise<boolean> {
       return false;
     }
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    if (!KEEP_DIR) rmSync(root, { recursive: true, force: true });
   }
   return true;
 }

@@ -191,6 +191,9 @@ export class NativeVectorIndex {
     private unsavedRows = 0,
   ) {}
 
+  /** The search breadth in place of efSearch(size), where set: the limit bench measures the size rule with it. */
+  breadth: number | undefined;
+
   /** Rows in it that no saved file holds yet: saved once there are saveAfter(size) of them, and on close. */
   get unsaved(): number {
     return this.unsavedRows;
@@ -329,7 +332,7 @@ export class NativeVectorIndex {
     if (!this.size || k <= 0) return { ids: [], similarities: [] };
     const n = Math.min(k, this.size);
     // At least efSearch(size) deep however the index was made: usearch's search breadth is max(expansion, wanted).
-    const m = this.index.search(vector, Math.min(this.size, Math.max(n, efSearch(this.size))), 1);
+    const m = this.index.search(vector, Math.min(this.size, Math.max(n, this.breadth ?? efSearch(this.size))), 1);
     const ids: number[] = [];
     const similarities: number[] = [];
     for (let i = 0; i < Math.min(n, m.keys.length); i++) {
@@ -363,7 +366,11 @@ async function addStored(
 }
 
 /** READ_CHUNK sentences after id `after` (id order), by binary COPY: ids and their vectors, row-major. */
-async function readVectors(driver: SqlDriver, after: number, dimensions: number): Promise<{ keys: BigUint64Array; vectors: Float32Array }> {
+export async function readVectors(
+  driver: SqlDriver,
+  after: number,
+  dimensions: number,
+): Promise<{ keys: BigUint64Array; vectors: Float32Array }> {
   if (!driver.copyOut) throw new Error('this driver cannot copy rows out');
   const blob = await driver.copyOut(
     `COPY (SELECT id, embedding FROM sentences WHERE id > ${Math.floor(after)} ORDER BY id LIMIT ${READ_CHUNK}) TO '/dev/blob' WITH (FORMAT binary)`,
