@@ -2,7 +2,7 @@
 // index serving vector lookups, as where the native index cannot load (store-remote.test.ts runs the contract with
 // the native index, in the corpus process).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -58,6 +58,19 @@ test('a corpus persisted in a folder reopens with its metadata and rows', async 
     store.init({ model: 'other', dimensions: 64 }),
     /corpus was built with test-hash-64 \(64-d\); query embedding is other \(64-d\)/,
   );
+});
+
+test('a bulk load leaves no write-ahead log behind: 50 MB of writes, then the load ends, and pg_wal keeps ≤ 2 segments', async () => {
+  const wal = () => readdirSync(join(dir, 'nested', 'corpus', 'pg_wal')).filter((f) => /^[0-9A-F]{24}$/.test(f)).length;
+  // 50,000 rows of 1 kB (below the size PostgreSQL compresses): ~55 MB of log, three segments and more.
+  await store.driver.exec(`CREATE TABLE wal_filler AS SELECT repeat(md5(i::text), 32) AS t FROM generate_series(1, 50000) i;
+    DROP TABLE wal_filler`);
+  assert.ok(wal() > 3, `the writes filled ${wal()} segments`);
+  await store.dropSearchIndexes();
+  await store.createSearchIndexes();
+  // PGlite has no checkpointer and recycles retired segments by default: the folder kept them while open (and after).
+  assert.ok(wal() <= 2, `${wal()} segments of 16 MB left`);
+  assert.deepEqual(await store.counts(), { papers: 3, sentences: 14 });
 });
 
 test('a failing paper in a group is retried alone and named; the others land', async () => {

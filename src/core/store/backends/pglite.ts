@@ -59,6 +59,14 @@ function dataBytes(dir: string): number {
   return Math.max(0, total - 24 * 2 ** 20);
 }
 
+/**
+ * The write-ahead log kept no longer than a checkpoint needs it. PostgreSQL's defaults keep the segments a checkpoint
+ * retires for reuse (wal_recycle, up to min_wal_size and its estimate of the next checkpoint's distance): after a
+ * bulk load of 100k sentences that was 16 segments, 256 MB of a 697 MB corpus folder, kept for as long as the folder
+ * exists. Off, a checkpoint deletes them; a later write creates its segment anew (16 MB, once per 16 MB of writes).
+ */
+const WAL_PARAMS = ['-c', 'wal_recycle=off', '-c', 'min_wal_size=32MB'];
+
 export interface PGliteOpenOptions {
   /** shared_buffers, e.g. '32MB' (default: {@link sharedBuffersFor} the corpus's size); null keeps PGlite's default. */
   sharedBuffers?: string | null;
@@ -255,7 +263,7 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
   const buffers = options.sharedBuffers === undefined ? sharedBuffersFor(exists ? dataBytes(path) : 0) : options.sharedBuffers;
   const settings = {
     extensions: { vector },
-    ...(buffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${buffers}`] } : {}),
+    startParams: [...PGlite.defaultStartParams, ...WAL_PARAMS, ...(buffers ? ['-c', `shared_buffers=${buffers}`] : [])],
   };
   if (!local) return PGlite.create(dir, settings);
   const state = exists ? folderState(path) : 'missing';

@@ -477,6 +477,9 @@ export class SqlCorpusStore implements CorpusStore {
    */
   async createSearchIndexes(options: { m?: number; efConstruction?: number } = {}): Promise<void> {
     await this.writing(() => this.buildSearchIndexes(options));
+    // The embedded corpus has no checkpointer process (PGlite runs PostgreSQL single-user): without a checkpoint the
+    // load's write-ahead log (hundreds of MB at 100k sentences) stays in the folder until the store closes.
+    if (this.kind === 'pglite') await this.driver.exec('CHECKPOINT');
     // The native index is part of the load: built (and saved) now rather than by the first lookup.
     await this.vectorIndex();
   }
