@@ -153,7 +153,7 @@ async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want
       await timed(data.queries.slice(0, 5), (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }));
       const hybrid = await timed(data.queries, (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }));
       return {
-        engine: native ? 'Corpus Lens, native index (usearch f32)' : "Corpus Lens, PGlite's HNSW (fallback)",
+        engine: native ? 'Corpus Lens, native index (usearch f16)' : "Corpus Lens, PGlite's HNSW (fallback)",
         build: N / (buildMs / 1000),
         diskMb: dirMb(dir),
         vector: median(vector.ms),
@@ -171,7 +171,7 @@ async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want
   }
 }
 
-/** usearch alone, as the native index configures it (f32, m 16, ef_construction 64, ef_search 128+). */
+/** usearch alone, as the native index configures it (f16, m 16, ef_construction 64, ef_search 128+). */
 async function usearchAlone(data: ReturnType<typeof corpus>, want: number[][]): Promise<Row> {
   const { Index } = createRequire(__filename)('usearch') as typeof import('usearch');
   const { efSearch } = await import('../src/core/store/sql/native-index.js');
@@ -180,7 +180,7 @@ async function usearchAlone(data: ReturnType<typeof corpus>, want: number[][]): 
     const index = new Index({
       dimensions: D,
       metric: 'cos' as never,
-      quantization: 'f32' as never,
+      quantization: 'f16' as never,
       connectivity: 16,
       expansion_add: 64,
       expansion_search: efSearch(N),

@@ -9,7 +9,8 @@
 // (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { fstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fstatSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -87,7 +88,7 @@ describe('the native vector index of an embedded corpus', () => {
     }
     assert.ok(recall(got, want) >= 0.95, `recall@25 ${recall(got, want)}`);
     assert.ok(recall(gotYear, wantYear) >= 0.95, `filtered recall@25 ${recall(gotYear, wantYear)}`);
-    // Similarities are the stored float32 vectors' (the index holds them in full precision), as pgvector's path gives them.
+    // Similarities are the stored float32 vectors' (re-scored: the index holds them in half precision), as pgvector's path gives them.
     const [top] = await store.matchVector(qs[0], { count: 1 });
     const { rows: sim } = await store.driver.query(`SELECT 1 - (embedding <=> $1::vector) AS s FROM sentences WHERE id = $2`, [
       vectorText(qs[0]),
@@ -218,6 +219,63 @@ test('appends keep the saved file until a tenth more rows (at least 10,000) are 
     const resumed = await pgliteStore(db, { nativeIndex: { folder } }).vectorIndex();
     assert.equal(resumed?.size, 12600);
     assert.equal(resumed.unsaved, 200, 'resumed from the re-saved file');
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("an earlier version's float32 file serves the corpus it was saved for; the next write builds the half-precision one", async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-f32-'));
+  const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder } });
+  try {
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 60)); // 2,400 sentences
+    await store.vectorIndex();
+    const [half] = indexFiles(folder);
+    assert.match(half, /^corpus-lens-vectors\.2400\.\d+\.f16\.usearch$/);
+    // The file an earlier version saved for this corpus: float32, from the stored vectors, under its name then.
+    const { Index } = createRequire(__filename)('usearch') as typeof import('usearch');
+    const old = new Index({
+      dimensions: DIM,
+      metric: 'cos' as never,
+      quantization: 'f32' as never,
+      connectivity: 16,
+      expansion_add: 64,
+      expansion_search: 128,
+      multi: false,
+    });
+    const { rows } = await store.driver.query(`SELECT id, embedding::text AS v FROM sentences ORDER BY id`);
+    old.add(
+      BigUint64Array.from(rows.map((r) => BigInt(String(r.id)))),
+      Float32Array.from(rows.flatMap((r) => JSON.parse(String(r.v)) as number[])),
+      0,
+    );
+    const full = half.replace('.f16.', '.f32.');
+    old.save(join(folder, full));
+    rmSync(join(folder, half));
+    const fullBytes = statSync(join(folder, full)).size;
+    // The next process maps it as it is (no build), and its lookups are the exact top 25 with exact similarities.
+    const db = (store.driver as unknown as { db: PGlite }).db;
+    const next = pgliteStore(db, { nativeIndex: { folder } });
+    assert.equal((await next.vectorIndex())?.size, 2400);
+    assert.deepEqual(indexFiles(folder), [full], 'served from the float32 file: nothing built');
+    const qs = queries(9, 10);
+    const got: number[][] = [];
+    const want: number[][] = [];
+    for (const q of qs) {
+      got.push((await next.matchVector(q, { count: K })).map((h) => h.sentence.id));
+      want.push(await exact(store, q));
+    }
+    assert.ok(recall(got, want) >= 0.95, `recall@25 ${recall(got, want)}`);
+    // The next write builds the index anew in half precision; the float32 file goes.
+    await next.writePapers(corpus(2, 5, 'n'));
+    assert.equal((await next.vectorIndex())?.size, 2600);
+    const [rebuilt] = indexFiles(folder);
+    assert.deepEqual(indexFiles(folder), [rebuilt]);
+    assert.match(rebuilt, /^corpus-lens-vectors\.2600\.\d+\.f16\.usearch$/);
+    const rebuiltBytes = statSync(join(folder, rebuilt)).size;
+    assert.ok(rebuiltBytes < fullBytes, `half precision: ${rebuiltBytes} bytes for 2,600 rows against ${fullBytes} for 2,400 in float32`);
   } finally {
     await store.close();
     rmSync(folder, { recursive: true, force: true });

@@ -7,10 +7,11 @@
  * code and searches it in well under a millisecond; PGlite keeps the rows, the context, the sections and BM25, and
  * gets only the ids (one statement, as the keyword index hands over its ranking). Chosen over hnswlib-node, which
  * compiles at install (node-gyp: no compiler on a user's machine, no prebuilt binary in the .vsix); usearch ships
- * binaries for linux-x64/arm64, darwin and win32-x64. It keeps the vectors in full precision (float32), so its
- * similarities are the stored vectors' and a lookup takes them as they are, with no re-scoring in SQL (half
- * precision would halve the file, but its similarities differ in the third decimal and reorder near ties).
- * Figures: docs/benchmarks.md, `npm run bench -- peers`.
+ * binaries for linux-x64/arm64, darwin and win32-x64. It keeps the vectors in half precision (f16): the file is 0.54×
+ * the float32 one (87 against 161 MB at 100k × 384-d) at the same recall@25 (0.955 against 0.953 at 100k, 60
+ * queries), and its similarities are within ~5e-5 of the stored vectors' (SIMILARITY_ERROR bounds it), so a lookup
+ * re-scores the few candidates it returns from the stored float32 vectors (similarities, order and a threshold as
+ * pgvector's path gives them). Figures: docs/benchmarks.md, `npm run bench -- peers`.
  *
  * A saved index is of one state of the corpus: its file is named after it (the sentence count and the largest id).
  * Any write through the store other than an append retires the files first (sql/store.ts), and the index is rebuilt
@@ -40,12 +41,19 @@ interface UsearchIndex {
 type UsearchModule = { Index: new (config: Record<string, unknown>) => UsearchIndex };
 
 /**
- * Files of the index in a corpus folder: `corpus-lens-vectors.COUNT.MAXID.f32.usearch` (and `….tmp-PID` while
- * written). The precision is in the name: a file of another precision (the half-precision files of earlier
- * versions) matches no corpus state, and the first build replaces it.
+ * Files of the index in a corpus folder: `corpus-lens-vectors.COUNT.MAXID.f16.usearch` (and `….tmp-PID` while
+ * written). The precision is in the name. The float32 file of an earlier version (`….f32.usearch`) of the corpus as
+ * it is still serves (usearch reads the precision from the file; lookups re-score either way) until the next write,
+ * which builds the index anew in half precision; it is never resumed from.
  */
 const FILE_PREFIX = 'corpus-lens-vectors.';
-const fileName = (count: number, maxId: number) => `${FILE_PREFIX}${count}.${maxId}.f32.usearch`;
+const fileName = (count: number, maxId: number, precision: 'f16' | 'f32' = 'f16') => `${FILE_PREFIX}${count}.${maxId}.${precision}.usearch`;
+
+/**
+ * How far the index's similarities may be from the stored float32 vectors' (half precision: ≤ 4.4e-5 measured at
+ * 100k × 384-d): a threshold keeps the candidates within it, and the statement applies the threshold exactly.
+ */
+export const SIMILARITY_ERROR = 1e-3;
 
 /** HNSW settings: m 16 as pgvector's; ef_construction 64 (pgvector's default); see efSearch. */
 const CONNECTIVITY = 16;
@@ -124,7 +132,7 @@ function newIndex(mod: UsearchModule, dimensions: number, size: number): Usearch
   return new mod.Index({
     dimensions,
     metric: 'cos',
-    quantization: 'f32',
+    quantization: 'f16',
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
     expansion_search: efSearch(size),
@@ -153,7 +161,7 @@ function removeTemporary(folder: string): void {
 function earlierFile(folder: string, state: { count: number; maxId: number }): { file: string; count: number; maxId: number } | undefined {
   let best: { file: string; count: number; maxId: number } | undefined;
   for (const n of indexFileNames(folder)) {
-    const m = /^corpus-lens-vectors\.(\d+)\.(\d+)\.f32\.usearch$/.exec(n);
+    const m = /^corpus-lens-vectors\.(\d+)\.(\d+)\.f16\.usearch$/.exec(n);
     if (!m) continue;
     const [count, maxId] = [Number(m[1]), Number(m[2])];
     if (count < state.count && maxId < state.maxId && (!best || maxId > best.maxId)) best = { file: join(folder, n), count, maxId };
@@ -204,8 +212,10 @@ export class NativeVectorIndex {
     const mod = nativeModule();
     if (mod instanceof Error || !folder) return undefined;
     const state = await corpusState(driver);
-    const file = join(folder, fileName(state.count, state.maxId));
-    if (!mappable(file)) return undefined;
+    const file = [fileName(state.count, state.maxId), fileName(state.count, state.maxId, 'f32')]
+      .map((name) => join(folder, name))
+      .find(mappable);
+    if (!file) return undefined;
     try {
       const index = newIndex(mod, dimensions, state.count);
       index.view(file);
@@ -277,7 +287,8 @@ export class NativeVectorIndex {
   writable(): NativeVectorIndex | undefined {
     if (!this.mapped) return this;
     const mod = nativeModule();
-    if (mod instanceof Error || !mappable(this.mapped)) return undefined;
+    // An earlier version's float32 file: not extended (it would be saved in float32 again); built anew after the write.
+    if (mod instanceof Error || this.mapped.endsWith('.f32.usearch') || !mappable(this.mapped)) return undefined;
     try {
       const index = newIndex(mod, this.dimensions, this.size);
       index.load(this.mapped);
@@ -327,7 +338,7 @@ export class NativeVectorIndex {
     }
   }
 
-  /** The `k` nearest sentence ids to `vector`, best first, with their cosine similarities. */
+  /** The `k` nearest sentence ids to `vector`, best first, with their cosine similarities (within SIMILARITY_ERROR). */
   search(vector: Float32Array, k: number): { ids: number[]; similarities: number[] } {
     if (!this.size || k <= 0) return { ids: [], similarities: [] };
     const n = Math.min(k, this.size);

@@ -224,20 +224,24 @@ export function hybridStatement(
 }
 
 /**
- * The vector match over the native index's candidates (native-index.ts), as one statement: $1 the candidates
- * (bigint[] of sentence ids) and $2 their similarities (float8[], the index's own: it holds the stored float32
- * vectors, so they are exact), $3 the offset, $4 k, $5–$9 the filters (year_min, year_max, paper_ids, venue,
- * section). Nothing is re-scored: the statement filters the candidates and gives the best k their context.
+ * The vector match over the native index's candidates (native-index.ts), as one statement: $1 the query vector, $2 the
+ * candidates (bigint[] of sentence ids), $3 the offset, $4 k, $5–$9 the filters (year_min, year_max, paper_ids, venue,
+ * section), $10 the threshold (null: none). The candidates are re-scored from the stored float32 vectors (the index
+ * holds them in half precision), so similarities, their order and the threshold are pgvector's path's; the statement
+ * filters them and gives the best k their context.
  */
 export const NATIVE_MATCH_SQL = `WITH hits AS MATERIALIZED (
-    SELECT s.id, u.similarity AS score, u.similarity
-    FROM unnest($1::bigint[], $2::float8[]) u(id, similarity) JOIN sentences s ON s.id = u.id
-    WHERE ${FILTER.replace(/paper_ids/g, '$7::text[]')
-      .replace(/year_min/g, '$5::int')
-      .replace(/year_max/g, '$6::int')
-      .replace(/venue_filter/g, '$8::text')
-      .replace(/section_filter/g, '$9::text')}
-    ORDER BY u.similarity DESC, s.id LIMIT $4::int
+    SELECT id, similarity AS score, similarity FROM (
+      SELECT s.id, 1 - (s.embedding <=> $1::vector) AS similarity
+      FROM unnest($2::bigint[]) u(id) JOIN sentences s ON s.id = u.id
+      WHERE ${FILTER.replace(/paper_ids/g, '$7::text[]')
+        .replace(/year_min/g, '$5::int')
+        .replace(/year_max/g, '$6::int')
+        .replace(/venue_filter/g, '$8::text')
+        .replace(/section_filter/g, '$9::text')}
+    ) r
+    WHERE $10::float8 IS NULL OR similarity >= $10::float8
+    ORDER BY similarity DESC, id LIMIT $4::int
   )
   ${compactTail('$3::int')}`;
 

@@ -8,7 +8,7 @@ import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } fro
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
 import { VenueCache } from '../venue-cache.js';
-import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles, saveAfter } from './native-index.js';
+import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles, saveAfter, SIMILARITY_ERROR } from './native-index.js';
 import {
   filterArgs,
   isFiltered,
@@ -709,10 +709,10 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   /**
-   * The vector match from the native index: its top k with their similarities (exact: it holds float32 vectors),
-   * given context in one prepared statement. A filter or threshold is applied to the candidates, fetched wider (×8,
-   * then ×4 each time) until k pass it or NATIVE_FILTER_MAX were read; undefined then, and pgvector's path answers
-   * (match_sentences: the exact scan of a small paper filter).
+   * The vector match from the native index: its top k, re-scored from the stored vectors and given context in one
+   * prepared statement. A filter or threshold is applied to the candidates, fetched wider (×8, then ×4 each time)
+   * until k pass it or NATIVE_FILTER_MAX were read; undefined then, and pgvector's path answers (match_sentences: the
+   * exact scan of a small paper filter).
    */
   private async matchNative(index: NativeVectorIndex, embedding: Float32Array, o: LookupOptions): Promise<Hit[] | undefined> {
     const [count, offset, ...filters] = filterArgs(o);
@@ -720,15 +720,16 @@ export class SqlCorpusStore implements CorpusStore {
     for (let want = count * (filtered ? 8 : 1); ; want *= 4) {
       const found = index.search(embedding, want);
       const exhausted = found.ids.length >= index.size;
-      let { ids, similarities } = found;
+      let ids = found.ids;
       if (o.threshold != null) {
-        const keep = similarities.findIndex((s) => s < o.threshold!);
-        if (keep >= 0) [ids, similarities] = [ids.slice(0, keep), similarities.slice(0, keep)];
+        // The candidates past those that may pass (the statement applies the threshold to the exact similarities).
+        const keep = found.similarities.findIndex((s) => s < o.threshold! - SIMILARITY_ERROR);
+        if (keep >= 0) ids = ids.slice(0, keep);
       }
       const rows = await this.driver.lookup(
         NATIVE_MATCH_SQL,
-        null,
-        [ids.map(String), similarities, offset, count, ...filters],
+        embedding,
+        [ids.map(String), offset, count, ...filters, o.threshold ?? null],
         'corpus_lens_native_match',
       );
       if (!filtered || rows.length >= count || exhausted || ids.length < found.ids.length) return rows.map(toHit);
