@@ -1,6 +1,6 @@
 // Runs a mocha suite inside the extension host of a real VS Code: code-server 1.100 (from npm) driven by
 // Debian's Chromium through playwright-core. See ../shared/notes/real-vscode-tests.md for why this recipe.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,10 +23,15 @@ export function missingPrerequisite(): string | undefined {
   return undefined;
 }
 
-export interface HostRun {
+interface Round {
   exitCode: number;
   summary: { passed: number; failed: number; failures: Array<{ title: string; error: string }> } | null;
+}
+
+export interface HostRun extends Round {
   log: string;
+  /** The rounds of `options.then`, in order. */
+  then: Round[];
 }
 
 async function freePort(): Promise<number> {
@@ -95,6 +100,12 @@ export async function runHostSuite(options: {
   chatModel?: boolean;
   /** Runs against the workbench page after the suite finished (e.g. to read the webview's content). */
   inspect?: (page: import('playwright-core').Page) => Promise<void>;
+  /**
+   * The suite again, in the same code-server and Chromium (their start is a good part of a short suite's time): before
+   * each round its .vsix is installed over the last one and its settings replace the user settings, then a new window
+   * opens, so a new extension host loads the newly installed extension.
+   */
+  then?: Array<{ vsix: string; settings?: Record<string, unknown> }>;
 }): Promise<HostRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'cl-host-'));
   const suiteFile = join(scratch, 'suite', 'index.js');
@@ -113,21 +124,22 @@ export async function runHostSuite(options: {
   cpSync(join(root, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
   const userData = join(scratch, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
-  writeFileSync(
-    join(userData, 'User', 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...options.settings }),
-  );
-  if (options.vsix) {
-    const { execFileSync } = await import('node:child_process');
+  const writeSettings = (settings?: Record<string, unknown>) =>
+    writeFileSync(
+      join(userData, 'User', 'settings.json'),
+      JSON.stringify({ 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, ...settings }),
+    );
+  writeSettings(options.settings);
+  const install = (vsix: string) =>
     execFileSync(
       process.execPath,
-      [codeServerBin, '--install-extension', options.vsix, '--extensions-dir', extensionsDir, '--user-data-dir', userData],
+      [codeServerBin, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--user-data-dir', userData],
       {
         env: { ...process.env, XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_DATA_HOME: join(scratch, 'xdg-data') },
         stdio: 'pipe',
       },
     );
-  }
+  if (options.vsix) install(options.vsix);
   const summaryFile = join(scratch, 'summary.json');
   const snapshotRequest = join(scratch, 'snapshot-request.json');
 
@@ -177,35 +189,45 @@ export async function runHostSuite(options: {
     page.on('response', (r) => {
       if (r.status() >= 400) log += `[http ${r.status()}] ${r.url()}\n`;
     });
-    const exited = new Promise<number>((resolve) => {
-      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
-    });
+    let onExit: (code: number) => void = () => undefined;
+    await page.exposeFunction('codeAutomationExit', (code: number) => onExit(code));
     const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
     const payload = JSON.stringify([
       ['extensionDevelopmentPath', remote(options.developmentPath ?? root)],
       ['extensionTestsPath', remote(suiteFile)],
     ]);
-    // Loading the workbench takes well over playwright's default 30 s on a machine whose 2 cores are shared by
-    // several test runs.
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
-      timeout: 120_000,
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<number>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the extension-host suite did not finish in time')), options.timeoutMs ?? 120_000);
-    });
-    const snapshots = serveSnapshots(page, snapshotRequest, options.artifacts);
-    const exitCode = await Promise.race([exited, timeout])
-      .finally(() => snapshots.stop())
-      .catch(async (err: Error) => {
-        if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
-        throw new Error(`${err.message}\n--- code-server and browser log (tail) ---\n${log.slice(-5000)}`);
+    const round = async (): Promise<Round> => {
+      rmSync(summaryFile, { force: true });
+      const exited = new Promise<number>((resolve) => (onExit = resolve));
+      // Loading the workbench takes well over playwright's default 30 s on a machine whose 2 cores are shared by
+      // several test runs.
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`, {
+        timeout: 120_000,
       });
-    clearTimeout(timer);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<number>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the extension-host suite did not finish in time')), options.timeoutMs ?? 120_000);
+      });
+      const snapshots = serveSnapshots(page, snapshotRequest, options.artifacts);
+      const exitCode = await Promise.race([exited, timeout])
+        .finally(() => snapshots.stop())
+        .catch(async (err: Error) => {
+          if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
+          throw new Error(`${err.message}\n--- code-server and browser log (tail) ---\n${log.slice(-5000)}`);
+        });
+      clearTimeout(timer);
+      return { exitCode, summary: existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : null };
+    };
+    const first = await round();
     await options.inspect?.(page);
     if (options.screenshot) await page.screenshot({ path: options.screenshot }).catch(() => undefined);
-    const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : null;
-    return { exitCode, summary, log };
+    const then: Round[] = [];
+    for (const next of options.then ?? []) {
+      install(next.vsix);
+      writeSettings(next.settings);
+      then.push(await round());
+    }
+    return { ...first, log, then };
   } finally {
     await browser?.close().catch(() => undefined);
     // For a failure seen only in CI: code-server's and the browser's output, and the extension's own log channel.
