@@ -25,15 +25,18 @@ test(
       const dev = data.dev;
       const r = await evalThroughStore(corpus, dev);
       const devBase = await bm25Baselines(data, dev);
-      // The paper ranking's weight was tuned on claims_train: print it there too (every 4th claim, for time).
-      const train = every(data.train, 4);
+      // The paper ranking's weight was tuned on claims_train: print it there too, on every 8th claim (n = 268) for time:
+      // the papers mode costs ~90 ms a claim. The check there stays real: it is paired (the same claims for the ranking
+      // and both BM25s) and deterministic (papers are ranked exactly), and measured 0.937 against 0.903 / 0.903 (every
+      // 4th: 0.918 against 0.864 / 0.873). The held-out check that users rely on is dev's, on all its claims.
+      const train = every(data.train, 8);
       const tr = await evalThroughStore(corpus, train, { modes: ['papers'] });
       const trainBase = await bm25Baselines(data, train);
       const lines = [
         `import: ${corpus.sentences} sentences in ${corpus.importSeconds.toFixed(1)} s (${meta?.model}, vectors ${meta?.vectorContext})`,
         `dev (n = ${dev.length}):`,
         table(r, devBase),
-        `train, every 4th claim (n = ${train.length}):`,
+        `train, every 8th claim (n = ${train.length}):`,
         table(tr, trainBase),
       ];
       for (const l of lines.join('\n').split('\n')) t.diagnostic(l);
