@@ -244,6 +244,11 @@ export async function startStandin(options: StandinOptions = {}): Promise<Standi
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
+  // An idle keep-alive socket stays open for a minute (Node's default: 5 s). The client shares this process with
+  // PGlite, whose synchronous work can hold the event loop for seconds on a loaded machine; the server's 5 s close
+  // then fires in the same turn as the client's next request on that socket, which fails with ECONNRESET (seen with
+  // two test files at a time). A real endpoint in another process has no such lockstep.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
