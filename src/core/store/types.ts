@@ -331,6 +331,12 @@ export interface CorpusStore {
   dropSearchIndexes?(): Promise<void>;
   createSearchIndexes?(options?: { m?: number; efConstruction?: number }): Promise<void>;
   /**
+   * The embedded corpus's in-memory keyword index (sql/keyword-index.ts): loads it if it is not (waits for a load
+   * under way) and says how many sentences it holds, 0 where there is none. Hybrid lookups rank keywords in memory
+   * only once it is loaded; benches wait for it so as to time what a long-lived corpus process serves.
+   */
+  loadKeywordIndex?(): Promise<number>;
+  /**
    * Every stored sentence of a paper in reading order (none for an unknown paper): the review checks a quote
    * against the whole paper with it. Only stores that list them in one statement have it (the Corpus Lens SQL
    * schema); for the others the review falls back on a keyword lookup restricted to the paper.

@@ -31,6 +31,7 @@ export const STORE_METHODS = [
 export const OPTIONAL_METHODS = [
   'dropSearchIndexes',
   'createSearchIndexes',
+  'loadKeywordIndex',
   'paperSentences',
   'sentencePages',
   'paperBibtex',
