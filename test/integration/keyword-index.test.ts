@@ -176,9 +176,23 @@ describe('the in-memory keyword index of an embedded corpus', () => {
       await auto.init({ model: MODEL, dimensions: DIM });
       await auto.writePapers(papers(mulberry32(7), 'p', 10));
       const q = queries[0];
-      await auto.matchHybrid(hashEmbed(q, DIM), q, { count: 5 });
+      const inSql = await auto.matchHybrid(hashEmbed(q, DIM), q, { count: 5 });
       const index = await auto.keywordIndex(); // the load the lookup started
       assert.equal(index?.size, 300);
+      assert.equal(await auto.loadKeywordIndex(), 300, 'what the corpus process answers a bench waiting for it');
+      const names: string[] = [];
+      const lookup = auto.driver.lookup.bind(auto.driver);
+      auto.driver.lookup = (sql, vector, params, prepareAs) => {
+        names.push(prepareAs ?? '');
+        return lookup(sql, vector, params, prepareAs);
+      };
+      const memory = await auto.matchHybrid(hashEmbed(q, DIM), q, { count: 5 });
+      assert.ok(names.includes('corpus_lens_query_lexemes'), 'the query lexemes come from the prepared statement');
+      assert.ok(
+        names.some((n) => n.startsWith('corpus_lens_hybrid_given_')),
+        names.join(),
+      );
+      assert.deepEqual(memory, inSql);
     } finally {
       await auto.close();
     }

@@ -3,8 +3,7 @@
 // exact scan of the same rows (unfiltered and with a year filter), that an appending write extends it (the lookup
 // right after finds the new sentence through it) without re-saving its file (saved on close) and any other write
 // retires it (never used stale), that a corpus under 2,000 sentences builds none, that a damaged or half-written file
-// is rebuilt rather than read, that the hybrid's nearest sections come from memory (section-vectors.ts: the exact
-// ones, the same hits) and never after a write, that a process killed with appended rows unsaved and in the middle of an appending
+// is rebuilt rather than read, that a process killed with appended rows unsaved and in the middle of an appending
 // write leaves a file that the next open resumes from, and that a process where the module cannot load answers
 // through pgvector's index with a one-line notice. The corpus process
 // (openRemoteStore) uses it too: store-remote.test.ts.
@@ -18,7 +17,6 @@ import { after, before, describe, test } from 'node:test';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { openPGliteStore, pgliteStore } from '../../src/core/store/backends/pglite.js';
 import { vectorText } from '../../src/core/store/rows.js';
-import { SectionVectors } from '../../src/core/store/sql/section-vectors.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { freshPGlite } from '../support/db-pglite.js';
@@ -104,59 +102,6 @@ describe('the native vector index of an embedded corpus', () => {
       above.map((h) => h.sentence.id),
       all.filter((h) => h.similarity >= all[9].similarity).map((h) => h.sentence.id),
     );
-  });
-
-  test("the hybrid's nearest sections come from memory once loaded: the exact ones, the same hits; never after a write", async () => {
-    await store.vectorIndex();
-    const qs = queries(5, 20);
-    const texts = qs.map((_, i) => `paper ${(i * 7) % 100} sentence ${i % 40}`);
-    const names: string[] = [];
-    const lookup = store.driver.lookup.bind(store.driver);
-    store.driver.lookup = (sql, vector, params, prepareAs) => {
-      names.push(prepareAs ?? '');
-      return lookup(sql, vector, params, prepareAs);
-    };
-    try {
-      // Before the keyword index and the section vectors are loaded: keywords in SQL, sections by pgvector's HNSW.
-      const before: string[] = [];
-      for (const [i, q] of qs.entries()) before.push(JSON.stringify(await store.matchHybrid(q, texts[i], { count: K })));
-      assert.ok(!names.some((n) => n.includes('_sections')));
-      assert.equal(await store.loadKeywordIndex(), 4000);
-      names.length = 0;
-      for (const [i, q] of qs.entries()) {
-        assert.equal(
-          JSON.stringify(await store.matchHybrid(q, texts[i], { count: K })),
-          before[i],
-          `query ${i}: the same hits, order, context`,
-        );
-      }
-      assert.ok(
-        names.some((n) => n.includes('_native_sections_')),
-        names.join(),
-      );
-      // The sections it gives are the exact nearest ones (an ORDER BY no index can serve).
-      const sections = await SectionVectors.load(store.driver, DIM, () => true);
-      assert.equal(sections?.size, 400);
-      for (const q of qs.slice(0, 5)) {
-        const { rows } = await store.driver.query(
-          `SELECT paper_id, section_index FROM sections ORDER BY (embedding <=> $1::vector) + 0, paper_id, section_index LIMIT 40`,
-          [vectorText(q)],
-        );
-        const near = sections!.nearest(q, 40);
-        assert.deepEqual(
-          near.papers.map((p, i) => `${p}/${near.indexes[i]}`),
-          rows.map((r) => `${String(r.paper_id)}/${Number(r.section_index)}`),
-        );
-      }
-      // After a write they are of an older corpus: not used until loaded again.
-      await store.writePapers(corpus(9, 1, 'sv'));
-      names.length = 0;
-      await store.matchHybrid(qs[0], texts[0], { count: K });
-      assert.ok(!names.some((n) => n.includes('_sections')), names.join());
-    } finally {
-      store.driver.lookup = lookup;
-      await store.deletePapers(['sv0']);
-    }
   });
 
   test('an appending write extends it: the lookup right after finds the new sentence through it; its file is not re-saved', async () => {

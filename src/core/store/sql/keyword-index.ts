@@ -112,7 +112,7 @@ class PostingsBuilder {
  * Reads every row of `sql`, a query paged by its key (its parameters: the last row's key, `first` for the first
  * page), `chunk` rows a statement, handing each to `each`. False when `current` turned false between statements.
  */
-export async function readPaged(
+async function readPaged(
   driver: SqlDriver,
   sql: string,
   page: { first: unknown[]; keyOf: (row: Row) => unknown[]; chunk: number; current: () => boolean },

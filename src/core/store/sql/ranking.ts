@@ -55,7 +55,7 @@ export const BM25_SECTION_WEIGHT = 2;
 export const RERANK_MIN = 400;
 export const RERANK_FACTOR = 4;
 /** Nearest sections whose sentences join the hybrid's vector candidates (tuned on claims_train: 20 → 40 +0.006). */
-export const SECTION_CANDIDATES = 40;
+const SECTION_CANDIDATES = 40;
 
 /** Σ over query terms of BM25's term weight, for rows of `alias` with `len` and tf/idf from termFrequencies. */
 function bm25Sum(alias: string, avgLen = 'avg_len'): string {
@@ -128,11 +128,6 @@ interface HybridParams {
   keywordIds?: string;
   /** The vector candidates as given (a bigint[] of sentence ids: the native index's) instead of an HNSW scan. */
   vectorIds?: string;
-  /**
-   * The nearest sections as given (a text[] of paper ids and an int[] of section indexes: section-vectors.ts's exact
-   * scan) instead of an HNSW scan of the sections; their distances are computed here as the scan's were.
-   */
-  sectionKeys?: { papers: string; indexes: string };
   /** Each hit as one JSON array (compactTail: the prepared statements) instead of the functions' jsonb columns. */
   compact?: boolean;
 }
@@ -143,22 +138,17 @@ function hybridQuery(v: VectorIndex, p: HybridParams): string {
     ? `v AS MATERIALIZED (SELECT s.id, s.paper_id, s.section_index, s.embedding <=> ${p.vector} AS distance
     FROM unnest(${p.vectorIds}) u(id) JOIN sentences s ON s.id = u.id)`
     : nearest(v, { ...near, name: 'v', columns: 's.id, s.paper_id, s.section_index', count: p.candidates, filter: p.filter });
-  const nearestSections = p.sectionKeys
-    ? `sec AS MATERIALIZED (SELECT s.paper_id, s.section_index, s.embedding <=> ${p.vector} AS distance
-    FROM unnest(${p.sectionKeys.papers}, ${p.sectionKeys.indexes}) u(paper_id, section_index)
-    JOIN sections s ON s.paper_id = u.paper_id AND s.section_index = u.section_index WHERE ${p.sectionWeight} > 0)`
-    : nearest(v, {
-        ...near,
-        name: 'sec',
-        table: 'sections',
-        columns: 's.paper_id, s.section_index',
-        count: String(SECTION_CANDIDATES),
-        filter: `${p.sectionWeight} > 0 AND ${p.filter}`,
-      });
   return `WITH ${vectorCandidates},
   -- HNSW (sections_embedding_hnsw): the exact scan of every section grew with the corpus (10k sections at 100k
   -- sentences).
-  ${nearestSections}, cand AS (
+  ${nearest(v, {
+    ...near,
+    name: 'sec',
+    table: 'sections',
+    columns: 's.paper_id, s.section_index',
+    count: String(SECTION_CANDIDATES),
+    filter: `${p.sectionWeight} > 0 AND ${p.filter}`,
+  })}, cand AS (
     -- Each candidate's similarity comes from the row its scan read, not from a second lookup by id (500 of them in
     -- PGlite: ~1.5 ms). A sentence found both ways gives the same row twice, which UNION keeps once.
     SELECT id, paper_id, section_index, 1 - distance AS similarity FROM v
@@ -212,13 +202,11 @@ export function hybridStatement(
   candidates: number,
   v: VectorIndex,
   keywords: 'sql' | 'given' = 'sql',
-  vectors: 'hnsw' | 'given' | 'given with sections' = 'hnsw',
+  vectors: 'hnsw' | 'given' = 'hnsw',
 ): string {
   return hybridQuery(v, {
-    // 'given': $7 is the vector candidates, a bigint[] of sentence ids (the native index's, native-index.ts); 'given
-    // with sections' also $8 and $9, the nearest sections' paper ids and indexes (section-vectors.ts).
-    ...(vectors !== 'hnsw' ? { vectorIds: '$7::bigint[]' } : {}),
-    ...(vectors === 'given with sections' ? { sectionKeys: { papers: '$8::text[]', indexes: '$9::int[]' } } : {}),
+    // 'given': $7 is the vector candidates, a bigint[] of sentence ids (the native index's, native-index.ts).
+    ...(vectors === 'given' ? { vectorIds: '$7::bigint[]' } : {}),
     vector: '$1::vector',
     // 'given': $2 is the keyword ranking itself, a bigint[] of sentence ids best first, ranked as bm25_sentences
     // ranks them (the embedded corpus's in-memory index, keyword-index.ts).
