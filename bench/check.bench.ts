@@ -10,6 +10,7 @@
  *     flags ≤ 5% of train's SUPPORT citations) the share of SUPPORT citations flagged and of swapped ones caught.
  * Beside it, in the same run: BM25 (k1 1.2, b 0.75, corpus IDF) over the cited paper's sentences. The weights of
  * the shipped score are checked on train against a few alternatives (printed); dev is never used to choose.
+ * `--ranker`: a learned ranker too (check-ranker.ts), chosen by cross-validation inside train, measured on dev.
  * Run alone: `node --import tsx bench/check.bench.ts`; bench/run.ts imports `run`.
  */
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import { stripCitationTokens } from '../src/core/embed/tokenize.js';
 import { combine, paperSignals, SCORE_WEIGHTS, type PaperSignals, type ScoreWeights } from '../src/core/cite-check/score.js';
 import { CHECK_THRESHOLD } from '../src/core/cite-check/threshold.js';
 import { bm25Scorer } from '../test/support/retrieval-eval.js';
+import { pairFeatures } from './check-features.js';
+import { candidates, crossValidate, handScore, rank, train, type Example, type RankerOptions } from './check-ranker.js';
 import { evalPath } from '../test/support/eval.js';
 
 interface Claim {
@@ -159,6 +162,8 @@ function thresholdFor(support: readonly number[], rate = 0.05): number {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
+
+const flagOf = (name: string, argv = process.argv) => argv.includes(`--${name}`);
 
 /**
  * `--embedder neural|openai` (or CHECK_BENCH_EMBEDDER; `--model M` / CHECK_BENCH_MODEL for openai, with OPENAI_BASE_URL
@@ -343,6 +348,71 @@ export async function run(): Promise<void> {
     console.log(`chosen weights: ${JSON.stringify(chosen.w)}`);
   }
 
+  // `--ranker` (or CHECK_BENCH_RANKER): a learned ranker (check-ranker.ts), settings chosen by cross-validation
+  // inside train, the chosen one refitted on all of train and measured on dev (CHECK_BENCH_NO_DEV=1 leaves dev out).
+  let learned: { train: Row; dev: Row | null; threshold: number; name: string } | null = null;
+  if (flagOf('ranker') || process.env.CHECK_BENCH_RANKER) {
+    const featuresMemo = new Map<string, Example['own']>();
+    const measuredPaper = (c: Claim, doc: number): Example['own'] => {
+      const key = `${doc}\u0000${c.text}`;
+      let m = featuresMemo.get(key);
+      if (!m) {
+        const sig = signalsOf(offline, 'offline', c, doc);
+        featuresMemo.set(key, (m = { rows: pairFeatures(c.text, data.docs.get(doc)!.sentences, sig), hand: handScore(sig) }));
+      }
+      return m;
+    };
+    // The evidence stays in score.ts's order (the sentence model's order is printed beside: it is not better).
+    const handOrder = ours(SCORE_WEIGHTS);
+    const withHandOrder =
+      (paperScore: (c: Claim, doc: number) => number): PaperScorer =>
+      (c, doc) => ({ paper: paperScore(c, doc), sentences: handOrder(c, doc).sentences });
+    const examplesOf = (claims: readonly Claim[]): Example[] =>
+      claims.map((c) => ({
+        group: Math.floor(c.doc / 1000),
+        label: c.label,
+        evidence: c.evidence,
+        own: measuredPaper(c, c.doc),
+        swapped: c.swapped === null ? null : measuredPaper(c, c.swapped),
+      }));
+    const trainEx = examplesOf(data.train);
+    type Ranked = ReturnType<typeof crossValidate>[number];
+    const scorerFrom = (claims: readonly Claim[], results: readonly Ranked[]): PaperScorer => {
+      const m = new Map<string, { paper: number; sentences: number[] }>();
+      claims.forEach((c, i) => {
+        m.set(`${c.id}/${c.doc}`, results[i].own);
+        if (c.swapped !== null && results[i].swapped) m.set(`${c.id}/${c.swapped}`, results[i].swapped!);
+      });
+      return (c, doc) => m.get(`${c.id}/${doc}`)!;
+    };
+    console.log('\nlearned ranker settings, 5-fold cross-validation inside train (folds by citing paper; chosen by evidence@3 + AUC):');
+    console.log("| setting | CV evidence@3 (the sentence model's order) | CV pairs | CV AUC |");
+    console.log('|---|---|---|---|');
+    let best: { name: string; v: number; row: Row; options: RankerOptions } | null = null;
+    for (const [name, options] of candidates()) {
+      const folds = scorerFrom(data.train, crossValidate(trainEx, options));
+      const own = measure(data.train, folds);
+      const row = measure(
+        data.train,
+        withHandOrder((c, doc) => folds(c, doc).paper),
+      );
+      console.log(`| ${name} | ${f3(own.evidence3)} | ${f3(row.pairs)} | ${f3(row.auc)} |`);
+      const v = own.evidence3 + row.auc;
+      if (!best || v > best.v + 1e-9) best = { name, v, row, options };
+    }
+    const chosen = best!;
+    const model = train(trainEx, chosen.options);
+    const refit = withHandOrder((c, doc) => rank(model, measuredPaper(c, doc)).paper);
+    learned = {
+      train: chosen.row,
+      dev: process.env.CHECK_BENCH_NO_DEV ? null : measure(data.dev, refit),
+      threshold: thresholdFor(chosen.row.support),
+      name: chosen.name,
+    };
+    console.log(`chosen: ${chosen.name}; threshold on the cross-validated SUPPORT scores ${f3(learned.threshold)}`);
+    console.log(`refitted on train: ${JSON.stringify(model)}`);
+  }
+
   const chosen = thresholdFor(trainOurs.support);
   const trainBase = measure(data.train, baseline);
   const baseThreshold = thresholdFor(trainBase.support);
@@ -352,6 +422,7 @@ export async function run(): Promise<void> {
 
   console.log(
     `\nthreshold chosen on train (≤ 5% of SUPPORT flagged): ${f3(chosen)} (shipped CHECK_THRESHOLD ${f3(CHECK_THRESHOLD)}); baseline's ${f3(baseThreshold)}` +
+      (learned ? `; learned ranker's (cross-validated) ${f3(learned.threshold)}` : '') +
       (withModel ? `; with ${neuralModel}'s cosine ${f3(withModel.threshold)} (the checker keeps CHECK_THRESHOLD, below)` : ''),
   );
   console.log('\n| split | scorer | evidence@3 | pairs true > swapped | ROC AUC | correct flagged | swapped caught |');
@@ -361,11 +432,13 @@ export async function run(): Promise<void> {
     ['train', 'support score (shipped, offline)', trainOurs, CHECK_THRESHOLD],
   ];
   if (withModel) rows.push(['train', `support score, ${neuralModel} cosine`, withModel.train, CHECK_THRESHOLD]);
+  if (learned) rows.push(['train', `learned ranker (cross-validated: ${learned.name})`, learned.train, learned.threshold]);
   rows.push(
     ['dev', 'BM25 over the cited paper (baseline)', devBase, baseThreshold],
     ['dev', 'support score (shipped, offline)', devOurs, CHECK_THRESHOLD],
   );
   if (withModel) rows.push(['dev', `support score, ${neuralModel} cosine`, withModel.dev, CHECK_THRESHOLD]);
+  if (learned?.dev) rows.push(['dev', `learned ranker (refitted on train: ${learned.name})`, learned.dev, learned.threshold]);
   for (const [split, name, r, t] of rows) {
     console.log(
       `| ${split} | ${name} | ${f3(r.evidence3)} | ${f3(r.pairs)} | ${f3(r.auc)} | ${pct(flagged(r, t))} | ${pct(caught(r, t))} |`,

@@ -79,7 +79,7 @@ function weighted(text: string): Map<string, number> {
 }
 
 /** Weighted share of `a`'s terms found in `b`. */
-function share(a: Map<string, number>, b: Map<string, number>): number {
+export function share(a: Map<string, number>, b: Map<string, number>): number {
   let total = 0;
   let hit = 0;
   for (const [t, w] of a) {
