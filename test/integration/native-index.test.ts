@@ -69,6 +69,7 @@ describe('the native vector index of an embedded corpus', () => {
 
   test('gives the exact top 25 (recall ≥ 0.95), unfiltered and with a year filter, and pgvector builds no HNSW for it', async () => {
     assert.ok(await store.vectorIndex(), 'the module loads here');
+    assert.equal(await store.vectorSearch(), 'native', 'what the size warning asks');
     assert.deepEqual(notices, []);
     assert.equal(indexFiles(folder).length, 1, 'saved in the corpus folder');
     const { rows } = await store.driver.query(`SELECT to_regclass('sentences_embedding_hnsw') IS NULL AS none`);
@@ -183,7 +184,7 @@ describe('the native vector index of an embedded corpus', () => {
   });
 });
 
-test('appends keep the saved file until a tenth more rows (at least 10,000) are unsaved; past it the file is re-saved whole', async () => {
+test("appends keep the saved file until a tenth more rows (at least 10,000) are unsaved; past it the file is re-saved whole, off the lookups' path", async () => {
   const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-save-'));
   const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder } });
   try {
@@ -198,10 +199,18 @@ test('appends keep the saved file until a tenth more rows (at least 10,000) are 
     await store.writePapers(corpus(12, 99, 'b')); // 3,960 more: 9,960 unsaved, one paper short of it
     assert.equal((await store.vectorIndex(false))?.unsaved, 9960);
     assert.deepEqual(indexFiles(folder), built);
-    await store.writePapers(corpus(13, 1, 'c')); // 10,000 unsaved: re-saved
+    await store.writePapers(corpus(13, 1, 'c')); // 10,000 unsaved: re-saved, in the background
     const grown = await store.vectorIndex(false);
     assert.equal(grown?.size, 12400);
-    assert.equal(grown.unsaved, 0, 'saved by the write that reached the trigger');
+    const saving = grown.saving;
+    assert.ok(saving, 'the write that reached the trigger started a save and returned without waiting for it');
+    assert.deepEqual(indexFiles(folder), built, 'the earlier file stays until the new one is written whole');
+    // Lookups go on meanwhile, from the index in memory, which already holds the appended rows.
+    const { rows } = await store.driver.query(`SELECT id, embedding::text AS v FROM sentences WHERE paper_id = 'c0' ORDER BY id LIMIT 1`);
+    const v = Float32Array.from(JSON.parse(String(rows[0].v)) as number[]);
+    assert.equal((await store.matchVector(v, { count: 1 }))[0].sentence.id, Number(rows[0].id));
+    await saving;
+    assert.equal(grown.unsaved, 0, 'saved');
     const saved = indexFiles(folder);
     assert.equal(saved.length, 1, 'the earlier file removed');
     assert.match(saved[0], /^corpus-lens-vectors\.12400\./, 'named for the corpus as it is now');
@@ -210,8 +219,7 @@ test('appends keep the saved file until a tenth more rows (at least 10,000) are 
     const next = await pgliteStore(db, { nativeIndex: { folder } }).vectorIndex();
     assert.equal(next?.size, 12400);
     assert.equal(next.unsaved, 0, 'opened from the re-saved file, not extended or rebuilt');
-    const { rows } = await store.driver.query(`SELECT id, embedding::text AS v FROM sentences WHERE paper_id = 'c0' ORDER BY id LIMIT 1`);
-    assert.equal(next.search(Float32Array.from(JSON.parse(String(rows[0].v)) as number[]), 1).ids[0], Number(rows[0].id));
+    assert.equal(next.search(v, 1).ids[0], Number(rows[0].id));
     // Rows appended after the re-save and never saved (as a process killed before its close would leave them):
     // the next process resumes from the re-saved file and adds only those.
     await store.writePapers(corpus(14, 5, 'd'));
@@ -219,6 +227,14 @@ test('appends keep the saved file until a tenth more rows (at least 10,000) are 
     const resumed = await pgliteStore(db, { nativeIndex: { folder } }).vectorIndex();
     assert.equal(resumed?.size, 12600);
     assert.equal(resumed.unsaved, 200, 'resumed from the re-saved file');
+    // A deletion while a background save is under way: the save's file never lands (it would hold the deleted rows).
+    await store.writePapers(corpus(15, 250, 'e')); // 10,200 unsaved: a save starts
+    const saving2 = (await store.vectorIndex(false))?.saving;
+    assert.ok(saving2);
+    await store.deletePapers(['e0']);
+    await saving2;
+    assert.deepEqual(indexFiles(folder), [], 'every file retired by the deletion, the save given up');
+    assert.equal((await store.vectorIndex())?.size, 22560, 'rebuilt without the deleted rows');
   } finally {
     await store.close();
     rmSync(folder, { recursive: true, force: true });
@@ -381,10 +397,10 @@ test('where the native module cannot load: one notice, and pgvector serves the l
       await store.writePapers(corpus(1, 10));
       const hits = await store.matchVector(queries(2, 1)[0], { count: 5 });
       const { rows } = await store.driver.query("SELECT to_regclass('sentences_embedding_hnsw') IS NOT NULL AS hnsw");
-      console.log(JSON.stringify({ notices, hits: hits.length, hnsw: rows[0].hnsw, index: (await store.vectorIndex()) === undefined }));
+      console.log(JSON.stringify({ notices, hits: hits.length, hnsw: rows[0].hnsw, index: (await store.vectorIndex()) === undefined, search: await store.vectorSearch() }));
       await store.close();
     })();`;
-  let report: { notices: string[]; hits: number; hnsw: boolean; index: boolean } | undefined;
+  let report: { notices: string[]; hits: number; hnsw: boolean; index: boolean; search: string } | undefined;
   const exit = await child(script, { CORPUS_LENS_TEST_CHILD: '1' }, (line) => {
     if (line.startsWith('{')) report = JSON.parse(line) as typeof report;
   });
@@ -395,4 +411,5 @@ test('where the native module cannot load: one notice, and pgvector serves the l
   assert.equal(report.hits, 5);
   assert.equal(report.hnsw, true, "pgvector's HNSW index is kept");
   assert.equal(report.index, true, 'no native index');
+  assert.equal(report.search, 'pgvector', "the size warning takes pgvector's limit");
 });

@@ -337,6 +337,11 @@ export interface CorpusStore {
    */
   loadKeywordIndex?(): Promise<number>;
   /**
+   * What answers this store's vector lookups: an embedded corpus's native index (usearch) where it loads, else the
+   * database's own pgvector HNSW index. The embedded size warning takes the limit measured for it (ops/capacity.ts).
+   */
+  vectorSearch?(): Promise<'native' | 'pgvector'>;
+  /**
    * Every stored sentence of a paper in reading order (none for an unknown paper): the review checks a quote
    * against the whole paper with it. Only stores that list them in one statement have it (the Corpus Lens SQL
    * schema); for the others the review falls back on a keyword lookup restricted to the paper.

@@ -32,6 +32,7 @@ export const OPTIONAL_METHODS = [
   'dropSearchIndexes',
   'createSearchIndexes',
   'loadKeywordIndex',
+  'vectorSearch',
   'paperSentences',
   'sentencePages',
   'paperBibtex',

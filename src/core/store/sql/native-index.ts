@@ -17,16 +17,17 @@
  * Any write through the store other than an append retires the files first (sql/store.ts), and the index is rebuilt
  * from the stored vectors when missing or stale. A write that only appends sentences extends the index in memory
  * (extend: the rows with ids past its largest) and keeps the file of the state before it: the whole file is re-saved
- * only once a tenth more rows are unsaved (saveAfter) and when the store closes, not on every write (at 1M sentences
- * the file is ~1.5 GB). A process killed with rows unsaved leaves that older file, and the next open resumes from it:
+ * only once a tenth more rows are unsaved (saveAfter), by a worker thread while lookups go on (saveBehind), and when
+ * the store closes, not on every write (at 1M sentences the file is ~1.5 GB). A process killed with rows unsaved leaves that older file, and the next open resumes from it:
  * it is used only where the corpus is still its rows plus rows with larger ids (the count up to its largest id is
  * its count, and it holds the stored vectors of its first and last row), then extended with the rest; otherwise
  * the index is rebuilt in full. Files are written to a temporary file and renamed, so a kill leaves the old one,
  * never half of one.
  */
-import { closeSync, fstatSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { SqlDriver } from '../driver.js';
 
 /** The part of usearch's Index this module uses. */
@@ -47,6 +48,8 @@ type UsearchModule = { Index: new (config: Record<string, unknown>) => UsearchIn
  * which builds the index anew in half precision; it is never resumed from.
  */
 const FILE_PREFIX = 'corpus-lens-vectors.';
+/** A background save's link to the file it starts from (saveBehind), named so that retiring the index keeps it. */
+const INPUT_PREFIX = 'corpus-lens-save-input.tmp-';
 const fileName = (count: number, maxId: number, precision: 'f16' | 'f32' = 'f16') => `${FILE_PREFIX}${count}.${maxId}.${precision}.usearch`;
 
 /**
@@ -155,6 +158,11 @@ export function retireFiles(folder: string, keep?: string): void {
 /** Temporary files a killed save left (one writer at a time: no other process is writing them). */
 function removeTemporary(folder: string): void {
   for (const n of indexFileNames(folder)) if (n.includes('.tmp-')) rmSync(join(folder, n), { force: true });
+  try {
+    for (const n of readdirSync(folder)) if (n.startsWith(INPUT_PREFIX)) rmSync(join(folder, n), { force: true });
+  } catch {
+    // no folder: nothing left in it
+  }
 }
 
 /** The saved file of an earlier state that the corpus may have grown from (the largest such state), if any. */
@@ -186,6 +194,16 @@ async function holdsStored(index: UsearchIndex, driver: SqlDriver, maxId: number
   });
 }
 
+/**
+ * The newest saved file holding a prefix of an in-memory index (its corpus state; count 0: none), shared by the
+ * index and its extensions, with the background save under way, if any.
+ */
+interface SavedState {
+  count: number;
+  maxId: number;
+  saving?: Promise<void>;
+}
+
 export class NativeVectorIndex {
   private constructor(
     private readonly index: UsearchIndex,
@@ -195,8 +213,7 @@ export class NativeVectorIndex {
     private readonly dimensions: number,
     /** The file it is memory-mapped from (read only), or undefined when it is in memory. */
     private readonly mapped?: string,
-    /** Rows in it that no saved file holds yet (appended since its last save). */
-    private unsavedRows = 0,
+    private readonly saved: SavedState = { count: size, maxId },
   ) {}
 
   /** The search breadth in place of efSearch(size), where set: the limit bench measures the size rule with it. */
@@ -204,7 +221,12 @@ export class NativeVectorIndex {
 
   /** Rows in it that no saved file holds yet: saved once there are saveAfter(size) of them, and on close. */
   get unsaved(): number {
-    return this.unsavedRows;
+    return this.size - this.saved.count;
+  }
+
+  /** The background save under way (saveBehind), if any: settled when its file is in place or given up. */
+  get saving(): Promise<void> | undefined {
+    return this.saved.saving;
   }
 
   /** The saved index of the corpus as it is now (memory-mapped, read only: a write retires it), if there is one. */
@@ -248,7 +270,7 @@ export class NativeVectorIndex {
     const index = newIndex(mod, dimensions, state.count);
     if (!(await addStored(index, driver, dimensions, 0, current))) return undefined;
     if (!current() || index.size() !== state.count) return undefined;
-    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, undefined, state.count);
+    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, undefined, { count: 0, maxId: 0 });
     built.save(folder, current);
     return built;
   }
@@ -308,14 +330,7 @@ export class NativeVectorIndex {
     if (!(await addStored(this.index, driver, this.dimensions, this.maxId, current))) return undefined;
     const state = await corpusState(driver);
     if (!current() || this.index.size() !== state.count) return undefined;
-    return new NativeVectorIndex(
-      this.index,
-      state.count,
-      state.maxId,
-      this.dimensions,
-      undefined,
-      this.unsavedRows + state.count - this.size,
-    );
+    return new NativeVectorIndex(this.index, state.count, state.maxId, this.dimensions, undefined, this.saved);
   }
 
   /**
@@ -323,7 +338,7 @@ export class NativeVectorIndex {
    * nothing when no row is unsaved. `current` false by the rename (a write retired it meanwhile): not kept.
    */
   save(folder: string | null, current: () => boolean): void {
-    if (!folder || this.mapped || !this.unsavedRows) return;
+    if (!folder || this.mapped || !this.unsaved) return;
     const name = fileName(this.size, this.maxId);
     const file = join(folder, name);
     const temp = `${file}.tmp-${process.pid}`;
@@ -331,11 +346,54 @@ export class NativeVectorIndex {
       this.index.save(temp);
       if (!current()) throw new Error('retired while saving');
       renameSync(temp, file);
-      this.unsavedRows = 0;
+      Object.assign(this.saved, { count: this.size, maxId: this.maxId });
       retireFiles(folder, name);
     } catch {
       rmSync(temp, { force: true }); // unsaved: resumed or rebuilt on the next open, never used stale
     }
+  }
+
+  /**
+   * Saves it as save() does, but off the thread that answers lookups: a worker thread reads the saved file of the
+   * earlier state, adds the rows appended since (read here by COPY, between lookups) and writes the file of the
+   * state now (at 1M sentences reading and writing the file take seconds each). This thread keeps serving from the
+   * index in memory meanwhile, and appends go on. The file is renamed into place only where `kept` still holds at
+   * the end (no write retired the corpus's files meanwhile; an append does not), so it is never of a corpus other
+   * than this one's rows. One save at a time; where there is no earlier file, a synchronous save.
+   */
+  saveBehind(driver: SqlDriver, folder: string | null, kept: () => boolean): Promise<void> {
+    if (!folder || this.mapped || !this.unsaved || this.saved.saving) return this.saved.saving ?? Promise.resolve();
+    if (!this.saved.count) {
+      this.save(folder, kept);
+      return Promise.resolve();
+    }
+    const earlier = join(folder, fileName(this.saved.count, this.saved.maxId));
+    const name = fileName(this.size, this.maxId);
+    const temp = join(folder, `${name}.tmp-${process.pid}`);
+    // The worker reads the earlier file through a link of its own: a write here may retire (remove) the file
+    // meanwhile, and usearch must never be given a path it cannot open (see mappable: it would close descriptor 0).
+    const from = join(folder, `${INPUT_PREFIX}${process.pid}`);
+    const saving = (async () => {
+      try {
+        const rows = await readRange(driver, this.saved.maxId, this.maxId, this.dimensions);
+        if (!kept() || rows.keys.length !== this.size - this.saved.count || !mappable(earlier)) return;
+        rmSync(from, { force: true });
+        linkSync(earlier, from);
+        await inWorker({ from, temp, dimensions: this.dimensions, size: this.size, keys: rows.keys, vectors: rows.vectors });
+        if (!kept()) throw new Error('retired while saving');
+        renameSync(temp, join(folder, name));
+        Object.assign(this.saved, { count: this.size, maxId: this.maxId });
+        retireFiles(folder, name);
+      } catch {
+        // unsaved: saved on close, or resumed or rebuilt on the next open, never used stale
+      } finally {
+        rmSync(temp, { force: true });
+        rmSync(from, { force: true });
+        this.saved.saving = undefined;
+      }
+    })();
+    this.saved.saving = saving;
+    return saving;
   }
 
   /** The `k` nearest sentence ids to `vector`, best first, with their cosine similarities (within SIMILARITY_ERROR). */
@@ -374,6 +432,76 @@ async function addStored(
     after = Number(page.keys[page.keys.length - 1]);
     await new Promise((resolve) => setImmediate(resolve)); // let a lookup's message in between chunks
   }
+}
+
+/** The stored sentences with ids in (after, upTo], id order: their ids and vectors, row-major. */
+async function readRange(
+  driver: SqlDriver,
+  after: number,
+  upTo: number,
+  dimensions: number,
+): Promise<{ keys: BigUint64Array; vectors: Float32Array }> {
+  const keys: bigint[] = [];
+  const parts: Float32Array[] = [];
+  for (;;) {
+    const page = await readVectors(driver, after, dimensions);
+    let n = 0;
+    while (n < page.keys.length && Number(page.keys[n]) <= upTo) n++;
+    keys.push(...page.keys.subarray(0, n));
+    parts.push(page.vectors.subarray(0, n * dimensions));
+    if (n < page.keys.length || page.keys.length < READ_CHUNK) break;
+    after = Number(page.keys[n - 1]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const vectors = new Float32Array(keys.length * dimensions);
+  let at = 0;
+  for (const p of parts) {
+    vectors.set(p, at);
+    at += p.length;
+  }
+  return { keys: BigUint64Array.from(keys), vectors };
+}
+
+/**
+ * A worker thread's script: the earlier file loaded, the rows added, the whole written to `temp`. usearch is an
+ * N-API module, loadable in a worker; its path is resolved here, where it loaded (the .vsix's node_modules).
+ */
+const SAVE_WORKER = `
+const { workerData: w, parentPort } = require('node:worker_threads');
+const { Index } = require(w.module);
+const index = new Index({ dimensions: w.dimensions, metric: 'cos', quantization: 'f16', connectivity: w.connectivity,
+  expansion_add: w.expansionAdd, expansion_search: w.expansionSearch, multi: false });
+index.load(w.from);
+index.add(w.keys, w.vectors, 0);
+if (index.size() !== w.size) throw new Error('the saved index has ' + index.size() + ' rows, not ' + w.size);
+index.save(w.temp);
+parentPort.postMessage('saved');`;
+
+function inWorker(job: {
+  from: string;
+  temp: string;
+  dimensions: number;
+  size: number;
+  keys: BigUint64Array;
+  vectors: Float32Array;
+}): Promise<void> {
+  const workerData = {
+    ...job,
+    module: createRequire(__filename).resolve('usearch'),
+    connectivity: CONNECTIVITY,
+    expansionAdd: EXPANSION_ADD,
+    expansionSearch: efSearch(job.size),
+  };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(SAVE_WORKER, {
+      eval: true,
+      workerData,
+      transferList: [job.keys.buffer, job.vectors.buffer] as ArrayBuffer[],
+    });
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code ? reject(new Error(`save worker exited with ${code}`)) : resolve()));
+  });
 }
 
 /** READ_CHUNK sentences after id `after` (id order), by binary COPY: ids and their vectors, row-major. */

@@ -156,6 +156,8 @@ export class SqlCorpusStore implements CorpusStore {
   private generation = 0;
   /** Writes under way: no vector index is served or built meanwhile (it could miss what they have written so far). */
   private writes = 0;
+  /** Bumped by every write that retires the native index's files (any but an append): a save begun before it is void. */
+  private fileGeneration = 0;
   private closed = false;
   /** The embedded corpus's in-memory keyword ranking (keyword-index.ts), or its load under way. */
   private keywords: { generation: number; index?: KeywordIndex; loading?: Promise<KeywordIndex | undefined> } | undefined;
@@ -352,7 +354,9 @@ export class SqlCorpusStore implements CorpusStore {
   private retire(files = true): void {
     this.generation++;
     this.vectors = undefined;
-    if (files && this.options.nativeIndex?.folder) retireFiles(this.options.nativeIndex.folder);
+    if (!files) return;
+    this.fileGeneration++;
+    if (this.options.nativeIndex?.folder) retireFiles(this.options.nativeIndex.folder);
   }
 
   /** The native index of the corpus as it is now, writable, to be extended by an appending write (see writing). */
@@ -375,13 +379,21 @@ export class SqlCorpusStore implements CorpusStore {
       .extend(this.driver, current)
       .catch(() => undefined)
       .then((index) => {
-        if (index && index.unsaved >= saveAfter(index.size)) index.save(this.options.nativeIndex?.folder ?? null, current);
+        if (index && current() && index.unsaved >= saveAfter(index.size)) {
+          // Off the lookups' path (a worker writes the file): at 1M sentences a synchronous save blocked them for seconds.
+          const files = this.fileGeneration;
+          void index.saveBehind(this.driver, this.options.nativeIndex?.folder ?? null, () => this.fileGeneration === files);
+        }
         if (this.vectors === entry && index && current()) entry.index = index;
         else if (this.vectors === entry) this.vectors = undefined; // not extended: built in full on demand
         entry.loading = undefined;
         return entry.index;
       });
     await entry.loading;
+  }
+
+  async vectorSearch(): Promise<'native' | 'pgvector'> {
+    return this.nativeVectors() ? 'native' : 'pgvector';
   }
 
   /** Whether vector lookups go through the native index (the notice of a failed load is given once, here). */
@@ -978,6 +990,7 @@ export class SqlCorpusStore implements CorpusStore {
     // A keyword index load ends at its next statement (see keywordIndex); let it, rather than close under it.
     await this.keywords?.loading?.catch(() => undefined);
     await this.vectors?.loading?.catch(() => undefined);
+    await this.vectors?.index?.saving; // a background save reads its rows through the driver: let it end first
     // Appended rows not yet in the vector index's file: saved now, so the next open maps it rather than re-adds them.
     if (this.vectors?.generation === this.generation && this.writes === 0) {
       this.vectors.index?.save(this.options.nativeIndex?.folder ?? null, () => this.writes === 0);
