@@ -132,7 +132,7 @@ function fileTimes(dir: string): string {
   const index = new usearch.Index({
     dimensions: D,
     metric: usearch.MetricKind.Cos,
-    quantization: usearch.ScalarKind.F32,
+    quantization: file.includes('.f16.') ? usearch.ScalarKind.F16 : usearch.ScalarKind.F32,
     connectivity: 16,
     expansion_add: 64,
     expansion_search: 64,
