@@ -15,7 +15,9 @@
  * Lookups stay within about 15 ms to 500k; recall is what fails first, and how far it falls differs much from one HNSW
  * build of the same data to the next.
  * With the native index (usearch, the default where it loads), the same bench under load 11–17: 250k p50 6.6 ms, recall
- * 0.976; 500k recall 0.958 but p50 72.7 ms (CPU 10.3 ms). Not moved: no size past 300k passed.
+ * 0.976; 500k recall 0.958 but p50 72.7 ms (CPU 10.3 ms); idle, recall 0.942 at breadth 625. With 100 + 100 held-out
+ * queries (load 13–15): strict recall 0.953 / 0.954 at breadth 1,600 (now the size rule's), p50 24.4 ms (CPU 14.3 ms).
+ * Not moved: no size past 300k passed.
  */
 export const EMBEDDED_SENTENCE_LIMIT = 300_000;
 

@@ -65,12 +65,15 @@ const EXPANSION_ADD = 64;
 const READ_CHUNK = 5000;
 
 /**
- * Search breadth by corpus size: 128 up to 100k sentences (recall@25 0.96–0.99 on topic-structured vectors), then
- * growing with the corpus, at most 1,000. Applied at each search (usearch searches max(expansion, wanted) deep), so an
- * index extended by appends searches as broadly as one built at its new size.
+ * Search breadth by corpus size: 128 up to 100k sentences (recall@25 0.96–0.99 on topic-structured vectors), size/800
+ * to 250k (313 there: 0.976), then 1 more every 250 sentences past 250k, at most 2,000: at 500k (1,625) strict
+ * recall@25 fell short at size/800 (625: 0.934 / 0.942 on 100 tuning / 100 held-out queries of clustered synthetic
+ * vectors), and 1,600 was the narrowest breadth meeting 0.95 on the tuning set (0.953; held-out 0.954); CPU p50 per
+ * lookup 14.3 ms there under load (`npm run bench -- limit`, docs/benchmarks.md). Applied at each search (usearch
+ * searches max(expansion, wanted) deep), so an index extended by appends searches as broadly as one built at its size.
  */
 export function efSearch(size: number): number {
-  return Math.min(1000, Math.max(128, Math.ceil(size / 800)));
+  return Math.min(2000, Math.max(128, Math.ceil(size / 800) + Math.max(0, Math.ceil((size - 250_000) / 250))));
 }
 
 /**
