@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Conversation } from '../../core/ask/types.js';
+import { idsOfPaperId } from '../../core/paper/ids.js';
 import { errorText } from '../../core/redact.js';
 import type { AskView, HitView, HostMessage } from '../../../webview/protocol.js';
 import type { CommandTable } from '../command-table.js';
@@ -102,10 +103,7 @@ export function register(context: vscode.ExtensionContext, deps: AskDeps): AskFe
     if (!c) throw new Error(`source [${n}] cites no such work any more (was the conversation cleared?)`);
     if (!c.inCorpus) throw new Error(`${c.work} is not in the corpus`);
     const { paperId, title } = c.inCorpus;
-    await sources.openPaperAt(
-      { id: paperId, title, doi: paperId.startsWith('doi:') ? paperId.slice(4) : null },
-      { text: null, page: null, target: null },
-    );
+    await sources.openPaperAt({ id: paperId, title, doi: idsOfPaperId(paperId).doi }, { text: null, page: null, target: null });
   };
 
   const chat = participantHandler({

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { HitView } from '../../../webview/protocol.js';
 import type { PdfTarget } from '../../../webview/pdf/protocol.js';
 import { isUnder, lineOfSentence, openTarget } from '../../core/open-target.js';
+import { idsOfPaperId } from '../../core/paper/ids.js';
 import type { CorpusService } from '../corpus/corpus.js';
 import { PdfNotShown, type PdfViewer } from '../pdf/pdf-view.js';
 import { openedAsReference } from '../shared/documents.js';
@@ -154,12 +155,11 @@ export function sourceOpener(
     paperId: string,
     sentence: { id: number; text: string } | null,
   ): Promise<vscode.Uri | vscode.Location | undefined> => {
-    const { store } = await corpus.connection();
-    const doi = sentence
-      ? ((await store.context([sentence.id])).find((h) => h.paper.id === paperId)?.paper.doi ?? null)
-      : paperId.startsWith('doi:')
-        ? paperId.slice(4)
-        : null;
+    let doi = idsOfPaperId(paperId).doi;
+    if (sentence) {
+      const { store } = await corpus.connection();
+      doi = (await store.context([sentence.id])).find((h) => h.paper.id === paperId)?.paper.doi ?? null;
+    }
     const target = await sourceTarget({ id: paperId, doi, url: null });
     if (target.kind === 'url') return vscode.Uri.parse(target.url, true);
     if (target.kind !== 'file') return undefined;

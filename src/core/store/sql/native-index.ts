@@ -134,15 +134,20 @@ export async function corpusState(driver: SqlDriver): Promise<{ count: number; m
   return { count: Number(rows[0]?.n ?? 0), maxId: Number(rows[0]?.max ?? 0) };
 }
 
-function newIndex(mod: UsearchModule, dimensions: number, size: number): UsearchIndex {
-  return new mod.Index({
+/** usearch's settings for an index of `size` sentences: the same in this thread and in a save's worker (saveBehind). */
+function indexConfig(dimensions: number, size: number): Record<string, unknown> {
+  return {
     dimensions,
     metric: 'cos',
     quantization: 'f16',
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
     expansion_search: efSearch(size),
-  });
+  };
+}
+
+function newIndex(mod: UsearchModule, dimensions: number, size: number): UsearchIndex {
+  return new mod.Index(indexConfig(dimensions, size));
 }
 
 function indexFileNames(folder: string): string[] {
@@ -472,8 +477,7 @@ async function readRange(
 const SAVE_WORKER = `
 const { workerData: w, parentPort } = require('node:worker_threads');
 const { Index } = require(w.module);
-const index = new Index({ dimensions: w.dimensions, metric: 'cos', quantization: 'f16', connectivity: w.connectivity,
-  expansion_add: w.expansionAdd, expansion_search: w.expansionSearch, multi: false });
+const index = new Index(w.config);
 index.load(w.from);
 index.add(w.keys, w.vectors, 0);
 if (index.size() !== w.size) throw new Error('the saved index has ' + index.size() + ' rows, not ' + w.size);
@@ -491,9 +495,7 @@ function inWorker(job: {
   const workerData = {
     ...job,
     module: createRequire(__filename).resolve('usearch'),
-    connectivity: CONNECTIVITY,
-    expansionAdd: EXPANSION_ADD,
-    expansionSearch: efSearch(job.size),
+    config: indexConfig(job.dimensions, job.size),
   };
   return new Promise((resolve, reject) => {
     const worker = new Worker(SAVE_WORKER, {
