@@ -8,7 +8,8 @@
 //      alone": wall-clock bounds, kills timed against a running process, load floors, the real VS Code.
 // Every file runs in its own process with its own temporary folders, PostgreSQL port and stand-in servers, and no file
 // of phase 1 rebuilds dist/, so phase 1 shares nothing but the built dist/. Extra arguments go to both phases
-// (e.g. `npm test -- --test-name-pattern=ingest`).
+// (e.g. `npm test -- --test-name-pattern=ingest`). After each phase, every file's wall time is listed, slowest first
+// (scripts/test-file-times.mjs).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -36,7 +37,13 @@ function run(label, list, concurrency) {
   console.log(`# npm test: ${label}: ${list.length} files, ${concurrency} at a time`);
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...extra, ...list],
+    [
+      ...['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`],
+      ...['--test-reporter=spec', '--test-reporter-destination=stdout'],
+      ...['--test-reporter=./scripts/test-file-times.mjs', '--test-reporter-destination=stdout'],
+      ...extra,
+      ...list,
+    ],
     { cwd: root, stdio: 'inherit' },
   );
   if (r.error) throw r.error;
