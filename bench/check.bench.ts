@@ -23,6 +23,7 @@ import { combine, paperSignals, SCORE_WEIGHTS, type PaperSignals, type ScoreWeig
 import { CHECK_THRESHOLD } from '../src/core/cite-check/threshold.js';
 import { bm25Scorer } from '../test/support/retrieval-eval.js';
 import { pairFeatures } from './check-features.js';
+import { auc } from './stats.js';
 import { candidates, crossValidate, handScore, rank, train, type Example, type RankerOptions } from './check-ranker.js';
 import { evalPath } from '../test/support/eval.js';
 
@@ -95,19 +96,6 @@ function evidenceAt(scores: readonly number[], evidence: readonly number[], k: n
     best = Math.max(best, slots <= 0 ? 0 : Math.min(1, slots / tied));
   }
   return best;
-}
-
-function auc(pos: readonly number[], neg: readonly number[]): number {
-  const all = [...pos.map((s) => ({ s, p: 1 })), ...neg.map((s) => ({ s, p: 0 }))].sort((a, b) => a.s - b.s);
-  let rankSum = 0;
-  for (let i = 0; i < all.length;) {
-    let j = i;
-    while (j < all.length && all[j].s === all[i].s) j++;
-    const avg = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) if (all[k].p) rankSum += avg;
-    i = j;
-  }
-  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
 }
 
 type PaperScorer = (claim: Claim, doc: number) => { paper: number; sentences: number[] };

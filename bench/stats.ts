@@ -7,6 +7,25 @@ import { vectorIndex } from '../src/core/store/sql/vector.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import type { Hit } from '../src/core/store/types.js';
 
+/**
+ * ROC AUC of positive against negative scores (Mann-Whitney: ties count half). A NaN score is a scorer's bug, not a
+ * score: it is refused with the count, rather than sorted arbitrarily (or, as it once was, never leaving the tie loop).
+ */
+export function auc(pos: readonly number[], neg: readonly number[]): number {
+  const nan = pos.filter(Number.isNaN).length + neg.filter(Number.isNaN).length;
+  if (nan) throw new Error(`auc: ${nan} of ${pos.length + neg.length} scores are NaN (a scorer divided by zero or read a missing value)`);
+  const all = [...pos.map((s) => ({ s, p: 1 })), ...neg.map((s) => ({ s, p: 0 }))].sort((a, b) => a.s - b.s);
+  let rankSum = 0;
+  for (let i = 0; i < all.length;) {
+    let j = i;
+    while (j < all.length && all[j].s === all[i].s) j++;
+    const avg = (i + j + 1) / 2;
+    for (let k = i; k < j; k++) if (all[k].p) rankSum += avg;
+    i = j;
+  }
+  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
+}
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (!sorted.length) return NaN;
