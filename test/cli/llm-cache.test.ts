@@ -120,7 +120,8 @@ describe('review: the response cache', () => {
 describe('review: the fallback model', () => {
   test('the primary answering 500: the fallback writes the section and the trace names it', async () => {
     const model = reviewModel();
-    standin.setScript((c) => (c.body.model === 'primary' ? { status: 500, message: 'overloaded' } : model(c)));
+    // retry-after-ms: 1, honoured by the client: the primary's 3 retries happen (counted below) without their backoff.
+    standin.setScript((c) => (c.body.model === 'primary' ? { status: 500, retryAfterMs: '1', message: 'overloaded' } : model(c)));
     const r = await review('off', ['--llm-fallback-model', 'backup']);
     assert.equal(r.j.mode, 'review');
     assert.ok(r.j.sections.length > 0);
