@@ -50,6 +50,10 @@ export function register(
     text = heavy().healthMarkdown(report);
     changed.fire(HEALTH_URI);
     await vscode.commands.executeCommand('markdown.showPreview', HEALTH_URI);
+    // An open preview re-renders only when the document's version changes. VS Code drops a virtual document no editor
+    // holds, so when it is read again it is version 1 again, as the earlier report was. Without a forced refresh, the
+    // preview kept the earlier report, e.g. the sample corpus's after switching to another corpus.
+    await vscode.commands.executeCommand('markdown.preview.refresh');
     const commands = [
       ...report.duplicates.map((d) => d.fix),
       ...[report.anonymousKeys, report.stubs, report.missingTitle, report.missingAuthors, report.missingYear].flat().map((f) => f.fix),
