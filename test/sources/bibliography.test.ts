@@ -3,7 +3,8 @@
 // some to an open-access PDF, some to metadata only, some to nothing. Checked: the per-entry report matches what
 // the stand-in holds, every stored paper keeps its .bib key, a second run fetches nothing, and a related-work run
 // (`corpus-lens review`, offline outline) cites only keys of that .bib. The arXiv stand-in is run (and checked) at
-// 100 ms spacing here: at arXiv's real 3 s the 180-entry run would take minutes (web.test.ts checks the 3 s).
+// 20 ms spacing here (one request at a time, never closer): at arXiv's real 3 s the 180-entry run would take minutes
+// (web.test.ts checks the 3 s).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -38,7 +39,7 @@ let s: Standins;
 
 before(async () => {
   s = await startStandins();
-  s.arxivIntervalMs = 100;
+  s.arxivIntervalMs = 20;
   if (!noPdflatex) {
     execFileSync(
       'pdflatex',
@@ -93,7 +94,7 @@ function env() {
     CORPUS_LENS_ARXIV_API_URL: s.arxivApiUrl,
     CORPUS_LENS_S2_URL: s.s2Url,
     CORPUS_LENS_OPENALEX_URL: s.openalexUrl,
-    CORPUS_LENS_ARXIV_INTERVAL_MS: '100',
+    CORPUS_LENS_ARXIV_INTERVAL_MS: '20',
     CORPUS_LENS_S2_INTERVAL_MS: '0',
     CORPUS_LENS_OPENALEX_INTERVAL_MS: '0',
     CORPUS_LENS_CACHE: join(dir, 'cache-cli'),
@@ -114,7 +115,7 @@ test(
       arxivUrl: s.arxivUrl,
       s2Url: s.s2Url,
       openalexUrl: s.openalexUrl,
-      arxivIntervalMs: 100,
+      arxivIntervalMs: 20,
       s2IntervalMs: 0,
       openalexIntervalMs: 0,
       cacheDir: join(dir, 'cache-sample'),
