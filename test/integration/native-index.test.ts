@@ -105,6 +105,25 @@ describe('the native vector index of an embedded corpus', () => {
     );
   });
 
+  test("gives its top 25 with the stored vectors' exact similarities, in pgvector's order", async () => {
+    const native = await store.vectorIndex();
+    assert.ok(native);
+    for (const q of queries(3, 20)) {
+      const hits = await store.matchVector(q, { count: K });
+      // The half-precision index's top k, re-scored from the float32 column by pgvector's operator, in its order.
+      const { rows } = await store.driver.query(
+        `SELECT id, 1 - (embedding <=> $1::vector) AS s FROM sentences WHERE id = ANY($2::bigint[])
+         ORDER BY s DESC, id LIMIT ${K}`,
+        [vectorText(q), native.search(q, K).ids],
+      );
+      assert.deepEqual(
+        hits.map((h) => h.sentence.id),
+        rows.map((r) => Number(r.id)),
+      );
+      for (const [i, h] of hits.entries()) assert.equal(h.similarity, Number(rows[i].s), 'the float32 similarity, unrounded');
+    }
+  });
+
   test('an appending write extends it: the lookup right after finds the new sentence through it; its file is not re-saved', async () => {
     await store.vectorIndex();
     const q = queries(3, 1)[0];

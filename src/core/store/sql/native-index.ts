@@ -66,14 +66,16 @@ const READ_CHUNK = 5000;
 
 /**
  * Search breadth by corpus size: 128 up to 100k sentences (recall@25 0.96–0.99 on topic-structured vectors), size/800
- * to 250k (313 there: 0.976), then 1 more every 250 sentences past 250k, at most 2,000: at 500k (1,625) strict
- * recall@25 fell short at size/800 (625: 0.934 / 0.942 on 100 tuning / 100 held-out queries of clustered synthetic
- * vectors), and 1,600 was the narrowest breadth meeting 0.95 on the tuning set (0.953; held-out 0.954); CPU p50 per
- * lookup 14.3 ms there under load (`npm run bench -- limit`, docs/benchmarks.md). Applied at each search (usearch
- * searches max(expansion, wanted) deep), so an index extended by appends searches as broadly as one built at its size.
+ * to 250k (313 there: 0.976), then 1 more every 435 sentences past 250k, at most 2,000: at 500k (1,200) strict
+ * recall@25 fell short at size/800 (625: 0.940 / 0.949 on 100 tuning / 100 held-out queries of clustered synthetic
+ * vectors), and 1,200 was the narrowest breadth meeting 0.95 on the tuning set (0.951; held-out 0.957); CPU p50 per
+ * lookup 6.7 ms there (`npm run bench -- limit`, docs/benchmarks.md). Re-scoring 2× or 4× the index's candidates
+ * from the float32 vectors gave the same recall: its misses are graph misses, not half-precision reorderings.
+ * Applied at each search (usearch searches max(expansion, wanted) deep), so an index extended by appends searches
+ * as broadly as one built at its size.
  */
 export function efSearch(size: number): number {
-  return Math.min(2000, Math.max(128, Math.ceil(size / 800) + Math.max(0, Math.ceil((size - 250_000) / 250))));
+  return Math.min(2000, Math.max(128, Math.ceil(size / 800) + Math.max(0, Math.ceil((size - 250_000) / 435))));
 }
 
 /**
@@ -134,20 +136,22 @@ export async function corpusState(driver: SqlDriver): Promise<{ count: number; m
   return { count: Number(rows[0]?.n ?? 0), maxId: Number(rows[0]?.max ?? 0) };
 }
 
-/** usearch's settings for an index of `size` sentences: the same in this thread and in a save's worker (saveBehind). */
-function indexConfig(dimensions: number, size: number): Record<string, unknown> {
+/** usearch's settings for an index: the same in this thread and in a save's worker (saveBehind). */
+function indexConfig(dimensions: number): Record<string, unknown> {
   return {
     dimensions,
     metric: 'cos',
     quantization: 'f16',
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
-    expansion_search: efSearch(size),
+    // The narrowest breadth: usearch searches max(expansion, wanted) deep, and search() asks for efSearch(size) (or
+    // the limit bench's breadth), so a set expansion would also floor every narrower breadth the bench measures.
+    expansion_search: efSearch(0),
   };
 }
 
-function newIndex(mod: UsearchModule, dimensions: number, size: number): UsearchIndex {
-  return new mod.Index(indexConfig(dimensions, size));
+function newIndex(mod: UsearchModule, dimensions: number): UsearchIndex {
+  return new mod.Index(indexConfig(dimensions));
 }
 
 function indexFileNames(folder: string): string[] {
@@ -247,7 +251,7 @@ export class NativeVectorIndex {
       .find(mappable);
     if (!file) return undefined;
     try {
-      const index = newIndex(mod, dimensions, state.count);
+      const index = newIndex(mod, dimensions);
       index.view(file);
       if (index.size() === state.count && (await holdsStored(index, driver, state.maxId, state.count))) {
         return new NativeVectorIndex(index, state.count, state.maxId, dimensions, file);
@@ -275,7 +279,7 @@ export class NativeVectorIndex {
     const resumed = folder ? await NativeVectorIndex.resume(mod, driver, dimensions, folder, current) : undefined;
     if (resumed) return resumed;
     const state = await corpusState(driver);
-    const index = newIndex(mod, dimensions, state.count);
+    const index = newIndex(mod, dimensions);
     if (!(await addStored(index, driver, dimensions, 0, current))) return undefined;
     if (!current() || index.size() !== state.count) return undefined;
     const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, undefined, { count: 0, maxId: 0 });
@@ -298,7 +302,7 @@ export class NativeVectorIndex {
     const { rows } = await driver.query(`SELECT count(*)::int AS n FROM sentences WHERE id <= $1`, [earlier.maxId]);
     if (Number(rows[0]?.n) !== earlier.count) return undefined; // rows of it were deleted: not a prefix of the corpus
     try {
-      const index = newIndex(mod, dimensions, state.count);
+      const index = newIndex(mod, dimensions);
       index.load(earlier.file);
       if (index.size() !== earlier.count || !(await holdsStored(index, driver, earlier.maxId, earlier.count))) return undefined;
       const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions);
@@ -320,7 +324,7 @@ export class NativeVectorIndex {
     // An earlier version's float32 file: not extended (it would be saved in float32 again); built anew after the write.
     if (mod instanceof Error || this.mapped.endsWith('.f32.usearch') || !mappable(this.mapped)) return undefined;
     try {
-      const index = newIndex(mod, this.dimensions, this.size);
+      const index = newIndex(mod, this.dimensions);
       index.load(this.mapped);
       return index.size() === this.size ? new NativeVectorIndex(index, this.size, this.maxId, this.dimensions) : undefined;
     } catch {
@@ -495,7 +499,7 @@ function inWorker(job: {
   const workerData = {
     ...job,
     module: createRequire(__filename).resolve('usearch'),
-    config: indexConfig(job.dimensions, job.size),
+    config: indexConfig(job.dimensions),
   };
   return new Promise((resolve, reject) => {
     const worker = new Worker(SAVE_WORKER, {
