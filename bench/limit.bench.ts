@@ -270,7 +270,7 @@ async function size(n: number, type: VectorType): Promise<boolean> {
       // The loading process's peak is the largest this session reached so far (VmHWM only grows).
       console.log(
         `  peak memory at ${n.toLocaleString('en')} (${type}): corpus process (opens the corpus, serves lookups) ${serving} MB; ` +
-          `loading process (bulk load + index build) ${loading.toFixed(0)} MB`,
+          `loading process (bulk load + index build) ${Number.isNaN(loading) ? 'not run (served again)' : `${loading.toFixed(0)} MB`}`,
       );
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };

@@ -52,7 +52,7 @@ export const ingestCommand: Command = {
         const { embeddedCapacityWarning, embeddedLimit, estimateLoad } = await import('../../core/store/ops/capacity.js');
         // A library's items are estimated from what each will index (PDF pages, Zotero's text, the abstract).
         const load = zotero ? await estimateLoad(zotero) : files!.length;
-        const warning = embeddedCapacityWarning(await store.counts(), load, embeddedLimit(process.env));
+        const warning = embeddedCapacityWarning(await store.counts(), load, embeddedLimit(process.env, await store.vectorSearch?.()));
         if (warning) process.stderr.write(`corpus-lens: warning: ${warning.message}\n`);
       }
       const bar = await progressBar();

@@ -111,7 +111,11 @@ export async function indexWith(job: IndexingRun, deps: IndexingDeps, target?: s
           // safe share, offer the move to PostgreSQL instead.
           if (embedded && job.sources) {
             progress.report({ message: 'estimating the size of the load…' });
-            const warning = embeddedCapacityWarning(await store.counts(), await job.sources(), embeddedLimit(process.env));
+            const warning = embeddedCapacityWarning(
+              await store.counts(),
+              await job.sources(),
+              embeddedLimit(process.env, await store.vectorSearch?.()),
+            );
             if (warning) {
               log.warn(`corpus size: ${warning.message}`);
               const pick = await vscode.window.showWarningMessage(

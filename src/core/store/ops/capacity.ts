@@ -14,12 +14,18 @@
  * are read (16.2 ms over the first 100 lookups), but its build takes 1,371 s (PGlite converts halves in software).
  * Lookups stay within about 15 ms to 500k; recall is what fails first, and how far it falls differs much from one HNSW
  * build of the same data to the next.
- * With the native index (usearch, the default where it loads), the same bench under load 11–17: 250k p50 6.6 ms, recall
- * 0.976; 500k recall 0.958 but p50 72.7 ms (CPU 10.3 ms); idle, recall 0.942 at breadth 625. With 100 + 100 held-out
- * queries (load 13–15): strict recall 0.953 / 0.954 at breadth 1,600 (now the size rule's), p50 24.4 ms (CPU 14.3 ms).
- * Not moved: no size past 300k passed.
+ * This is the limit where pgvector serves the vector lookups (where usearch cannot load); NATIVE_SENTENCE_LIMIT is
+ * the native index's.
  */
 export const EMBEDDED_SENTENCE_LIMIT = 300_000;
+
+/**
+ * The same limit where the native index (usearch, sql/native-index.ts, the default where it loads) answers the vector
+ * lookups, by the same bench with 100 tuning + 100 held-out queries: 250k p50 6.6 ms, recall 0.976 (under load);
+ * 500k on an idle machine, at the size rule's breadth (1,200): strict recall@25 0.951 / 0.957, CPU p50 ~7 ms, built
+ * in 265 s (load + index). 1M is not measured.
+ */
+export const NATIVE_SENTENCE_LIMIT = 500_000;
 
 /**
  * Bytes pgvector's HNSW build holds in memory per sentence (m = 16, 384-d): the vector and ~560 bytes of neighbour
@@ -85,10 +91,15 @@ export async function estimateLoad(sources: readonly { estimate?(): Promise<numb
   return out;
 }
 
-/** The limit in force: CORPUS_LENS_EMBEDDED_LIMIT (sentences) overrides the measured one, e.g. on a larger machine. */
-export function embeddedLimit(env: Record<string, string | undefined> = {}): number {
+/**
+ * The limit in force: CORPUS_LENS_EMBEDDED_LIMIT (sentences) overrides the measured one, e.g. on a larger machine;
+ * else the one measured for what answers the corpus's vector lookups (the store's vectorSearch): the native index's,
+ * or pgvector's in PGlite (where usearch cannot load, or a store that does not say).
+ */
+export function embeddedLimit(env: Record<string, string | undefined> = {}, search: 'native' | 'pgvector' = 'pgvector'): number {
   const v = Number(env.CORPUS_LENS_EMBEDDED_LIMIT);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : EMBEDDED_SENTENCE_LIMIT;
+  if (Number.isFinite(v) && v > 0) return Math.floor(v);
+  return search === 'native' ? NATIVE_SENTENCE_LIMIT : EMBEDDED_SENTENCE_LIMIT;
 }
 
 export interface CapacityWarning {

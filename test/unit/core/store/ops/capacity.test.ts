@@ -6,6 +6,7 @@ import {
   EMBEDDED_SENTENCE_LIMIT,
   embeddedCapacityWarning,
   embeddedLimit,
+  NATIVE_SENTENCE_LIMIT,
   estimateLoad,
   SENTENCES_PER_PDF_PAGE,
   SENTENCES_PER_SOURCE,
@@ -43,6 +44,16 @@ test('the limit is the measured constant unless CORPUS_LENS_EMBEDDED_LIMIT names
   assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: '5000' }), 5000);
   assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: 'lots' }), EMBEDDED_SENTENCE_LIMIT);
   assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: '-1' }), EMBEDDED_SENTENCE_LIMIT);
+});
+
+test("the limit is the one measured for what serves the vectors: the native index's, else pgvector's in PGlite", () => {
+  assert.equal(embeddedLimit({}, 'native'), NATIVE_SENTENCE_LIMIT);
+  assert.equal(embeddedLimit({}, 'pgvector'), EMBEDDED_SENTENCE_LIMIT);
+  assert.equal(embeddedLimit({ CORPUS_LENS_EMBEDDED_LIMIT: '5000' }, 'native'), 5000, 'the override holds for both');
+  // Just past the pgvector limit's safe share: a warning for a corpus served by pgvector, none where the native index serves.
+  const counts = { sentences: EMBEDDED_SAFE_SHARE * EMBEDDED_SENTENCE_LIMIT, papers: 1000 };
+  assert.ok(embeddedCapacityWarning(counts, 1, embeddedLimit({}, 'pgvector')));
+  assert.equal(embeddedCapacityWarning(counts, 1, embeddedLimit({}, 'native')), null);
 });
 
 test('a source is estimated by what it will index: its full text, else its PDF pages, else its abstract, else nothing', () => {
