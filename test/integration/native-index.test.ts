@@ -9,7 +9,7 @@
 // (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { fstatSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,6 +254,33 @@ test("appends keep the saved file until a tenth more rows (at least 10,000) are 
     await saving2;
     assert.deepEqual(indexFiles(folder), [], 'every file retired by the deletion, the save given up');
     assert.equal((await store.vectorIndex())?.size, 22560, 'rebuilt without the deleted rows');
+    // A process killed past the trigger before its save: the next open resumes and re-saves off the open's path.
+    const [before] = indexFiles(folder);
+    const bytes = readFileSync(join(folder, before));
+    await store.writePapers(corpus(16, 250, 'f')); // 10,000 unsaved: saved in the background, then undone below
+    await (
+      await store.vectorIndex(false)
+    )?.saving;
+    for (const f of indexFiles(folder)) rmSync(join(folder, f));
+    writeFileSync(join(folder, before), bytes);
+    const reopened = pgliteStore(db, { nativeIndex: { folder } });
+    const past = await reopened.vectorIndex();
+    assert.equal(past?.size, 32560);
+    assert.equal(past.unsaved, 10000, 'resumed from the earlier file');
+    assert.ok(past.saving, 'the open returned without waiting for the re-save');
+    assert.deepEqual(indexFiles(folder), [before], 'the earlier file stays until the new one is written whole');
+    const { rows: f0 } = await store.driver.query(
+      `SELECT id, embedding::text AS v FROM sentences WHERE paper_id = 'f0' ORDER BY id LIMIT 1`,
+    );
+    const fv = Float32Array.from(JSON.parse(String(f0[0].v)) as number[]);
+    assert.equal(past.search(fv, 1).ids[0], Number(f0[0].id), 'it serves meanwhile, the appended rows in it');
+    await past.saving;
+    assert.equal(past.unsaved, 0);
+    assert.deepEqual(
+      indexFiles(folder).map((f) => f.split('.')[1]),
+      ['32560'],
+      'named for the corpus as it is now, the earlier file removed',
+    );
   } finally {
     await store.close();
     rmSync(folder, { recursive: true, force: true });

@@ -20,7 +20,8 @@
  * only once a tenth more rows are unsaved (saveAfter), by a worker thread while lookups go on (saveBehind), and when
  * the store closes, not on every write (at 1M sentences the file is ~1.5 GB). A process killed with rows unsaved leaves that older file, and the next open resumes from it:
  * it is used only where the corpus is still its rows plus rows with larger ids (the count up to its largest id is
- * its count, and it holds the stored vectors of its first and last row), then extended with the rest; otherwise
+ * its count, and it holds the stored vectors of its first and last row), then extended with the rest (re-saved past
+ * the trigger by saveBehind too, so the open does not wait for the file's rewrite); otherwise
  * the index is rebuilt in full. Files are written to a temporary file and renamed, so a kill leaves the old one,
  * never half of one.
  */
@@ -307,7 +308,9 @@ export class NativeVectorIndex {
       if (index.size() !== earlier.count || !(await holdsStored(index, driver, earlier.maxId, earlier.count))) return undefined;
       const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions);
       const grown = await base.extend(driver, current);
-      if (grown && grown.unsaved >= saveAfter(grown.size)) grown.save(folder, current);
+      // Past the trigger, re-saved as an append would do it: in a worker, so that the open is not held for the
+      // file's rewrite (given up if any write comes meanwhile: saved then by that write's trigger or on close).
+      if (grown && grown.unsaved >= saveAfter(grown.size)) void grown.saveBehind(driver, folder, current);
       return grown;
     } catch {
       return undefined;
