@@ -49,10 +49,10 @@ export const ingestCommand: Command = {
       // An embedded corpus has a measured size limit: say so before the load passes its safe share. A line on
       // stderr only (stdout and --json stay as they are; with --progress stderr carries JSON lines only).
       if (!values.progress && (await isEmbedded(values.db))) {
-        const { embeddedCapacityWarning, embeddedLimit, estimateLoad } = await import('../../core/store/ops/capacity.js');
+        const { corpusCapacityWarning, estimateLoad } = await import('../../core/store/ops/capacity.js');
         // A library's items are estimated from what each will index (PDF pages, Zotero's text, the abstract).
         const load = zotero ? await estimateLoad(zotero) : files!.length;
-        const warning = embeddedCapacityWarning(await store.counts(), load, embeddedLimit(process.env, await store.vectorSearch?.()));
+        const warning = await corpusCapacityWarning(store, load, process.env);
         if (warning) process.stderr.write(`corpus-lens: warning: ${warning.message}\n`);
       }
       const bar = await progressBar();

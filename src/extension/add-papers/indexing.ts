@@ -14,7 +14,7 @@ import { configuredChat } from '../shared/chat.js';
 import type { Secrets } from '../shared/secrets.js';
 import { readSettings } from '../shared/settings.js';
 import { errorText } from '../../core/redact.js';
-import { embeddedCapacityWarning, embeddedLimit, type LoadEstimate } from '../../core/store/ops/capacity.js';
+import { corpusCapacityWarning, type LoadEstimate } from '../../core/store/ops/capacity.js';
 
 const MOVE_TO_POSTGRES = 'Move Corpus to PostgreSQL…';
 
@@ -107,15 +107,11 @@ export async function indexWith(job: IndexingRun, deps: IndexingDeps, target?: s
         // The configured corpus and embedder (an OpenAI-built corpus refuses offline vectors); embedded: in its own process.
         const { store, embedder } = await corpus.openForIndexing(target);
         try {
-          // An embedded corpus has a measured size limit (core/store/capacity.ts): before a load that would pass its
+          // An embedded corpus has a measured size limit (core/store/ops/capacity.ts): before a load that would pass its
           // safe share, offer the move to PostgreSQL instead.
           if (embedded && job.sources) {
             progress.report({ message: 'estimating the size of the load…' });
-            const warning = embeddedCapacityWarning(
-              await store.counts(),
-              await job.sources(),
-              embeddedLimit(process.env, await store.vectorSearch?.()),
-            );
+            const warning = await corpusCapacityWarning(store, await job.sources(), process.env);
             if (warning) {
               log.warn(`corpus size: ${warning.message}`);
               const pick = await vscode.window.showWarningMessage(

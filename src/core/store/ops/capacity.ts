@@ -2,6 +2,7 @@
 // capped at 2 GiB and its index builds single-threaded: past some size a corpus builds, opens or answers too slowly,
 // or not at all. Before a load would take the corpus past a safe share of that size, the extension offers to move
 // it to PostgreSQL and `corpus-lens ingest` warns on stderr. The decision is this pure function on counts.
+import type { CorpusStore } from '../types.js';
 
 /**
  * The largest embedded corpus (sentences, 384-d float32 vectors) measured to open in a fresh process and answer a
@@ -110,6 +111,18 @@ export interface CapacityWarning {
   limit: number;
   /** One line for the user. */
   message: string;
+}
+
+/**
+ * The warning for a load into this embedded corpus, at the limit measured for what answers its vector lookups
+ * (embeddedLimit): the one place the CLI's ingest and the extension's Index Folder ask it.
+ */
+export async function corpusCapacityWarning(
+  store: Pick<CorpusStore, 'counts' | 'vectorSearch'>,
+  load: number | LoadEstimate,
+  env: Record<string, string | undefined>,
+): Promise<CapacityWarning | null> {
+  return embeddedCapacityWarning(await store.counts(), load, embeddedLimit(env, await store.vectorSearch?.()));
 }
 
 /**
