@@ -10,7 +10,7 @@ import { heavy } from '../load.js';
 import { redactSecrets } from '../../core/redact.js';
 
 export const CORPUS_HEALTH_COMMAND = 'corpusLens.corpusHealth';
-/** The report's document: one per window, replaced by each run. */
+/** The report's document. Every address of the scheme serves the latest report; each run shows it under a new query. */
 const HEALTH_URI = vscode.Uri.from({ scheme: HEALTH_SCHEME, path: '/Corpus Health.md' });
 
 interface HealthDeps {
@@ -29,6 +29,7 @@ export function register(
   // A report VS Code restored from an earlier window: its text is not kept, so the document says how to get it again.
   let text = '# Corpus health\n\nNot run in this window yet: run **Corpus Lens: Corpus Health** to check the open corpus.\n';
   const changed = new vscode.EventEmitter<vscode.Uri>();
+  let runs = 0;
   const provider: HealthProvider = { onDidChange: changed.event, provideTextDocumentContent: () => text };
   context.subscriptions.push(changed);
 
@@ -49,11 +50,14 @@ export function register(
     );
     text = heavy().healthMarkdown(report);
     changed.fire(HEALTH_URI);
-    await vscode.commands.executeCommand('markdown.showPreview', HEALTH_URI);
-    // An open preview re-renders only when the document's version changes. VS Code drops a virtual document no editor
-    // holds, so when it is read again it is version 1 again, as the earlier report was. Without a forced refresh, the
-    // preview kept the earlier report, e.g. the sample corpus's after switching to another corpus.
-    await vscode.commands.executeCommand('markdown.preview.refresh');
+    // Shown under an address no earlier run used. The Markdown preview re-renders an address it shows only when the
+    // document's version changes, and VS Code drops a virtual document no editor holds: read again, it is version 1,
+    // as the earlier report was, so the preview kept the earlier report (e.g. the sample corpus's after switching
+    // corpus). Forcing `markdown.preview.refresh` did not cure it: a refresh scheduled by the document's re-opening
+    // swallows the forced one (the preview's throttle) and then finds the version unchanged. A new address makes the
+    // preview start over on it; the title stays "Corpus Health.md".
+    runs += 1;
+    await vscode.commands.executeCommand('markdown.showPreview', HEALTH_URI.with({ query: `run=${Date.now()}-${runs}` }));
     const commands = [
       ...report.duplicates.map((d) => d.fix),
       ...[report.anonymousKeys, report.stubs, report.missingTitle, report.missingAuthors, report.missingYear].flat().map((f) => f.fix),
