@@ -50,12 +50,11 @@ export function register(
     );
     text = heavy().healthMarkdown(report);
     changed.fire(HEALTH_URI);
-    // Shown under an address no earlier run used. The Markdown preview re-renders an address it shows only when the
-    // document's version changes, and VS Code drops a virtual document no editor holds: read again, it is version 1,
-    // as the earlier report was, so the preview kept the earlier report (e.g. the sample corpus's after switching
-    // corpus). Forcing `markdown.preview.refresh` did not cure it: a refresh scheduled by the document's re-opening
-    // swallows the forced one (the preview's throttle) and then finds the version unchanged. A new address makes the
-    // preview start over on it; the title stays "Corpus Health.md".
+    // Shown under an address no earlier run used. VS Code drops a virtual document no editor holds; read again, it is
+    // version 1, as the earlier report was. The Markdown preview re-renders an address only on a new version, and its
+    // engine caches the parsed Markdown by address and version (TokenCache in markdown-language-features), so even a
+    // forced `markdown.preview.refresh` rendered the earlier report's cached text when anything had parsed it since
+    // (CI of stops 42 and 43: the sample corpus's report stayed after switching corpus). A new address starts over.
     runs += 1;
     await vscode.commands.executeCommand('markdown.showPreview', HEALTH_URI.with({ query: `run=${Date.now()}-${runs}` }));
     const commands = [
