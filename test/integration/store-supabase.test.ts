@@ -220,6 +220,28 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     );
   });
 
+  test('paperStats past 1,000 proposed papers: the proposals are read in keyset pages of 1,000 after the last id', async () => {
+    // PostgREST caps an answer's rows, so the model marks are read a page at a time; every proposed paper keeps its mark.
+    await database.exec(
+      `INSERT INTO papers (id, title, metadata_proposed_by) SELECT 'proposed-' || lpad(n::text, 4, '0'), 'Proposed ' || n, 'model-' || n FROM generate_series(1, 1001) n`,
+    );
+    try {
+      const start = standin.requests.length;
+      const stats = await store.paperStats!();
+      const reads = standin.requests.slice(start).filter((r) => r.path === '/rest/v1/papers');
+      assert.equal(reads.length, 2, 'two pages: 1,000 and 1');
+      assert.match(decodeURIComponent(reads[1].search), /id=gt\.proposed-1000/, 'the second page starts after the last id of the first');
+      const proposed = stats.filter((p) => p.id.startsWith('proposed-'));
+      assert.equal(proposed.length, 1001);
+      assert.ok(
+        proposed.every((p) => p.metadataProposedBy === `model-${Number(p.id.slice(9))}`),
+        'each paper has its own model',
+      );
+    } finally {
+      await database.exec(`DELETE FROM papers WHERE id LIKE 'proposed-%'`);
+    }
+  });
+
   test('findPapers and venues: the find_papers and list_venues RPCs, one request each, the venues kept until a write', async () => {
     const start = standin.requests.length;
     const found = await store.findPapers({ dois: ['10.1000/p1'], titles: ['Keyword Search, Still Matters'], keys: [], texts: [] });

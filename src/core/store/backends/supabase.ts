@@ -584,14 +584,16 @@ export class SupabaseCorpusStore implements CorpusStore {
    */
   private async metadataProposals(): Promise<Map<string, string>> {
     const out = new Map<string, string>();
+    let last: string | undefined;
     for (;;) {
       let q = this.client.from('papers').select('id,metadata_proposed_by').gt('metadata_proposed_by', '');
-      if (out.size) q = q.gt('id', [...out.keys()].at(-1)!);
+      if (last !== undefined) q = q.gt('id', last);
       const r = (await q.order('id').limit(1000)) as Reply<{ id: string; metadata_proposed_by: string }[]>;
       if (isMissingColumn(r)) return out;
       const rows = unwrap(this.url, 'papers', r) ?? [];
       for (const row of rows) out.set(row.id, row.metadata_proposed_by);
       if (rows.length < 1000) return out;
+      last = rows[rows.length - 1].id;
     }
   }
 
