@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve } from 'node:path';
 import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
-import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput, type PaperRef } from '../store/types.js';
+import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput, type ParsedBib } from './folder.js';
 import { bibPapers } from './bib.js';
@@ -14,7 +14,7 @@ import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
-import { StoredWorks } from './stored-work.js';
+import { fillFromStored, StoredWorks } from './stored-work.js';
 import { proposeMetadata } from './propose-metadata.js';
 import type { ChatModel } from '../llm/chat.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
@@ -314,31 +314,6 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
     await indexes?.create();
   }
   return summary;
-}
-
-/**
- * A record that is a stored paper's work, under that paper's id (freshPapers then keeps the better text), with the
- * metadata it lacks taken from the stored paper, and the stored key where its own is a made-up `anon…` one.
- */
-function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPaper {
-  const anon = (key: string | null | undefined) => !key || /^anon/i.test(key);
-  // A model's proposal (fillProposed) yields to the stored paper's title, authors and year.
-  const own =
-    paper.metadataProposedBy && stored.title
-      ? { ...paper, title: null, authors: [], year: null, metadataProposedBy: null, citationKey: null }
-      : paper;
-  const filled: ParsedPaper = {
-    ...own,
-    id: stored.id,
-    title: own.title || stored.title,
-    authors: own.authors.length ? own.authors : stored.authors,
-    year: own.year ?? stored.year,
-    venue: paper.venue || stored.venue,
-    doi: paper.doi ?? stored.doi,
-  };
-  if (own.ownKey || !anon(own.citationKey)) return filled;
-  const key = !anon(stored.citationKey) ? stored.citationKey! : makeCitationKey(filled, new Set());
-  return { ...filled, citationKey: key, bibtex: formatBibtexEntry(filled, key) };
 }
 
 /** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */

@@ -7,9 +7,11 @@
 //   shingles, with no search per record (a .bib of thousands of abstracts would otherwise cost three keyword
 //   searches each);
 // - a large one: the stored papers a keyword search finds for a few of the record's sentences.
+// A record so matched is written under the stored paper's id with the metadata it lacks (fillFromStored).
 import { fingerprint, MIN_SHINGLES, SAME_WORK, sameWork } from '../paper/fingerprint.js';
 import { idsOfPaperId } from '../paper/ids.js';
 import type { CorpusStore, PaperRef } from '../store/types.js';
+import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import { conflicting } from './identity.js';
 import type { ParsedPaper } from './types.js';
 
@@ -129,4 +131,29 @@ export class StoredWorks {
     }
     return undefined;
   }
+}
+
+/**
+ * A record that is a stored paper's work, under that paper's id (freshPapers then keeps the better text), with the
+ * metadata it lacks taken from the stored paper, and the stored key where its own is a made-up `anon…` one.
+ */
+export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPaper {
+  const anon = (key: string | null | undefined) => !key || /^anon/i.test(key);
+  // A model's proposal (fillProposed) yields to the stored paper's title, authors and year.
+  const own =
+    paper.metadataProposedBy && stored.title
+      ? { ...paper, title: null, authors: [], year: null, metadataProposedBy: null, citationKey: null }
+      : paper;
+  const filled: ParsedPaper = {
+    ...own,
+    id: stored.id,
+    title: own.title || stored.title,
+    authors: own.authors.length ? own.authors : stored.authors,
+    year: own.year ?? stored.year,
+    venue: paper.venue || stored.venue,
+    doi: paper.doi ?? stored.doi,
+  };
+  if (own.ownKey || !anon(own.citationKey)) return filled;
+  const key = !anon(stored.citationKey) ? stored.citationKey! : makeCitationKey(filled, new Set());
+  return { ...filled, citationKey: key, bibtex: formatBibtexEntry(filled, key) };
 }

@@ -1,0 +1,100 @@
+// A record matched to a paper stored by an earlier run (stored-work.ts fillFromStored): it is written under the stored
+// id, takes the metadata it lacks from the stored paper, a model's proposal yields to the stored paper's own metadata,
+// and its key is the user's own, else the stored one, never a made-up `anon…` key where a better one is known.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fillFromStored } from '../../../../src/core/ingest/stored-work.ts';
+import type { ParsedPaper } from '../../../../src/core/ingest/types.ts';
+import type { PaperRef } from '../../../../src/core/store/types.ts';
+
+function record(over: Partial<ParsedPaper> = {}): ParsedPaper {
+  return {
+    id: 'sha256:pdf-reading',
+    title: null,
+    authors: [],
+    year: null,
+    venue: null,
+    doi: null,
+    arxivId: null,
+    url: null,
+    abstract: null,
+    bibtex: null,
+    citationKey: 'anon2024',
+    sourcePath: '/papers/falk.pdf',
+    contentHash: 'h',
+    sections: [{ title: '', number: null, level: 1 }],
+    sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text: 'Quantisation costs recall.' }],
+    ...over,
+  };
+}
+
+const stored: PaperRef = {
+  id: 'sha256:tex-source',
+  title: 'How Much Recall Does Quantisation Cost?',
+  authors: ['Mira Falk', 'Jonas Berg'],
+  year: 2024,
+  venue: 'SIGIR',
+  doi: '10.1145/123.456',
+  citationKey: 'falk2024quantization',
+};
+
+test('fillFromStored: the record is written under the stored id, with its own text and source', () => {
+  const paper = record({ title: 'How Much Recall Does Quantisation Cost?', authors: ['M. Falk'], year: 2024 });
+  const filled = fillFromStored(paper, stored);
+  assert.equal(filled.id, 'sha256:tex-source');
+  assert.equal(filled.sourcePath, '/papers/falk.pdf');
+  assert.equal(filled.contentHash, 'h');
+  assert.deepEqual(filled.sentences, paper.sentences);
+});
+
+test("fillFromStored: fields the record lacks come from the stored paper; the record's own fields stay", () => {
+  const bare = fillFromStored(record(), stored);
+  assert.deepEqual(
+    [bare.title, bare.authors, bare.year, bare.venue, bare.doi],
+    [stored.title, stored.authors, 2024, 'SIGIR', '10.1145/123.456'],
+  );
+  const own = fillFromStored(
+    record({ title: 'Quantisation and Recall', authors: ['M. Falk'], year: 2025, venue: 'ECIR', doi: '10.1/own' }),
+    stored,
+  );
+  assert.deepEqual(
+    [own.title, own.authors, own.year, own.venue, own.doi],
+    ['Quantisation and Recall', ['M. Falk'], 2025, 'ECIR', '10.1/own'],
+  );
+});
+
+test("fillFromStored: title, authors and year a model proposed yield to the stored paper's, as a set", () => {
+  const proposed = record({
+    title: 'Recall Under Quantisation',
+    authors: ['Someone Else'],
+    year: 2023,
+    metadataProposedBy: 'gpt-4o-mini',
+    citationKey: 'else2023recall',
+  });
+  const filled = fillFromStored(proposed, stored);
+  assert.deepEqual([filled.title, filled.authors, filled.year], [stored.title, stored.authors, 2024]);
+  assert.equal(filled.metadataProposedBy ?? null, null, 'the stored metadata is not a proposal');
+  assert.equal(filled.citationKey, 'falk2024quantization', 'the key made from the proposal gives way to the stored one');
+  // A stored paper without a title has nothing to yield to: the proposal stays, marked.
+  const kept = fillFromStored(proposed, { ...stored, title: null, authors: [], year: null });
+  assert.deepEqual([kept.title, kept.metadataProposedBy], ['Recall Under Quantisation', 'gpt-4o-mini']);
+});
+
+test('fillFromStored: the stored key replaces a made-up anon… key (its BibTeX under that key); a record with no key at all gets one', () => {
+  const filled = fillFromStored(record({ citationKey: 'anon2024', bibtex: '@misc{anon2024, title={x}}' }), stored);
+  assert.equal(filled.citationKey, 'falk2024quantization');
+  assert.match(filled.bibtex!, /^@\w+\{falk2024quantization,/);
+  assert.match(filled.bibtex!, /How Much Recall Does Quantisation Cost\?/);
+  // The stored paper's key is itself made up: one is made from the filled metadata instead.
+  const made = fillFromStored(record({ citationKey: null }), { ...stored, citationKey: 'anon2024b' });
+  assert.match(made.citationKey!, /^falk2024/);
+  assert.match(made.bibtex!, new RegExp(`^@\\w+\\{${made.citationKey},`));
+});
+
+test("fillFromStored: the user's own key (a .bib entry's, a Zotero item's) is kept, and so is a real key of the record's", () => {
+  const bib = '@article{mine, title={How Much Recall Does Quantisation Cost?}}';
+  const own = fillFromStored(record({ citationKey: 'mine', ownKey: true, bibtex: bib }), stored);
+  assert.deepEqual([own.citationKey, own.bibtex], ['mine', bib]);
+  const real = fillFromStored(record({ citationKey: 'falk2024recall' }), stored);
+  assert.equal(real.citationKey, 'falk2024recall');
+});
