@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createOfflineEmbedder } from '../../src/core/embed/index.ts';
 import { readPaperFile } from '../../src/core/ingest/index.ts';
 import { ingest } from '../../src/core/ingest/pipeline.ts';
-import { StoredWorks } from '../../src/core/ingest/stored-work.ts';
+import { fillFromStored, StoredWorks } from '../../src/core/ingest/stored-work.ts';
+import { toPaperInput } from '../../src/core/ingest/folder.ts';
 import type { ParsedPaper } from '../../src/core/ingest/types.ts';
 import { openStore } from '../../src/core/store/index.ts';
 import type { CorpusStore } from '../../src/core/store/types.ts';
@@ -68,3 +69,28 @@ for (const [how, tableUpTo] of [
     else assert.ok(searches() >= 3, `${searches()} keyword searches`);
   });
 }
+
+test('a stored paper whose title a model proposed: the match carries the model, and an untitled record filled from it stays marked', async () => {
+  // As an earlier run with a chat model stored it: a title proposed from page 1, marked with the model.
+  const [paper] = (await readPaperFile(sample('adeyemi2019citrec.tex'))).papers;
+  const proposed = {
+    ...paper,
+    id: 'sha256:proposed-reading',
+    title: 'Citation Recommendation from Sentences',
+    metadataProposedBy: 'standin-model',
+    elements: [],
+  };
+  const vectors = await createOfflineEmbedder().embed(proposed.sentences.map((s) => s.text));
+  await store.writePapers([toPaperInput(proposed, vectors)]);
+  try {
+    const ids = new Set([...stored, proposed.id]);
+    // A better-text copy without a title of its own (a LaTeX source without \title) is the same work.
+    const untitled = { ...(await reading('adeyemi2019citrec.tex')), title: null };
+    const found = await new StoredWorks(store, ids).find(untitled, (id) => ids.has(id));
+    assert.deepEqual([found?.id, found?.metadataProposedBy], [proposed.id, 'standin-model']);
+    const filled = fillFromStored(untitled, found!);
+    assert.deepEqual([filled.title, filled.metadataProposedBy], ['Citation Recommendation from Sentences', 'standin-model']);
+  } finally {
+    await store.deletePapers([proposed.id]);
+  }
+});

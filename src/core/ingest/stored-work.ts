@@ -150,6 +150,8 @@ export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPape
     title: own.title || stored.title,
     authors: own.authors.length ? own.authors : stored.authors,
     year: own.year ?? stored.year,
+    // The stored title a model proposed stays marked as proposed (it was shown as the paper's own when the mark was lost).
+    metadataProposedBy: own.title || !stored.title ? (own.metadataProposedBy ?? null) : (stored.metadataProposedBy ?? null),
     venue: paper.venue || stored.venue,
     doi: paper.doi ?? stored.doi,
   };

@@ -154,6 +154,7 @@ export function toPaperRef(r: Json): PaperRef {
     venue: str(r.venue),
     doi: str(r.doi),
     citationKey: str(r.citation_key),
+    ...(r.metadata_proposed_by === undefined ? {} : { metadataProposedBy: str(r.metadata_proposed_by) }),
   };
 }
 

@@ -24,6 +24,11 @@ export interface PaperRef {
   doi: string | null;
   /** The key the paper was indexed under (a Zotero / Better BibTeX key, the user's .bib key), when it has one. */
   citationKey?: string | null;
+  /**
+   * The model that proposed its title, authors and year (papers.metadata_proposed_by), so that a proposal is never
+   * shown or carried on as the paper's own; null for real metadata, absent where the backend's query does not read it.
+   */
+  metadataProposedBy?: string | null;
 }
 
 /** One hit: the target sentence (shifted by `offset`), its neighbours in the same section (or null), its paper. */

@@ -960,7 +960,9 @@ export class SqlCorpusStore implements CorpusStore {
 
   async listPapers(): Promise<PaperRef[]> {
     if (!(await this.meta())) return [];
-    const { rows } = await this.driver.query('SELECT id, title, authors, year, venue, doi, citation_key FROM papers ORDER BY id');
+    const { rows } = await this.driver.query(
+      `SELECT id, title, authors, year, venue, doi, citation_key, metadata_proposed_by FROM papers ORDER BY id`,
+    );
     return rows.map(toPaperRef);
   }
 

@@ -80,6 +80,18 @@ test("fillFromStored: title, authors and year a model proposed yield to the stor
   assert.deepEqual([kept.title, kept.metadataProposedBy], ['Recall Under Quantisation', 'gpt-4o-mini']);
 });
 
+test('fillFromStored: a title the stored paper has from a model stays marked as proposed when the record takes it', () => {
+  const proposedStored: PaperRef = { ...stored, metadataProposedBy: 'gpt-4o-mini' };
+  const filled = fillFromStored(record(), proposedStored);
+  assert.deepEqual([filled.title, filled.metadataProposedBy], [stored.title, 'gpt-4o-mini']);
+  // The record's own proposal yields to the stored one, which keeps its own model's mark.
+  const both = fillFromStored(record({ title: 'Recall Under Quantisation', metadataProposedBy: 'llama3' }), proposedStored);
+  assert.deepEqual([both.title, both.metadataProposedBy], [stored.title, 'gpt-4o-mini']);
+  // A real title of the record's own is not marked.
+  const real = fillFromStored(record({ title: 'Quantisation and Recall' }), proposedStored);
+  assert.deepEqual([real.title, real.metadataProposedBy ?? null], ['Quantisation and Recall', null]);
+});
+
 test('fillFromStored: the stored key replaces a made-up anon… key (its BibTeX under that key); a record with no key at all gets one', () => {
   const filled = fillFromStored(record({ citationKey: 'anon2024', bibtex: '@misc{anon2024, title={x}}' }), stored);
   assert.equal(filled.citationKey, 'falk2024quantization');
