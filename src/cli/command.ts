@@ -38,13 +38,26 @@ export function outputs(deps: StoreDeps) {
   };
 }
 
+/** Marks a CliError, whichever copy of this module made it (see `CliError[Symbol.hasInstance]`). */
+const cliErrorBrand = Symbol.for('corpus-lens.CliError');
+
 /** An error meant for the user: printed as one line on stderr, exit code non-zero. */
 export class CliError extends Error {
+  readonly [cliErrorBrand] = true;
+
   constructor(
     message: string,
     readonly exitCode = 1,
   ) {
     super(message);
+  }
+
+  /**
+   * Each command is bundled on its own (dist/cli-NAME.js, see esbuild.mjs) with its own copy of this class, and
+   * dist/cli.js catches what a command throws: `instanceof` checks the brand so that a usage error keeps its exit code.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [cliErrorBrand]?: unknown })[cliErrorBrand] === true;
   }
 }
 
