@@ -168,3 +168,80 @@ test(
     }
   },
 );
+
+/** The sample's source with its \title taken out (the title set elsewhere: a supplement, a chapter file, a custom macro). */
+function withoutTitle(path: string): void {
+  writeFileSync(path, readFileSync(SAMPLE, 'utf8').replace(/^\\title\{.*\}\n/m, ''));
+}
+
+test(
+  'a LaTeX source without \\title and the PDF compiled with the title are one paper, with the LaTeX text and the real title',
+  { skip: noPdflatex, timeout: 300_000 },
+  async () => {
+    const dir = texAndPdf();
+    withoutTitle(join(dir, 'paper.tex'));
+    const tex = (await readPaperFile(join(dir, 'paper.tex'))).papers[0];
+    assert.equal(tex.title, 'Introduction', 'on its own the source is shown by its first heading');
+    const store = await openStore(join(dir, 'corpus'));
+    try {
+      const first = await ingest(store, [dir], { embedder });
+      assert.deepEqual(first.failed, []);
+      assert.equal(first.papers, 1, 'one paper');
+      assert.equal(first.sentences, tex.sentences.length, 'the LaTeX text');
+      const [one] = await papers(store);
+      assert.equal(one.sourcePath, join(dir, 'paper.tex'));
+      assert.equal(one.paper.title, TITLE, "the PDF's title, not the first heading");
+      assert.match(one.paper.citationKey ?? '', /^falk2024/);
+      assert.doesNotMatch(one.paper.citationKey ?? '', /introduction/);
+    } finally {
+      await store.close();
+    }
+  },
+);
+
+test(
+  "a LaTeX source without \\title beside the user's .bib entry (no DOI): one paper, under the user's key, with its title",
+  { timeout: 120_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cl-one-work-untitled-bib-'));
+    dirs.push(dir);
+    withoutTitle(join(dir, 'paper.tex'));
+    const abstract = /\\begin\{abstract\}([\s\S]*?)\\end\{abstract\}/.exec(readFileSync(SAMPLE, 'utf8'))![1].trim();
+    writeFileSync(
+      join(dir, 'refs.bib'),
+      `@article{Falk:2024pq,\n  title = {${TITLE}},\n  author = {Falk, Elin and Asante, Kwabena and van Rijswijk, Noor},\n  year = {2024},\n  abstract = {${abstract}}\n}\n`,
+    );
+    const store = await openStore(join(dir, 'corpus'));
+    try {
+      const first = await ingest(store, [dir], { embedder });
+      assert.deepEqual(first.failed, []);
+      assert.equal((await store.counts()).papers, 1, 'one paper');
+      const [one] = await papers(store);
+      assert.equal(one.sourcePath, join(dir, 'paper.tex'));
+      assert.deepEqual([one.paper.title, one.paper.citationKey], [TITLE, 'Falk:2024pq']);
+    } finally {
+      await store.close();
+    }
+  },
+);
+
+test(
+  'across runs: a LaTeX source without \\title indexed after its PDF joins it and takes its title',
+  { skip: noPdflatex, timeout: 300_000 },
+  async () => {
+    const dir = texAndPdf();
+    withoutTitle(join(dir, 'paper.tex'));
+    const store = await openStore(join(dir, 'corpus'));
+    try {
+      await ingest(store, [join(dir, 'paper.pdf')], { embedder });
+      const second = await ingest(store, [join(dir, 'paper.tex')], { embedder });
+      assert.deepEqual(second.failed, []);
+      assert.equal((await store.counts()).papers, 1, 'one paper');
+      const [one] = await papers(store);
+      assert.equal(one.sourcePath, join(dir, 'paper.tex'), 'the LaTeX text replaced the PDF');
+      assert.equal(one.paper.title, TITLE);
+    } finally {
+      await store.close();
+    }
+  },
+);

@@ -29,15 +29,20 @@ function lastName(author: string | undefined): string {
   return normaliseTitle(name);
 }
 
-/** Normalised title + first author's last name + year, or null when one of them is missing. */
-export function titleKey(p: Pick<ParsedPaper, 'title' | 'authors' | 'year'>): string | null {
-  const title = normaliseTitle(p.title ?? '');
+/** The title the record says is the paper's: none for a display name a reader made up (titleFallback). */
+function realTitle(p: { title: string | null; titleFallback?: boolean }): string | null {
+  return p.titleFallback ? null : p.title;
+}
+
+/** Normalised title + first author's last name + year, or null when one of them is missing (or the title made up). */
+export function titleKey(p: Pick<ParsedPaper, 'title' | 'authors' | 'year' | 'titleFallback'>): string | null {
+  const title = normaliseTitle(realTitle(p) ?? '');
   const author = lastName(p.authors[0]);
   return title && author && p.year ? `${title}|${author}|${p.year}` : null;
 }
 
 /** What decides whether two records of the same text are different papers (a stored paper's PaperRef has it too). */
-type WorkMeta = Pick<ParsedPaper, 'title' | 'doi' | 'year'> & { arxivId?: string | null };
+type WorkMeta = Pick<ParsedPaper, 'title' | 'doi' | 'year' | 'titleFallback'> & { arxivId?: string | null };
 
 /** A work seen in this run (or stored before it, known by its id alone). */
 export interface Work {
@@ -143,13 +148,14 @@ export class WorkIndex {
 /**
  * Metadata that says two records with the same text are different papers: other DOIs, other arXiv ids, years more
  * than one apart (a preprint and its publication), or titles of which neither holds the other (a PDF's title line
- * may carry a subtitle). Papers written from one template (generated ones) share their text but not these.
+ * may carry a subtitle). Papers written from one template (generated ones) share their text but not these. A title a
+ * reader made up (a LaTeX file without \title named by its first heading) says nothing.
  */
 export function conflicting(a: WorkMeta, b: WorkMeta): boolean {
   const differ = <T>(x: T | null, y: T | null) => x != null && y != null && x !== y;
   // Padded, so that a title holds another only word for word ('paper 1' is not in 'paper 21').
-  const ta = ` ${normaliseTitle(a.title ?? '')} `;
-  const tb = ` ${normaliseTitle(b.title ?? '')} `;
+  const ta = ` ${normaliseTitle(realTitle(a) ?? '')} `;
+  const tb = ` ${normaliseTitle(realTitle(b) ?? '')} `;
   return (
     differ(normaliseDoi(a.doi), normaliseDoi(b.doi)) ||
     differ(normaliseArxivId(a.arxivId), normaliseArxivId(b.arxivId)) ||
@@ -169,8 +175,9 @@ export function mergeWork(a: ParsedPaper, b: ParsedPaper): ParsedPaper {
   const doi = normaliseDoi(text.doi) ?? normaliseDoi(other.doi);
   const arxivId = normaliseArxivId(text.arxivId) ?? normaliseArxivId(other.arxivId);
   // Metadata a model proposed (propose-metadata.ts) yields to a record's own: title, authors and year come as a set.
-  const [meta, rest] = text.metadataProposedBy && !other.metadataProposedBy && other.title ? [other, text] : [text, other];
-  const titleFrom = meta.title ? meta : rest;
+  const [meta, rest] = text.metadataProposedBy && !other.metadataProposedBy && realTitle(other) ? [other, text] : [text, other];
+  // A made-up title (titleFallback) yields to any other title, a proposal's included (that one stays marked).
+  const titleFrom = meta.title && (realTitle(meta) || !rest.title) ? meta : rest;
   const merged: ParsedPaper = {
     ...text,
     id: doi ? `doi:${doi}` : arxivId ? `arxiv:${arxivId}` : text.id,
@@ -178,13 +185,15 @@ export function mergeWork(a: ParsedPaper, b: ParsedPaper): ParsedPaper {
     authors: meta.authors.length ? meta.authors : rest.authors,
     year: meta.year ?? rest.year,
     metadataProposedBy: titleFrom.metadataProposedBy ?? null,
+    titleFallback: !!titleFrom.titleFallback,
     venue: text.venue || other.venue,
     doi,
     arxivId,
     url: text.url || other.url,
     abstract: text.abstract || other.abstract,
-    // A key made from a proposal that yielded is made again below.
-    citationKey: !keyFrom.ownKey && keyFrom.metadataProposedBy && titleFrom !== keyFrom ? null : keyFrom.citationKey,
+    // A key made from a proposal or a made-up title that yielded is made again below.
+    citationKey:
+      !keyFrom.ownKey && (keyFrom.metadataProposedBy || keyFrom.titleFallback) && titleFrom !== keyFrom ? null : keyFrom.citationKey,
     ownKey: !!keyFrom.ownKey,
     bibtex: null,
   };

@@ -8,7 +8,8 @@ import { lineStarts, positionAt } from '../text/lines.js';
 import { latexCleanText } from '../text/latex-inline.js';
 import { assembleTextModel, latexNumbering } from './outline.js';
 import { bracedAt, latexElements } from './latex-elements.js';
-import { buildPaper, PaperAssembler } from './paper.js';
+import { buildPaper, PaperAssembler, paperId } from './paper.js';
+import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import { bibitemEntries } from './references.js';
 import type { ParsedPaper, ReadError, ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
@@ -286,12 +287,19 @@ export function readLatexProject(mainPath: string, options: ReadOptions = {}, ma
   };
   assembleTextModel(model, asm, latexNumbering(expanded.text), elements, locate);
   const meta = latexMeta(expanded.text, model);
-  // A document without \title (a standalone supplement) is named by its first heading, else its file name.
-  meta.title = meta.title?.trim() || model.headings()[0]?.title.trim() || basename(mainPath).replace(/\.(tex|ltx)$/i, '');
   // A thebibliography environment lists the cited works itself; otherwise \cite keys are looked up in the .bib.
   const items = bibitemEntries(blank);
   if (items.length) asm.references = items;
   const paper = buildPaper(meta, asm.finish(), { path: mainPath, contentHash: expanded.contentHash }, options.bib, asm.abstractParts);
+  // A document without \title (a supplement, a chapter file, a title in a custom macro) that no .bib entry names is
+  // shown by its first heading, else its file name, marked as a display name: the same work's PDF or .bib record
+  // gives it its real title instead of being kept apart by "Introduction" (identity.ts).
+  if (!paper.title) {
+    const name = model.headings()[0]?.title.trim() || basename(mainPath).replace(/\.(tex|ltx)$/i, '');
+    Object.assign(paper, { title: name, titleFallback: true, id: paperId({ ...paper, title: name }, paper.sentences) });
+    if (!paper.ownKey) paper.citationKey = makeCitationKey({ ...paper, citationKey: null }, new Set());
+    paper.bibtex = paper.ownKey && paper.bibtex ? paper.bibtex : formatBibtexEntry(paper, paper.citationKey!);
+  }
   return { papers: [paper], errors: expanded.errors, warnings: expanded.warnings };
 }
 

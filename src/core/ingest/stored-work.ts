@@ -144,18 +144,22 @@ export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPape
     paper.metadataProposedBy && stored.title
       ? { ...paper, title: null, authors: [], year: null, metadataProposedBy: null, citationKey: null }
       : paper;
+  // A title the reader made up (titleFallback: a LaTeX file's first heading) yields to the stored paper's.
+  const ownTitle = own.titleFallback && stored.title ? null : own.title;
   const filled: ParsedPaper = {
     ...own,
     id: stored.id,
-    title: own.title || stored.title,
+    title: ownTitle || stored.title,
+    titleFallback: !!ownTitle && !!own.titleFallback,
     authors: own.authors.length ? own.authors : stored.authors,
     year: own.year ?? stored.year,
     // The stored title a model proposed stays marked as proposed (it was shown as the paper's own when the mark was lost).
-    metadataProposedBy: own.title || !stored.title ? (own.metadataProposedBy ?? null) : (stored.metadataProposedBy ?? null),
+    metadataProposedBy: ownTitle || !stored.title ? (own.metadataProposedBy ?? null) : (stored.metadataProposedBy ?? null),
     venue: paper.venue || stored.venue,
     doi: paper.doi ?? stored.doi,
   };
-  if (own.ownKey || !anon(own.citationKey)) return filled;
+  // A key made from a title that yielded (a first heading) is made again, as a made-up one.
+  if (own.ownKey || (!anon(own.citationKey) && own.title === ownTitle)) return filled;
   const key = !anon(stored.citationKey) ? stored.citationKey! : makeCitationKey(filled, new Set());
   return { ...filled, citationKey: key, bibtex: formatBibtexEntry(filled, key) };
 }

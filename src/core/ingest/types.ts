@@ -65,6 +65,11 @@ export interface ParsedPaper extends PaperFields {
   firstPage?: string;
   /** The model that proposed its title, authors and year (ingest/propose-metadata.ts); absent for real metadata. */
   metadataProposedBy?: string | null;
+  /**
+   * The title is a display name the reader made up (a LaTeX document without \title: its first heading or file name),
+   * not the paper's: matching ignores it, and another record's real title replaces it (identity.ts, stored-work.ts).
+   */
+  titleFallback?: boolean;
 }
 
 export interface ReadError {

@@ -110,3 +110,20 @@ test("fillFromStored: the user's own key (a .bib entry's, a Zotero item's) is ke
   const real = fillFromStored(record({ citationKey: 'falk2024recall' }), stored);
   assert.equal(real.citationKey, 'falk2024recall');
 });
+
+test("fillFromStored: a title the reader made up (a LaTeX file's first heading) yields to the stored paper's, and its key is made again", () => {
+  const tex = record({
+    title: 'Introduction',
+    titleFallback: true,
+    authors: ['Mira Falk'],
+    year: 2024,
+    citationKey: 'falk2024introduction',
+  });
+  const filled = fillFromStored(tex, stored);
+  assert.deepEqual([filled.title, filled.titleFallback], [stored.title, false]);
+  assert.equal(filled.citationKey, 'falk2024quantization');
+  assert.deepEqual(filled.authors, ['Mira Falk'], 'its own authors stay');
+  // A stored paper without a title: the made-up one stays, marked.
+  const alone = fillFromStored(tex, { ...stored, title: null, citationKey: null });
+  assert.deepEqual([alone.title, alone.titleFallback], ['Introduction', true]);
+});

@@ -1,7 +1,7 @@
 // One paper per work, in memory: which records are the same work, which text and fields win, which key stays.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergeWork, textRank, titleKey, WorkIndex } from '../../../../src/core/ingest/identity.ts';
+import { conflicting, mergeWork, textRank, titleKey, WorkIndex } from '../../../../src/core/ingest/identity.ts';
 import type { ParsedPaper } from '../../../../src/core/ingest/types.ts';
 
 function paper(over: Partial<ParsedPaper> & { texts?: string[] }): ParsedPaper {
@@ -162,4 +162,40 @@ test('mergeWork: title, authors and year a model proposed yield to a record that
   // Two records without a title of their own: the proposal stays, marked.
   const untitled = mergeWork(pdf, paper({ sourcePath: '/p/refs.bib', texts: BODY.slice(0, 2) }));
   assert.deepEqual([untitled.title, untitled.metadataProposedBy], ['Retrieval Experiments', 'gpt-4o-mini']);
+});
+
+test('a title a reader made up (a LaTeX file without \\title, named by its first heading) neither keeps a work apart nor wins', () => {
+  const tex = paper({
+    title: 'Introduction',
+    titleFallback: true,
+    authors: ['Ada Lovelace'],
+    year: 2024,
+    sourcePath: '/p/paper.tex',
+    citationKey: 'lovelace2024introduction',
+    texts: BODY,
+  });
+  const pdf = paper({
+    title: 'Sentence Retrieval for Writers',
+    authors: ['Ada Lovelace'],
+    year: 2024,
+    sourcePath: '/p/paper.pdf',
+    texts: BODY,
+  });
+  assert.equal(conflicting(tex, pdf), false);
+  assert.equal(conflicting({ ...tex, titleFallback: false }, pdf), true, 'a real title that differs still keeps works apart');
+  assert.equal(titleKey(tex), null, 'not matched by its made-up title');
+  const index = new WorkIndex();
+  index.add(pdf);
+  assert.equal(index.find(tex)?.paper, pdf, 'found by its text');
+  for (const merged of [mergeWork(tex, pdf), mergeWork(pdf, tex)]) {
+    assert.equal(merged.sourcePath, '/p/paper.tex', 'the LaTeX text');
+    assert.deepEqual([merged.title, merged.titleFallback], ['Sentence Retrieval for Writers', false]);
+    assert.match(merged.citationKey!, /^lovelace2024sentence/);
+  }
+  // A model's proposal is still a better name than a heading; it stays marked.
+  const proposed = mergeWork(tex, { ...pdf, metadataProposedBy: 'gpt-4o-mini' });
+  assert.deepEqual([proposed.title, proposed.metadataProposedBy], ['Sentence Retrieval for Writers', 'gpt-4o-mini']);
+  // With no other title the made-up one stays, still marked as such.
+  const alone = mergeWork(tex, { ...pdf, title: null });
+  assert.deepEqual([alone.title, alone.titleFallback], ['Introduction', true]);
 });
