@@ -145,6 +145,8 @@ test(
       'dist/cli.js',
       'dist/cli-copy.js',
       'dist/store-host.js',
+      'dist/cli.js',
+      'dist/cli-copy.js',
       'dist/webview.js',
       'media/panel.css',
       'dist/pdf-view.js',
@@ -156,6 +158,19 @@ test(
     const corpus = join(mkdtempSync(join(tmpdir(), 'cl-vsix-corpus-')), 'sample');
     const ingest = await runCli(['ingest', '--db', corpus, join(root, 'samples', 'corpus')]);
     assert.equal(ingest.code, 0, ingest.stderr);
+    // Move Corpus to PostgreSQL… forks the packaged dist/cli.js `copy`: run it from the unpacked .vsix, with only what
+    // the package holds (its own PGlite), copying the sample corpus into a new embedded one.
+    const unpacked = mkdtempSync(join(tmpdir(), 'cl-vsix-unpacked-'));
+    execFileSync('unzip', ['-q', vsix, '-d', unpacked]);
+    const copied = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [join(unpacked, 'extension', 'dist', 'cli.js'), 'copy', '--from', corpus, '--to', join(unpacked, 'copied'), '--json'],
+        { cwd: unpacked, encoding: 'utf8', env: { ...process.env, CORPUS_LENS_CACHE_DIR: 'off' } },
+      ),
+    ) as { papers: { copied: number }; checksum: { match: boolean } };
+    assert.equal(copied.papers.copied, 30);
+    assert.ok(copied.checksum.match);
 
     // `npm run package:target` is `npm run package`'s production build (just made) and then this script.
     let nativeCorpus: string | undefined;
