@@ -11,6 +11,9 @@
 // halfvec cast, the store's lookup through the same cast (half the index, hence of the pages a lookup reads). Recall is always against the exact float32 scan. Each size prints one line "peak memory" with the loading
 // process's and the corpus process's (the fresh process serving lookups) peak RSS. LIMIT_BENCH_EFS times other
 // ef_search values against the same exact answers; LIMIT_BENCH_RECALL_QUERIES (default 20) sets how many.
+// LIMIT_BENCH_CONNECTIVITY / LIMIT_BENCH_EXPANSION_ADD (default 16 / 64, the product's) build the native index's
+// HNSW graph with other settings; LIMIT_BENCH_REBUILD_INDEX=1 with LIMIT_BENCH_DIR removes a kept corpus's index file
+// so that the fresh process builds it with them (timed: the same rows, one PGlite load for many graph settings).
 // The machine is shared: wall times are printed with the process CPU time and the load average.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPGliteStore } from '../src/core/store/backends/pglite.js';
-import { efSearch, readVectors } from '../src/core/store/sql/native-index.js';
+import { DEFAULT_GRAPH, efSearch, readVectors, retireFiles, type GraphSettings } from '../src/core/store/sql/native-index.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import { exactLookup, fmt, load, median, peakRssMb, percentile, rankedOf, recallAtK, KNN_EPSILON, type Ranked } from './stats.js';
 import { Synthetic } from './store.bench.js';
@@ -38,6 +41,12 @@ const RECALL_QUERIES = Number(process.env.LIMIT_BENCH_RECALL_QUERIES ?? 20);
 const HELD_OUT = Number(process.env.LIMIT_BENCH_HELDOUT ?? 0);
 /** LIMIT_BENCH_DIR: build the corpus of the (single) size there and keep it; an existing one is served again, not rebuilt. */
 const KEEP_DIR = process.env.LIMIT_BENCH_DIR;
+/** The native index's graph settings for the index built here (the bench's knobs; the product's by default). */
+const GRAPH: GraphSettings = {
+  connectivity: Number(process.env.LIMIT_BENCH_CONNECTIVITY ?? DEFAULT_GRAPH.connectivity),
+  expansionAdd: Number(process.env.LIMIT_BENCH_EXPANSION_ADD ?? DEFAULT_GRAPH.expansionAdd),
+};
+const REBUILD_INDEX = process.env.LIMIT_BENCH_REBUILD_INDEX === '1';
 
 const precisionOf = (type: VectorType) => (type === 'halfvec' ? 'half' : 'float32');
 
@@ -46,7 +55,7 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 async function build(dir: string, n: number, type: VectorType): Promise<number> {
-  const store = await openPGliteStore(dir);
+  const store = await openPGliteStore(dir, { nativeGraph: GRAPH });
   try {
     await store.init({ model: 'bench-synthetic', dimensions: D, indexPrecision: precisionOf(type) });
     await store.dropSearchIndexes();
@@ -159,9 +168,19 @@ async function child(dir: string, n: number): Promise<void> {
   const sets = { tuning: RECALL_QUERIES, heldOut: HELD_OUT };
   const queries = new Synthetic(n).queries(1 + Math.max(100, sets.tuning + sets.heldOut));
   const t0 = performance.now();
-  const store = await openPGliteStore(dir);
+  const store = await openPGliteStore(dir, { nativeGraph: GRAPH });
   await store.meta();
   const openMs = performance.now() - t0;
+  if (REBUILD_INDEX) {
+    // The parent removed the index file: built here from the stored vectors with GRAPH's settings, and saved.
+    const t = performance.now();
+    const c = cpuMs();
+    await store.vectorIndex();
+    console.log(
+      `  native index built on open (m ${GRAPH.connectivity}, ef_construction ${GRAPH.expansionAdd}): ` +
+        `${((performance.now() - t) / 1000).toFixed(1)} s (CPU ${((cpuMs() - c) / 1000).toFixed(1)} s, every core); ${load()}`,
+    );
+  }
   const t1 = performance.now();
   // The product's lookup: the corpus's recorded index precision, ef_search by its size (set at the first lookup).
   const lookup = (q: Float32Array) => store.matchVector(q, { count: K });
@@ -170,7 +189,9 @@ async function child(dir: string, n: number): Promise<void> {
   const ef = Number((await store.driver.query(`SELECT current_setting('hnsw.ef_search') AS ef`)).rows[0].ef);
   // Where the native index serves (the default), its search breadth is what the lookups use, not pgvector's setting.
   const native = await store.vectorIndex(false);
-  const breadth = native ? `native index (usearch), search breadth ${efSearch(native.size)}` : `ef_search ${ef} (the store's, by size)`;
+  const breadth = native
+    ? `native index (usearch, built m ${GRAPH.connectivity} / ef_construction ${GRAPH.expansionAdd}), search breadth ${efSearch(native.size)}`
+    : `ef_search ${ef} (the store's, by size)`;
   const timed = async () => {
     const ms: number[] = [];
     const cpu: number[] = [];
@@ -252,8 +273,10 @@ async function size(n: number, type: VectorType): Promise<boolean> {
   try {
     let loading = NaN;
     try {
-      if (existsSync(dir)) console.log(`  served again from ${dir} (built by an earlier run)`);
-      else loading = await build(dir, n, type);
+      if (existsSync(dir)) {
+        console.log(`  served again from ${dir} (built by an earlier run)${REBUILD_INDEX ? '; its native index file removed' : ''}`);
+        if (REBUILD_INDEX) retireFiles(dir);
+      } else loading = await build(dir, n, type);
     } catch (err) {
       console.log(`  FAILED to load/build: ${err instanceof Error ? err.message : String(err)}; peak RSS ${peakRssMb().toFixed(0)} MB`);
       return false;

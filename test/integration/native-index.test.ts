@@ -4,7 +4,8 @@
 // right after finds the new sentence through it) without re-saving its file (saved on close) and any other write
 // retires it (never used stale), that a corpus under 2,000 sentences builds none, that a damaged or half-written file
 // is rebuilt rather than read, that a process killed with appended rows unsaved and in the middle of an appending
-// write leaves a file that the next open resumes from, and that a process where the module cannot load answers
+// write leaves a file that the next open resumes from, that a file built with other graph settings (connectivity) is
+// served and extended as built, and that a process where the module cannot load answers
 // through pgvector's index with a one-line notice. The corpus process
 // (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
@@ -281,6 +282,34 @@ test("appends keep the saved file until a tenth more rows (at least 10,000) are 
       ['32560'],
       'named for the corpus as it is now, the earlier file removed',
     );
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a file built with other graph settings is served and extended as built, not rebuilt: it carries its connectivity', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-graph-'));
+  const graph = { connectivity: 24, expansionAdd: 128 };
+  const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder, graph } });
+  try {
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 60)); // 2,400 sentences
+    assert.equal((await store.vectorIndex())?.connectivity, 24, 'built with the settings asked for');
+    const [file] = indexFiles(folder);
+    // A process with the product's settings (m 16) opens the corpus: it maps that file as it is, m 24.
+    const next = pgliteStore((store.driver as unknown as { db: PGlite }).db, { nativeIndex: { folder } });
+    const opened = await next.vectorIndex();
+    assert.equal(opened?.connectivity, 24);
+    assert.deepEqual(indexFiles(folder), [file], 'nothing rebuilt');
+    // An append extends it (read from the file, m 24), and the new sentence is found through it.
+    await next.writePapers(corpus(500, 1, 'g'));
+    const grown = await next.vectorIndex();
+    assert.equal(grown?.size, 2440);
+    assert.equal(grown?.connectivity, 24);
+    const { rows } = await next.driver.query(`SELECT id, embedding::text AS v FROM sentences ORDER BY id DESC LIMIT 1`);
+    const hit = grown.search(Float32Array.from(JSON.parse(String(rows[0].v)) as number[]), 1);
+    assert.equal(hit.ids[0], Number(rows[0].id));
   } finally {
     await store.close();
     rmSync(folder, { recursive: true, force: true });

@@ -22,6 +22,7 @@ import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'im
 import { vectorBinary } from '../rows.js';
 import type { Row, SqlDriver, SqlTx, StagedSentence } from '../driver.js';
 import { SqlCorpusStore, type SqlStoreOptions } from '../sql/store.js';
+import type { GraphSettings } from '../sql/native-index.js';
 import { StoreError } from '../types.js';
 import { describeThrown } from '../../redact.js';
 import { LOCK_FILE, fsProblem, isAlive, lockCorpus } from '../ops/lock.js';
@@ -307,14 +308,15 @@ export async function openPGliteDatabase(dir: string, options: PGliteOpenOptions
  */
 export async function openPGliteStore(
   dir: string,
-  options: PGliteOpenOptions & Pick<SqlStoreOptions, 'keywordIndex' | 'onNotice'> & { nativeIndex?: boolean } = {},
+  options: PGliteOpenOptions &
+    Pick<SqlStoreOptions, 'keywordIndex' | 'onNotice'> & { nativeIndex?: boolean; nativeGraph?: GraphSettings } = {},
 ): Promise<SqlCorpusStore> {
   const db = await openPGliteDatabase(dir, options);
   return pgliteStore(db, {
     ownsDatabase: true,
     keywordIndex: options.keywordIndex,
     ...((options.nativeIndex ?? process.env.CORPUS_LENS_NATIVE_INDEX !== '0')
-      ? { nativeIndex: { folder: dir.startsWith('memory://') ? null : resolve(dir) } }
+      ? { nativeIndex: { folder: dir.startsWith('memory://') ? null : resolve(dir), graph: options.nativeGraph } }
       : {}),
     onNotice: options.onNotice ?? ((message) => process.stderr.write(`corpus-lens: ${message}\n`)),
   });

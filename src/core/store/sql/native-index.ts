@@ -36,6 +36,7 @@ interface UsearchIndex {
   add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
   search(vector: Float32Array, k: number, threads?: number): { keys: BigUint64Array; distances: Float32Array };
   size(): number;
+  connectivity(): number;
   save(path: string): void;
   load(path: string): void;
   view(path: string): void;
@@ -59,9 +60,19 @@ const fileName = (count: number, maxId: number, precision: 'f16' | 'f32' = 'f16'
  */
 export const SIMILARITY_ERROR = 1e-3;
 
-/** HNSW settings: m 16 as pgvector's; ef_construction 64 (pgvector's default); see efSearch. */
-const CONNECTIVITY = 16;
-const EXPANSION_ADD = 64;
+/**
+ * An HNSW graph's build settings: connectivity (m, links a node keeps per level) and expansion_add
+ * (ef_construction, the breadth of the search that picks them). A saved file carries its connectivity (usearch reads
+ * it from the file on load or view: a file built with other settings is served and extended as it was built);
+ * expansion_add applies only to rows added from then on.
+ */
+export interface GraphSettings {
+  connectivity: number;
+  expansionAdd: number;
+}
+
+/** The product's graph: m 16 as pgvector's; ef_construction 64 (pgvector's default); see efSearch. */
+export const DEFAULT_GRAPH: GraphSettings = { connectivity: 16, expansionAdd: 64 };
 /** Rows read per statement while building: lookups interleave with the reads, as with the keyword index's load. */
 const READ_CHUNK = 5000;
 
@@ -138,21 +149,21 @@ export async function corpusState(driver: SqlDriver): Promise<{ count: number; m
 }
 
 /** usearch's settings for an index: the same in this thread and in a save's worker (saveBehind). */
-function indexConfig(dimensions: number): Record<string, unknown> {
+function indexConfig(dimensions: number, graph: GraphSettings): Record<string, unknown> {
   return {
     dimensions,
     metric: 'cos',
     quantization: 'f16',
-    connectivity: CONNECTIVITY,
-    expansion_add: EXPANSION_ADD,
+    connectivity: graph.connectivity,
+    expansion_add: graph.expansionAdd,
     // The narrowest breadth: usearch searches max(expansion, wanted) deep, and search() asks for efSearch(size) (or
     // the limit bench's breadth), so a set expansion would also floor every narrower breadth the bench measures.
     expansion_search: efSearch(0),
   };
 }
 
-function newIndex(mod: UsearchModule, dimensions: number): UsearchIndex {
-  return new mod.Index(indexConfig(dimensions));
+function newIndex(mod: UsearchModule, dimensions: number, graph: GraphSettings): UsearchIndex {
+  return new mod.Index(indexConfig(dimensions, graph));
 }
 
 function indexFileNames(folder: string): string[] {
@@ -224,6 +235,8 @@ export class NativeVectorIndex {
     /** The largest sentence id in it: the rows past it are what an appending write added. */
     private readonly maxId: number,
     private readonly dimensions: number,
+    /** The settings rows added to it are linked with (its connectivity is the file's where it was read from one). */
+    private readonly graph: GraphSettings,
     /** The file it is memory-mapped from (read only), or undefined when it is in memory. */
     private readonly mapped?: string,
     private readonly saved: SavedState = { count: size, maxId },
@@ -231,6 +244,11 @@ export class NativeVectorIndex {
 
   /** The search breadth in place of efSearch(size), where set: the limit bench measures the size rule with it. */
   breadth: number | undefined;
+
+  /** Its graph's connectivity (m): the settings it was built with, or its file's where it was read from one. */
+  get connectivity(): number {
+    return this.index.connectivity();
+  }
 
   /** Rows in it that no saved file holds yet: saved once there are saveAfter(size) of them, and on close. */
   get unsaved(): number {
@@ -243,7 +261,12 @@ export class NativeVectorIndex {
   }
 
   /** The saved index of the corpus as it is now (memory-mapped, read only: a write retires it), if there is one. */
-  static async view(driver: SqlDriver, dimensions: number, folder: string | null): Promise<NativeVectorIndex | undefined> {
+  static async view(
+    driver: SqlDriver,
+    dimensions: number,
+    folder: string | null,
+    graph: GraphSettings = DEFAULT_GRAPH,
+  ): Promise<NativeVectorIndex | undefined> {
     const mod = nativeModule();
     if (mod instanceof Error || !folder) return undefined;
     const state = await corpusState(driver);
@@ -252,10 +275,10 @@ export class NativeVectorIndex {
       .find(mappable);
     if (!file) return undefined;
     try {
-      const index = newIndex(mod, dimensions);
+      const index = newIndex(mod, dimensions, graph);
       index.view(file);
       if (index.size() === state.count && (await holdsStored(index, driver, state.maxId, state.count))) {
-        return new NativeVectorIndex(index, state.count, state.maxId, dimensions, file);
+        return new NativeVectorIndex(index, state.count, state.maxId, dimensions, graph, file);
       }
     } catch {
       // missing or unreadable: to be built
@@ -274,16 +297,17 @@ export class NativeVectorIndex {
     dimensions: number,
     folder: string | null,
     current: () => boolean,
+    graph: GraphSettings = DEFAULT_GRAPH,
   ): Promise<NativeVectorIndex | undefined> {
     const mod = nativeModule();
     if (mod instanceof Error) return undefined;
-    const resumed = folder ? await NativeVectorIndex.resume(mod, driver, dimensions, folder, current) : undefined;
+    const resumed = folder ? await NativeVectorIndex.resume(mod, driver, dimensions, folder, current, graph) : undefined;
     if (resumed) return resumed;
     const state = await corpusState(driver);
-    const index = newIndex(mod, dimensions);
+    const index = newIndex(mod, dimensions, graph);
     if (!(await addStored(index, driver, dimensions, 0, current))) return undefined;
     if (!current() || index.size() !== state.count) return undefined;
-    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, undefined, { count: 0, maxId: 0 });
+    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, graph, undefined, { count: 0, maxId: 0 });
     built.save(folder, current);
     return built;
   }
@@ -295,6 +319,7 @@ export class NativeVectorIndex {
     dimensions: number,
     folder: string,
     current: () => boolean,
+    graph: GraphSettings,
   ): Promise<NativeVectorIndex | undefined> {
     removeTemporary(folder);
     const state = await corpusState(driver);
@@ -303,10 +328,10 @@ export class NativeVectorIndex {
     const { rows } = await driver.query(`SELECT count(*)::int AS n FROM sentences WHERE id <= $1`, [earlier.maxId]);
     if (Number(rows[0]?.n) !== earlier.count) return undefined; // rows of it were deleted: not a prefix of the corpus
     try {
-      const index = newIndex(mod, dimensions);
+      const index = newIndex(mod, dimensions, graph);
       index.load(earlier.file);
       if (index.size() !== earlier.count || !(await holdsStored(index, driver, earlier.maxId, earlier.count))) return undefined;
-      const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions);
+      const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions, graph);
       const grown = await base.extend(driver, current);
       // Past the trigger, re-saved as an append would do it: in a worker, so that the open is not held for the
       // file's rewrite (given up if any write comes meanwhile: saved then by that write's trigger or on close).
@@ -327,9 +352,9 @@ export class NativeVectorIndex {
     // An earlier version's float32 file: not extended (it would be saved in float32 again); built anew after the write.
     if (mod instanceof Error || this.mapped.endsWith('.f32.usearch') || !mappable(this.mapped)) return undefined;
     try {
-      const index = newIndex(mod, this.dimensions);
+      const index = newIndex(mod, this.dimensions, this.graph);
       index.load(this.mapped);
-      return index.size() === this.size ? new NativeVectorIndex(index, this.size, this.maxId, this.dimensions) : undefined;
+      return index.size() === this.size ? new NativeVectorIndex(index, this.size, this.maxId, this.dimensions, this.graph) : undefined;
     } catch {
       return undefined;
     }
@@ -345,7 +370,7 @@ export class NativeVectorIndex {
     if (!(await addStored(this.index, driver, this.dimensions, this.maxId, current))) return undefined;
     const state = await corpusState(driver);
     if (!current() || this.index.size() !== state.count) return undefined;
-    return new NativeVectorIndex(this.index, state.count, state.maxId, this.dimensions, undefined, this.saved);
+    return new NativeVectorIndex(this.index, state.count, state.maxId, this.dimensions, this.graph, undefined, this.saved);
   }
 
   /**
@@ -394,7 +419,14 @@ export class NativeVectorIndex {
         if (!kept() || rows.keys.length !== this.size - this.saved.count || !mappable(earlier)) return;
         rmSync(from, { force: true });
         linkSync(earlier, from);
-        await inWorker({ from, temp, dimensions: this.dimensions, size: this.size, keys: rows.keys, vectors: rows.vectors });
+        await inWorker({
+          from,
+          temp,
+          config: indexConfig(this.dimensions, this.graph),
+          size: this.size,
+          keys: rows.keys,
+          vectors: rows.vectors,
+        });
         if (!kept()) throw new Error('retired while saving');
         renameSync(temp, join(folder, name));
         Object.assign(this.saved, { count: this.size, maxId: this.maxId });
@@ -494,7 +526,7 @@ parentPort.postMessage('saved');`;
 function inWorker(job: {
   from: string;
   temp: string;
-  dimensions: number;
+  config: Record<string, unknown>;
   size: number;
   keys: BigUint64Array;
   vectors: Float32Array;
@@ -502,7 +534,6 @@ function inWorker(job: {
   const workerData = {
     ...job,
     module: createRequire(__filename).resolve('usearch'),
-    config: indexConfig(job.dimensions),
   };
   return new Promise((resolve, reject) => {
     const worker = new Worker(SAVE_WORKER, {

@@ -8,7 +8,16 @@ import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } fro
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
 import { VenueCache } from '../venue-cache.js';
-import { corpusState, fallbackNotice, nativeModule, NativeVectorIndex, retireFiles, saveAfter, SIMILARITY_ERROR } from './native-index.js';
+import {
+  corpusState,
+  fallbackNotice,
+  nativeModule,
+  NativeVectorIndex,
+  retireFiles,
+  saveAfter,
+  SIMILARITY_ERROR,
+  type GraphSettings,
+} from './native-index.js';
 import {
   filterArgs,
   isFiltered,
@@ -133,9 +142,10 @@ export interface SqlStoreOptions {
   /**
    * Embedded corpus: serve vector lookups from the native vector index (native-index.ts), kept in `folder` (null: in
    * memory only), instead of pgvector's HNSW in PGlite, which is then not built. Where the native module cannot
-   * load, the store says so once (onNotice) and keeps pgvector's index.
+   * load, the store says so once (onNotice) and keeps pgvector's index. `graph`: the HNSW settings of an index it
+   * builds (default DEFAULT_GRAPH; the limit bench measures others with it); a saved file keeps its own connectivity.
    */
-  nativeIndex?: { folder: string | null };
+  nativeIndex?: { folder: string | null; graph?: GraphSettings };
 }
 
 /** What the user is told when a parallel index build had to run serially (see isSharedMemoryShortage). */
@@ -422,12 +432,13 @@ export class SqlCorpusStore implements CorpusStore {
     // A corpus under EXACT_BELOW is scanned exactly: its index would not be used (asked again after the next write).
     if ((await corpusState(this.driver)).count < EXACT_BELOW) return undefined;
     const folder = this.options.nativeIndex?.folder ?? null;
-    const saved = await NativeVectorIndex.view(this.driver, meta.dimensions, folder);
+    const graph = this.options.nativeIndex?.graph;
+    const saved = await NativeVectorIndex.view(this.driver, meta.dimensions, folder, graph);
     if (saved) {
       if (this.vectors === entry && current()) entry.index = saved;
       return entry.index;
     }
-    entry.loading = NativeVectorIndex.build(this.driver, meta.dimensions, folder, current)
+    entry.loading = NativeVectorIndex.build(this.driver, meta.dimensions, folder, current, graph)
       .catch(() => undefined) // a failed build: pgvector's path serves, and the next write tries again
       .then((index) => {
         if (this.vectors === entry && index && current()) entry.index = index;
