@@ -145,8 +145,6 @@ test(
       'dist/cli.js',
       'dist/cli-copy.js',
       'dist/store-host.js',
-      'dist/cli.js',
-      'dist/cli-copy.js',
       'dist/webview.js',
       'media/panel.css',
       'dist/pdf-view.js',
