@@ -24,6 +24,8 @@ export interface PaperView {
   url?: string | null;
   /** The key the paper was indexed under (Zotero / Better BibTeX, the user's .bib); Cite uses it where it is free. */
   citationKey?: string | null;
+  /** The model that proposed its title, authors and year (none of them the paper's own): shown with the title. */
+  metadataProposedBy?: string | null;
 }
 
 /**

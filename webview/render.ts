@@ -42,6 +42,19 @@ export function paperTitle(paper: PaperView): string {
   return paper.title && paper.title.trim() ? paper.title : 'Untitled paper';
 }
 
+/**
+ * The title, and where a model proposed it (the PDF gave none), a muted mark naming the model: the author checks it
+ * before citing. Corpus text, so set as text (el), never as markup.
+ */
+function titleWithMark(paper: PaperView): Child[] {
+  const model = paper.metadataProposedBy;
+  const note = model ? `Title, authors and year proposed by ${model}, not read from the paper: check before citing` : null;
+  return [
+    el('span', { class: 'cl-paper-title', attrs: note ? { title: note } : {} }, paperTitle(paper)),
+    model ? el('span', { class: 'cl-proposed', attrs: { title: note! } }, ` (title proposed by ${model})`) : null,
+  ];
+}
+
 /** Appends `text` to `parent` with the given ranges wrapped in <mark> elements. */
 export function fillHighlighted(parent: HTMLElement, text: string, ranges: readonly HighlightRange[], markClass: string): void {
   if (ranges.length === 0) {
@@ -138,7 +151,7 @@ export function renderHit(hit: HitView, o: HitRenderOptions): HTMLLIElement {
     el(
       'div',
       { class: 'cl-paper' },
-      el('span', { class: 'cl-paper-title' }, paperTitle(hit.paper)),
+      ...titleWithMark(hit.paper),
       ' ',
       el('span', { class: 'cl-byline', attrs: { title: hit.paper.authors.join(', ') || 'Unknown authors' } }, byline(hit.paper)),
     ),
@@ -169,7 +182,7 @@ export function renderBookmark(b: BookmarkView): HTMLLIElement {
     el(
       'div',
       { class: 'cl-paper' },
-      el('span', { class: 'cl-paper-title' }, paperTitle(b.paper)),
+      ...titleWithMark(b.paper),
       ' ',
       el('span', { class: 'cl-byline' }, byline(b.paper)),
       b.sentence.sectionTitle ? el('span', { class: 'cl-section' }, b.sentence.sectionTitle) : null,

@@ -82,10 +82,16 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     backend: `supabase-js → PostgREST stand-in → ${backend.name}`,
   });
 
-  test('every lookup is one POST /rest/v1/rpc/<fn>', async () => {
-    const start = standin.requests.length;
+  test('every lookup is one POST /rest/v1/rpc/<fn> (the proposed papers its hits are marked from: read once a minute)', async () => {
     const { match } = await import('../../src/core/retrieve/index.js');
     const { q } = await import('../support/db-contract.js');
+    const cold = standin.requests.length;
+    await match(store, q('warm up'), { k: 3 });
+    assert.deepEqual(
+      standin.requests.slice(cold).map((r) => `${r.method} ${r.path}`),
+      ['POST /rest/v1/rpc/match_sentences', 'GET /rest/v1/papers'],
+    );
+    const start = standin.requests.length;
     await match(store, q('Cosine similarity ranks the candidate sentences.'), { k: 25, offset: 1, years: { min: 2019 } });
     assert.deepEqual(
       standin.requests.slice(start).map((r) => `${r.method} ${r.path}`),

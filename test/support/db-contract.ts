@@ -298,7 +298,7 @@ export function storeContract(t: ContractTarget): void {
   });
 
   if (t.reimport) {
-    test("paperStats: the model that proposed a paper's metadata comes back with it (Supabase: read from the table)", async () => {
+    test("paperStats and hits: the model that proposed a paper's metadata comes back with it (Supabase: read from the table)", async () => {
       const store = t.store();
       if (!store.paperStats) return;
       const text = 'Sparse retrieval raises recall on long queries.';
@@ -317,6 +317,19 @@ export function storeContract(t: ContractTarget): void {
         const rows = await store.paperStats();
         assert.equal(rows.find((r) => r.id === 'pm1')?.metadataProposedBy, 'standin-model');
         assert.ok(rows.filter((r) => r.id !== 'pm1').every((r) => r.metadataProposedBy === null));
+        // Every lookup's hit carries the mark, so the panel can show a proposed title as one (a real one unmarked).
+        const vector = await store.matchVector(hashEmbed(text, DIM), { count: 3 });
+        const keyword = await store.matchKeyword('sparse retrieval recall', { count: 3 });
+        const context = await store.context([vector.find((h) => h.paper.id === 'pm1')!.sentence.id]);
+        for (const hits of [vector, keyword, context]) {
+          assert.equal(hits.find((h) => h.paper.id === 'pm1')?.paper.metadataProposedBy, 'standin-model');
+        }
+        const others = [...vector, ...keyword].filter((h) => h.paper.id !== 'pm1');
+        assert.ok(others.length > 0);
+        assert.ok(
+          others.every((h) => !h.paper.metadataProposedBy),
+          JSON.stringify(others.map((h) => h.paper)),
+        );
       } finally {
         await store.deletePapers(['pm1']);
       }

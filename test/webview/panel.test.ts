@@ -61,6 +61,44 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
     }
   });
 
+  test('a title a model proposed carries a muted mark naming the model (as text, escaped); a real title none; bookmarks too', async () => {
+    const p = await openPanel(chrome.browser, chrome.server);
+    try {
+      const [real, proposed] = makeHits(2);
+      const model = '<img src=m onerror=alert(8)>';
+      proposed.paper = { ...proposed.paper, title: 'Sparse Retrieval for Long Queries', metadataProposedBy: model };
+      real.paper = { ...real.paper, metadataProposedBy: null };
+      await showResults(p, [real, proposed]);
+      const shown = (id: string) =>
+        p.page.evaluate((hitId) => {
+          const li = document.querySelector(`.cl-hit[data-hit-id="${hitId}"]`)!;
+          const mark = li.querySelector('.cl-proposed');
+          return {
+            title: li.querySelector('.cl-paper-title')?.textContent,
+            tooltip: li.querySelector('.cl-paper-title')?.getAttribute('title') ?? null,
+            mark: mark?.textContent ?? null,
+            muted: mark ? getComputedStyle(mark).color !== getComputedStyle(li.querySelector('.cl-sentence')!).color : null,
+          };
+        }, id);
+      const marked = await shown(proposed.id);
+      assert.equal(marked.title, 'Sparse Retrieval for Long Queries');
+      assert.equal(marked.mark, ` (title proposed by ${model})`);
+      assert.match(marked.tooltip ?? '', /proposed by <img src=m onerror=alert\(8\)>, not read from the paper/);
+      assert.equal(marked.muted, true, 'muted, as the byline');
+      assert.deepEqual(await shown(real.id), { title: real.paper.title, tooltip: null, mark: null, muted: null });
+      assert.equal(await p.page.evaluate(() => document.querySelectorAll('#cl-results img').length), 0, 'no markup from the model name');
+
+      await p.send({
+        type: 'bookmarks',
+        list: [{ id: proposed.id, sentence: proposed.sentence, paper: proposed.paper, addedAt: new Date().toISOString() }],
+      });
+      await p.page.waitForSelector('.cl-bookmark .cl-proposed', { state: 'attached' });
+      assert.equal(await p.page.textContent('.cl-bookmark .cl-proposed'), ` (title proposed by ${model})`);
+    } finally {
+      await p.close();
+    }
+  });
+
   test('renders 25 results with context, section, paper, authors, year, venue and similarity', async (t) => {
     const p = await openPanel(chrome.browser, chrome.server);
     try {

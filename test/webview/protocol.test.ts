@@ -322,9 +322,29 @@ describe('adapt (host side)', () => {
       sentence: { text: 'Target.', sectionTitle: 'Method' },
       previous: { text: 'Before.' },
       next: null,
-      paper: { id: 'p1', title: 'T', authors: ['A B'], year: 2020, venue: null, doi: '10.1/x', url: null, citationKey: 'b2020zotero' },
+      paper: {
+        id: 'p1',
+        title: 'T',
+        authors: ['A B'],
+        year: 2020,
+        venue: null,
+        doi: '10.1/x',
+        url: null,
+        citationKey: 'b2020zotero',
+        metadataProposedBy: null,
+      },
     });
     const bm = toBookmark(view, new Date('2026-01-02T03:04:05Z'));
     assert.deepEqual(bm, { id: '42', sentence: view.sentence, paper: view.paper, addedAt: '2026-01-02T03:04:05.000Z' });
+    // A title a model proposed: the panel is told which model, so it can mark it.
+    const proposed = toHitView({
+      similarity: 0.8,
+      score: 0.8,
+      sentence: ref(42, 'Target.'),
+      previous: null,
+      next: null,
+      paper: { id: 'p1', title: 'T', authors: [], year: null, venue: null, doi: null, metadataProposedBy: 'gpt-4o-mini' },
+    });
+    assert.equal(proposed.paper.metadataProposedBy, 'gpt-4o-mini');
   });
 });

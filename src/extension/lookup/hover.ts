@@ -31,10 +31,13 @@ export class SimilarHover implements vscode.HoverProvider {
     for (const hit of result.hits.slice(0, 3)) {
       // Escaped here, not with appendText: that makes every space &nbsp; and the hover breaks lines mid-word.
       const title = `${hit.paper.title ?? 'Untitled'}${hit.paper.year ? ` (${hit.paper.year})` : ''}`;
+      // A title a model proposed is said to be one, as in the panel: the author checks it before citing.
+      const model = hit.paper.metadataProposedBy;
+      const proposed = model ? ` *(title proposed by ${escapeMarkdownText(model)})*` : '';
       // Cite from the hover: the same placement as the panel (end of this sentence), one undoable edit.
       const cite = commandArgs([toHitView(hit), doc.uri.toString(), { line: position.line, character: position.character }]);
       md.appendMarkdown(
-        `- ${escapeMarkdownText(title)}, ${hit.similarity.toFixed(2)}: *${escapeMarkdownText(hit.sentence.text)}* [Cite](command:${CITE_HIT_COMMAND}?${cite})\n`,
+        `- ${escapeMarkdownText(title)}${proposed}, ${hit.similarity.toFixed(2)}: *${escapeMarkdownText(hit.sentence.text)}* [Cite](command:${CITE_HIT_COMMAND}?${cite})\n`,
       );
     }
     const args = commandArgs([doc.uri.toString(), sentence.start]);

@@ -24,6 +24,7 @@ export function toHitView(hit: Hit): HitView {
       doi: hit.paper.doi,
       url: null,
       citationKey: hit.paper.citationKey ?? null,
+      metadataProposedBy: hit.paper.metadataProposedBy ?? null,
     },
   };
 }

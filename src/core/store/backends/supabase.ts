@@ -17,7 +17,7 @@ import {
   vectorText,
 } from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
-import { VenueCache } from '../venue-cache.js';
+import { HeldRead, markProposed, VenueCache } from '../venue-cache.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -145,6 +145,8 @@ export class SupabaseCorpusStore implements CorpusStore {
   private cachedMeta: CorpusMeta | null | undefined;
   /** Others write to the project too: the venue list is read again after a minute, and after a write through this store. */
   private readonly venueList = new VenueCache(() => this.readVenues(), 60_000);
+  /** The papers whose metadata a model proposed, which every hit is marked from (read from the table: no migration). */
+  private readonly proposals = new HeldRead(() => this.metadataProposals(), 60_000);
 
   constructor(
     readonly client: SupabaseClient,
@@ -203,6 +205,7 @@ export class SupabaseCorpusStore implements CorpusStore {
       return await this.writeAll(papers, options);
     } finally {
       this.venueList.clear();
+      this.proposals.clear();
     }
   }
 
@@ -416,7 +419,7 @@ export class SupabaseCorpusStore implements CorpusStore {
   private async rpc(fn: string, args: Record<string, unknown>): Promise<Hit[]> {
     const r = (await this.client.rpc(fn, args)) as Reply<Record<string, unknown>[]>;
     missingFilters(fn, args, r);
-    return (unwrap(this.url, fn, r) ?? []).map(toHit);
+    return markProposed((unwrap(this.url, fn, r) ?? []).map(toHit), await this.proposals.get());
   }
 
   private filters(o: LookupOptions) {
@@ -485,7 +488,7 @@ export class SupabaseCorpusStore implements CorpusStore {
         'this Supabase project has no rank_papers() function (a Corpus Lens schema before v4): run the output of `corpus-lens schema --print` as a migration',
       );
     }
-    return (unwrap(this.url, 'rank_papers', r) ?? []).map(toHit);
+    return markProposed((unwrap(this.url, 'rank_papers', r) ?? []).map(toHit), await this.proposals.get());
   }
 
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
@@ -527,6 +530,7 @@ export class SupabaseCorpusStore implements CorpusStore {
       .delete()
       .in('id', [...ids])) as Reply<null>;
     this.venueList.clear();
+    this.proposals.clear();
     unwrap(this.url, 'deleting papers', r);
   }
 

@@ -7,7 +7,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { VenueCache } from '../venue-cache.js';
+import { HeldRead, markProposed, VenueCache, type Proposals } from '../venue-cache.js';
 import {
   corpusState,
   fallbackNotice,
@@ -162,6 +162,8 @@ export class SqlCorpusStore implements CorpusStore {
   private statsDeferred = false;
   /** The venue list, until a write through this store; a minute on a server others may write to. */
   private readonly venueList: VenueCache;
+  /** The papers whose metadata a model proposed, which every hit is marked from (the panel shows the mark). */
+  private readonly proposals: HeldRead<Proposals>;
   /** Bumped by every write through this store: the keyword index is of one generation of the corpus. */
   private generation = 0;
   /** Writes under way: no vector index is served or built meanwhile (it could miss what they have written so far). */
@@ -188,6 +190,18 @@ export class SqlCorpusStore implements CorpusStore {
       async () => ((await this.meta()) ? (await driver.query('SELECT venue FROM list_venues()')).rows.map((r) => String(r.venue)) : []),
       driver.kind === 'pglite' ? Infinity : 60_000,
     );
+    this.proposals = new HeldRead(
+      async () => {
+        const { rows } = await driver.query('SELECT id, metadata_proposed_by FROM papers WHERE metadata_proposed_by IS NOT NULL');
+        return new Map(rows.map((r) => [String(r.id), String(r.metadata_proposed_by)]));
+      },
+      driver.kind === 'pglite' ? Infinity : 60_000,
+    );
+  }
+
+  /** Lookup rows as hits, each paper marked with the model that proposed its metadata (null for real metadata). */
+  private async hits(rows: readonly Record<string, unknown>[]): Promise<Hit[]> {
+    return markProposed(rows.map(toHit), await this.proposals.get());
   }
 
   get kind(): StoreKind {
@@ -352,6 +366,7 @@ export class SqlCorpusStore implements CorpusStore {
       this.writes--;
       this.generation++;
       this.venueList.clear();
+      this.proposals.clear();
       if (base && this.writes === 0) await this.extendVectorIndex(base);
     }
   }
@@ -731,7 +746,7 @@ export class SqlCorpusStore implements CorpusStore {
           o.threshold ?? null,
           ...filterArgs(o),
         ]);
-    return rows.map(toHit);
+    return this.hits(rows);
   }
 
   /**
@@ -758,7 +773,7 @@ export class SqlCorpusStore implements CorpusStore {
         [ids.map(String), offset, count, ...filters, o.threshold ?? null],
         'corpus_lens_native_match',
       );
-      if (!filtered || rows.length >= count || exhausted || ids.length < found.ids.length) return rows.map(toHit);
+      if (!filtered || rows.length >= count || exhausted || ids.length < found.ids.length) return this.hits(rows);
       if (want >= NATIVE_FILTER_MAX) return undefined;
     }
   }
@@ -769,7 +784,7 @@ export class SqlCorpusStore implements CorpusStore {
       text,
       ...filterArgs(o),
     ]);
-    return rows.map(toHit);
+    return this.hits(rows);
   }
 
   async matchHybrid(embedding: Float32Array, text: string, o: HybridOptions): Promise<Hit[]> {
@@ -793,7 +808,7 @@ export class SqlCorpusStore implements CorpusStore {
         [ranking ? ranking.map(String) : text, offset, t.rrfK, t.sectionWeight, t.perSection, ids],
         `corpus_lens_hybrid_${keywords}_native_${count}_${t.candidates}`,
       );
-      return rows.map(toHit);
+      return this.hits(rows);
     }
     const rows = ranking
       ? await this.driver.lookup(
@@ -817,7 +832,7 @@ export class SqlCorpusStore implements CorpusStore {
             t.sectionWeight,
             t.perSection,
           ]);
-    return rows.map(toHit);
+    return this.hits(rows);
   }
 
   /**
@@ -874,13 +889,13 @@ export class SqlCorpusStore implements CorpusStore {
       o.vectorWeight ?? PAPER_DEFAULTS.vectorWeight,
       o.candidates ?? PAPER_DEFAULTS.candidates,
     ]);
-    return rows.map(toHit);
+    return this.hits(rows);
   }
 
   async context(sentenceIds: readonly number[], offset = 0): Promise<Hit[]> {
     await requireMeta(this);
     const rows = await this.driver.lookup(`SELECT * FROM sentence_context($1::bigint[], $2)`, null, [sentenceIds.map(String), offset]);
-    return rows.map(toHit);
+    return this.hits(rows);
   }
 
   async counts(): Promise<{ papers: number; sentences: number }> {
