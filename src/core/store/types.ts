@@ -372,7 +372,7 @@ export interface CorpusStore {
    * listing every paper (retrieve/inner-citations.ts).
    */
   findPapers?(query: PaperQuery): Promise<PaperRef[]>;
-  /** The venues the papers name, once each: read once and kept until a write (store/venue-cache.ts). */
+  /** The venues the papers name, once each: read once and kept until a write (store/held-read.ts). */
   venues?(): Promise<string[]>;
   /**
    * Every paper once, in id order, with what the corpus health report checks: its metadata, where it came from and how

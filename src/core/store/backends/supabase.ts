@@ -17,7 +17,7 @@ import {
   vectorText,
 } from '../rows.js';
 import { SCHEMA_VERSION } from '../sql/schema.js';
-import { HeldRead, markProposed, VenueCache } from '../venue-cache.js';
+import { HeldRead, markProposed } from '../held-read.js';
 import {
   checkCompatible,
   checkPaperDimensions,
@@ -144,7 +144,7 @@ export class SupabaseCorpusStore implements CorpusStore {
   readonly readOnly = false;
   private cachedMeta: CorpusMeta | null | undefined;
   /** Others write to the project too: the venue list is read again after a minute, and after a write through this store. */
-  private readonly venueList = new VenueCache(() => this.readVenues(), 60_000);
+  private readonly venueList = new HeldRead(() => this.readVenues(), 60_000);
   /** The papers whose metadata a model proposed, which every hit is marked from (read from the table: no migration). */
   private readonly proposals = new HeldRead(() => this.metadataProposals(), 60_000);
 

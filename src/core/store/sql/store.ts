@@ -7,7 +7,7 @@ import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
-import { HeldRead, markProposed, VenueCache, type Proposals } from '../venue-cache.js';
+import { HeldRead, markProposed, type Proposals } from '../held-read.js';
 import {
   corpusState,
   fallbackNotice,
@@ -161,7 +161,7 @@ export class SqlCorpusStore implements CorpusStore {
   /** dropSearchIndexes deferred the statistics in this session (its setting is per session, as this flag). */
   private statsDeferred = false;
   /** The venue list, until a write through this store; a minute on a server others may write to. */
-  private readonly venueList: VenueCache;
+  private readonly venueList: HeldRead<string[]>;
   /** The papers whose metadata a model proposed, which every hit is marked from (the panel shows the mark). */
   private readonly proposals: HeldRead<Proposals>;
   /** Bumped by every write through this store: the keyword index is of one generation of the corpus. */
@@ -186,7 +186,7 @@ export class SqlCorpusStore implements CorpusStore {
     readonly driver: SqlDriver,
     private readonly options: SqlStoreOptions = {},
   ) {
-    this.venueList = new VenueCache(
+    this.venueList = new HeldRead(
       async () => ((await this.meta()) ? (await driver.query('SELECT venue FROM list_venues()')).rows.map((r) => String(r.venue)) : []),
       driver.kind === 'pglite' ? Infinity : 60_000,
     );

@@ -31,9 +31,6 @@ export class HeldRead<T> {
   }
 }
 
-/** The corpus's venue list. */
-export class VenueCache extends HeldRead<string[]> {}
-
 /** The papers whose title, authors and year a model proposed (papers.metadata_proposed_by): id → model. */
 export type Proposals = ReadonlyMap<string, string>;
 
