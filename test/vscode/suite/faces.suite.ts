@@ -6,7 +6,7 @@
 // Folder (Add Papers › From a folder) has the model propose the title of a PDF without one, and Corpus Health lists it
 // as proposed. One stand-in for the suite; the sample corpus (left as it was) and small corpora indexed here.
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -197,7 +197,7 @@ describe('Built in the core, shown in VS Code with a chat model (issue 36)', fun
     }
   });
 
-  it('Index Folder with a chat model: a PDF without a title gets one proposed by the model, and Corpus Health lists it as proposed', async function () {
+  it('Index Folder with a chat model: a PDF without a title gets one proposed by the model; Corpus Health lists it as proposed and the hover marks it', async function () {
     // UNTITLED_PAPER, with no .bib beside it.
     const papers = path.join(workspace, 'proposed-papers');
     if (!compilePdf(papers, UNTITLED_PAPER.source)) return this.skip(); // pdflatex is not installed
@@ -240,5 +240,25 @@ describe('Built in the core, shown in VS Code with a chat model (issue 36)', fun
       assert.match(seen, /Metadata proposed by a model \(1\)/, seen.slice(Math.max(0, seen.indexOf('Corpus health'))).slice(0, 2000));
       assert.ok(seen.includes(`${PROPOSED_TITLE} smith2019 — pdf, 2 sentences: title proposed by standin`), seen.slice(0, 3000));
     }
+
+    // The hover says so too, as the panel does: an author about to cite from it sees the title is a model's guess.
+    const draftFile = path.join(workspace, 'proposed-draft.md');
+    writeFileSync(draftFile, '# Draft\n\nSparse lexical retrieval raises recall on long queries over dense retrieval.\n');
+    const draft = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(draftFile), { preview: false });
+    const at = draft.document.positionAt(draft.document.getText().indexOf('raises recall'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', draft.document.uri, at);
+    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.ok(hoverText.includes(`- ${PROPOSED_TITLE} \\(2019\\) *(title proposed by standin)*, `), hoverText);
+    if (process.env.CORPUS_LENS_TEST_SNAPSHOT) {
+      draft.selection = new vscode.Selection(at, at);
+      await vscode.commands.executeCommand('editor.action.showHover');
+      let screen = '';
+      for (let i = 0; i < 10 && !screen.includes('title proposed by'); i++) {
+        await new Promise((r) => setTimeout(r, 300));
+        screen = (await snapshot('hover-proposed-title')).join('\n');
+      }
+      assert.ok(screen.includes(`${PROPOSED_TITLE} (2019) (title proposed by standin)`), screen.slice(0, 3000));
+    }
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
