@@ -6,26 +6,16 @@ import assert from 'node:assert/strict';
 import { fillFromStored } from '../../../../src/core/ingest/stored-work.ts';
 import type { ParsedPaper } from '../../../../src/core/ingest/types.ts';
 import type { PaperRef } from '../../../../src/core/store/types.ts';
+import { parsedPaper } from '../../../support/parsed-paper.ts';
 
 function record(over: Partial<ParsedPaper> = {}): ParsedPaper {
-  return {
+  return parsedPaper({
     id: 'sha256:pdf-reading',
-    title: null,
-    authors: [],
-    year: null,
-    venue: null,
-    doi: null,
-    arxivId: null,
-    url: null,
-    abstract: null,
-    bibtex: null,
     citationKey: 'anon2024',
     sourcePath: '/papers/falk.pdf',
-    contentHash: 'h',
-    sections: [{ title: '', number: null, level: 1 }],
     sentences: [{ sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text: 'Quantisation costs recall.' }],
     ...over,
-  };
+  });
 }
 
 const stored: PaperRef = {

@@ -2,29 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conflicting, mergeWork, textRank, titleKey, WorkIndex } from '../../../../src/core/ingest/identity.ts';
-import type { ParsedPaper } from '../../../../src/core/ingest/types.ts';
-
-function paper(over: Partial<ParsedPaper> & { texts?: string[] }): ParsedPaper {
-  const texts = over.texts ?? [];
-  return {
-    id: over.id ?? `sha256:${Math.random()}`,
-    title: null,
-    authors: [],
-    year: null,
-    venue: null,
-    doi: null,
-    arxivId: null,
-    url: null,
-    abstract: null,
-    bibtex: null,
-    citationKey: null,
-    sourcePath: null,
-    contentHash: 'h',
-    sections: [{ title: '', number: null, level: 1 }],
-    sentences: texts.map((text, i) => ({ sectionIndex: 0, sentenceIndex: i, globalIndex: i, page: null, text })),
-    ...over,
-  };
-}
+import { parsedPaper as paper } from '../../../support/parsed-paper.ts';
 
 /** Forty sentences about sentence retrieval, distinct enough to fingerprint. */
 const BODY = Array.from(
