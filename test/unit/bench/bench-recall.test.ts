@@ -1,7 +1,7 @@
 // The recall the benchmarks report (and that the size rule and the embedded limit are chosen by).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recallAtK } from '../../../bench/stats.ts';
+import { missesAtK, recallAtK } from '../../../bench/stats.ts';
 
 const exact = { ids: [1, 2, 3, 4], sims: [0.9, 0.8, 0.7, 0.6] };
 
@@ -23,4 +23,28 @@ test('recall is the mean over queries, each out of its exact answer (a filter ma
   assert.deepEqual(r, { strict: 0.75, knn: 0.75 });
   // A missing answer counts as nothing found; a query whose exact answer is empty is left out.
   assert.deepEqual(recallAtK([], [exact, { ids: [], sims: [] }], 4), { strict: 0, knn: 0 });
+});
+
+test('the misses are counted in ids and by query, worst first, so a rounded mean cannot hide them', () => {
+  const w = (ids: number[], top: number) => ({ ids, sims: ids.map((_, i) => top - i / 100) });
+  const want = [w([1, 2, 3, 4], 0.5), w([5, 6, 7, 8], 0.2), w([9, 10, 11, 12], 0.6)];
+  const got = [w([1, 2, 3, 4], 0.5), w([5, 99, 98, 97], 0.2), w([9, 10, 11, 96], 0.6)];
+  assert.deepEqual(missesAtK(got, want, 4), {
+    missed: 4,
+    of: 12,
+    queries: [
+      { index: 1, share: 0.25, nearest: 0.2 },
+      { index: 2, share: 0.75, nearest: 0.6 },
+    ],
+  });
+  // One id missed in 2,500 is a recall that prints 1.000 to three places: the count says it was not none.
+  const many = Array.from({ length: 100 }, (_, q) =>
+    w(
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24].map((j) => q * 25 + j),
+      0.5,
+    ),
+  );
+  const one = many.map((r, q) => (q === 7 ? { ids: [...r.ids.slice(0, 24), -1], sims: r.sims } : r));
+  assert.equal(recallAtK(one, many, 25).strict.toFixed(3), '1.000');
+  assert.deepEqual(missesAtK(one, many, 25), { missed: 1, of: 2500, queries: [{ index: 7, share: 0.96, nearest: 0.5 }] });
 });
