@@ -150,8 +150,8 @@ async function exactAnswers(store: SqlCorpusStore, queries: Float32Array[]): Pro
 }
 
 /**
- * The saved index file's size and what reading it whole (an appending write's first step where the index is
- * memory-mapped) and writing it again (the re-save past saveAfter) take, by usearch itself, on a copy in the folder.
+ * The saved index file's size and what reading it whole and writing it again take (a save's worker does both: past
+ * saveAfter, or on close after appends to a memory-mapped index), by usearch itself, on a copy in the folder.
  */
 function fileTimes(dir: string): string {
   const file = readdirSync(dir).find((f) => /^corpus-lens-vectors\..*\.usearch$/.test(f));
@@ -175,7 +175,7 @@ function fileTimes(dir: string): string {
   const saveS = (performance.now() - t) / 1000;
   const mb = statSync(copy).size / 2 ** 20;
   rmSync(copy, { force: true });
-  return `index file ${mb.toFixed(0)} MB: read whole ${loadS.toFixed(1)} s, written again ${saveS.toFixed(1)} s (synchronous: the corpus process's re-save); peak RSS ${peakRssMb().toFixed(0)} MB`;
+  return `index file ${mb.toFixed(0)} MB: read whole ${loadS.toFixed(1)} s, written again ${saveS.toFixed(1)} s (a save's worker does both); peak RSS ${peakRssMb().toFixed(0)} MB`;
 }
 
 /**

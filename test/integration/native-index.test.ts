@@ -316,6 +316,61 @@ test('a file built with other graph settings is served and extended as built, no
   }
 });
 
+test('an append to a memory-mapped index never reads its file: the new rows are searched beside it, in memory, and saved on close', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-delta-'));
+  const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder } });
+  try {
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 60)); // 2,400 sentences
+    await store.vectorIndex();
+    const db = (store.driver as unknown as { db: PGlite }).db;
+    // The next process maps the saved file; reading it whole on the first append held lookups for seconds at 1M.
+    const next = pgliteStore(db, { nativeIndex: { folder } });
+    assert.equal((await next.vectorIndex())?.memoryMapped, true);
+    // Appended papers near the stored ones (the same centres, other noise): a query's 25 nearest are in both parts.
+    const near = corpus(1, 10, 'near').map((p, i) => ({
+      ...p,
+      sentences: p.sentences.map((s, g) => ({
+        ...s,
+        embedding: corpus(900 + i, 1)[0].sentences[g].embedding.map((x, j) => s.embedding[j] + 0.6 * x),
+      })),
+    }));
+    await next.writePapers(near);
+    const grown = await next.vectorIndex(false);
+    assert.equal(grown?.size, 2800, 'the appended rows served as soon as the write returns');
+    assert.equal(grown.memoryMapped, true, 'the saved rows still served from the mapped file');
+    assert.equal(grown.unsaved, 400);
+    const { rows } = await next.driver.query(
+      `SELECT embedding::text AS v FROM sentences WHERE paper_id IN ('p3', 'near3', 'p7', 'near7') AND global_index % 10 = 0`,
+    );
+    const qs = rows.map((r) => Float32Array.from(JSON.parse(String(r.v)) as number[]));
+    const want = await Promise.all(qs.map((q) => exact(next, q)));
+    const got = qs.map((q) => grown.search(q, K).ids);
+    const { rows: fresh } = await next.driver.query(`SELECT min(id)::int AS first FROM sentences WHERE paper_id LIKE 'near%'`);
+    const first = Number(fresh[0].first);
+    assert.ok(
+      want.every((w) => w.some((id) => id >= first) && w.some((id) => id < first)),
+      'each exact top 25 holds stored and appended rows',
+    );
+    assert.ok(recall(got, want) >= 0.95, `recall@25 of the two searches merged: ${recall(got, want)}`);
+    await next.close(); // saved by a worker: the mapped file is read only
+    const saved = indexFiles(folder);
+    assert.equal(saved.length, 1);
+    assert.match(saved[0], /^corpus-lens-vectors\.2800\./, 'named for the corpus as it is now');
+    const reopened = await pgliteStore(db, { nativeIndex: { folder } }).vectorIndex();
+    assert.deepEqual([reopened?.size, reopened?.unsaved, reopened?.memoryMapped], [2800, 0, true]);
+    assert.ok(
+      recall(
+        qs.map((q) => reopened!.search(q, K).ids),
+        want,
+      ) >= 0.95,
+    );
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test("an earlier version's float32 file serves the corpus it was saved for; the next write builds the half-precision one", async () => {
   const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-f32-'));
   const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder } });

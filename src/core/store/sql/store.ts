@@ -1021,7 +1021,7 @@ export class SqlCorpusStore implements CorpusStore {
     await this.vectors?.index?.saving; // a background save reads its rows through the driver: let it end first
     // Appended rows not yet in the vector index's file: saved now, so the next open maps it rather than re-adds them.
     if (this.vectors?.generation === this.generation && this.writes === 0) {
-      this.vectors.index?.save(this.options.nativeIndex?.folder ?? null, () => this.writes === 0);
+      await this.vectors.index?.saveUnsaved(this.driver, this.options.nativeIndex?.folder ?? null, () => this.writes === 0);
     }
     this.keywords = undefined;
     this.vectors = undefined;
