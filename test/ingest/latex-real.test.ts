@@ -113,7 +113,7 @@ test(
     assert.deepEqual([r.errors, r.warnings ?? []], [[], []]);
     const p = r.papers[0];
     assert.equal(p.title, 'Supplementary benchmarks');
-    assert.equal(p.titleFallback, true, 'a display name, not a title: matching ignores it');
+    assert.equal(p.titleFallback, 'its first heading', 'a display name, not a title: matching ignores it');
     assert.notEqual(p.citationKey, 'anon');
     assert.deepEqual(
       p.sentences.map((s) => [s.text, s.sourceFile, s.sourceLine]),

@@ -335,6 +335,49 @@ export function storeContract(t: ContractTarget): void {
       }
     });
 
+    test('updatePaperMetadata: a made-up title (stored as its proposer) becomes a real one; the sentences and their ids stay', async () => {
+      const store = t.store();
+      if (!store.updatePaperMetadata || !store.paperStats) return;
+      const text = 'Product quantisation costs recall on long queries.';
+      const paper = {
+        id: 'mu1',
+        title: 'Introduction',
+        authors: ['Elin Falk'],
+        year: 2024,
+        citationKey: 'falk2024introduction',
+        bibtex: '@article{falk2024introduction, title = {Introduction}}',
+        metadataProposedBy: 'its first heading',
+        sentences: [
+          { sectionTitle: null, sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text, embedding: hashEmbed(text, DIM) },
+        ],
+      };
+      try {
+        await store.writePapers([paper]);
+        const [before] = (await store.matchVector(hashEmbed(text, DIM), { count: 5 })).filter((h) => h.paper.id === 'mu1');
+        assert.equal(before.paper.metadataProposedBy, 'its first heading');
+        const meta = { title: 'How Much Recall Does Quantisation Cost?', authors: ['Elin Falk'], year: 2024, metadataProposedBy: null };
+        assert.equal(
+          await store.updatePaperMetadata('mu1', { ...meta, citationKey: 'falk2024much', bibtex: '@article{falk2024much}' }),
+          true,
+        );
+        assert.equal(await store.updatePaperMetadata('no-such-paper', { ...meta, citationKey: null }), false);
+        const [after] = (await store.matchVector(hashEmbed(text, DIM), { count: 5 })).filter((h) => h.paper.id === 'mu1');
+        assert.equal(after.sentence.id, before.sentence.id, 'the sentence row stays');
+        assert.deepEqual(
+          [after.paper.title, after.paper.citationKey, after.paper.metadataProposedBy ?? null],
+          [meta.title, 'falk2024much', null],
+        );
+        const stat = (await store.paperStats()).find((r) => r.id === 'mu1')!;
+        assert.deepEqual([stat.title, stat.metadataProposedBy, stat.sentences], [meta.title, null, 1]);
+        if (store.paperBibtex) assert.deepEqual(await store.paperBibtex(['mu1']), [{ id: 'mu1', bibtex: '@article{falk2024much}' }]);
+        // Without a BibTeX entry the stored one stays (the user's own, under the user's key).
+        await store.updatePaperMetadata('mu1', { ...meta, citationKey: 'Falk:2024pq' });
+        if (store.paperBibtex) assert.deepEqual(await store.paperBibtex(['mu1']), [{ id: 'mu1', bibtex: '@article{falk2024much}' }]);
+      } finally {
+        await store.deletePapers(['mu1']);
+      }
+    });
+
     test('elements: written with their paper; found by vector, keyword and type; linked by page; listed; deleted with the paper', async () => {
       const store = t.store();
       const v = (text: string) => hashEmbed(text, DIM);

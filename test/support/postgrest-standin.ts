@@ -3,11 +3,12 @@
 // a PGlite database or on a real PostgreSQL server (a `pg` pool: pgStandinDb), so the SQL functions Supabase runs
 // are the ones tested:
 //   POST /rest/v1/rpc/<fn>          JSON object of named arguments → SELECT * FROM fn(name => $n::argtype, …); JSON rows
-//   GET|HEAD /rest/v1/<table>       select=a,b|*  col=eq.X  col=in.(a,"b,c")  col=is.null  gt/gte/lt/lte/neq
+//   GET|HEAD /rest/v1/<table>       select=a,b|*  col=eq.X  col=in.(a,"b,c")  col=is.null  gt/gte/lt/lte/neq  not.<op>
 //                                   or=(and(col.eq.X,col.in.(1,2)),…)  order=col.asc|desc  limit  offset
 //                                   Prefer: count=exact → Content-Range
 //   POST /rest/v1/<table>           JSON array/object of rows; columns=…, on_conflict=…;
 //                                   Prefer: resolution=ignore-duplicates|merge-duplicates, return=representation
+//   PATCH /rest/v1/<table>          JSON object of columns; the GET filters; Prefer: return=representation
 //   DELETE /rest/v1/<table>         the GET filters (col=in.(…) …); 204 without a body (no return=representation)
 // Every request must carry `apikey: <key>` and `Authorization: Bearer <key>`; otherwise 401 with the gateway's
 // body ({"message":"Invalid API key", …}). SQL errors answer 400 (409 for unique violations, 404 for a missing
@@ -17,8 +18,8 @@
 // - no JWT verification, roles or row-level security: the key is compared as a string, and all requests run as
 //   the database's connecting superuser; a service-role vs anon distinction does not exist (the anon role's
 //   grants and policies are tested in SQL on the real server: test/integration/store-roles.test.ts);
-// - no resource embedding (select=*,Source(*)), no JSON path selects, casts or aliases in select, no `not.` /
-//   like / ilike / fts / cs / cd operators, no nested or= inside and=() beyond what the parser below reads;
+// - no resource embedding (select=*,Source(*)), no JSON path selects, casts or aliases in select, no like /
+//   ilike / fts / cs / cd operators, no nested or= inside and=() beyond what the parser below reads;
 // - no GET /rpc calls (arguments in the query string), no scalar-function unwrapping, no `Accept:
 //   application/vnd.pgrst.object` (single), CSV, or Prefer: tx=rollback, count=planned|estimated;
 // - no schema cache (changes are visible at once; real PostgREST may answer 503 until it reloads);
@@ -136,6 +137,8 @@ class QueryBuilder {
 
   /** `col.op.value` (inside or=) or (col, `op.value`) from a query parameter. */
   condition(col: string, opValue: string): string {
+    // `not.<op>.<value>`: the condition negated.
+    if (opValue.startsWith('not.')) return `NOT (${this.condition(col, opValue.slice(4))})`;
     const dot = opValue.indexOf('.');
     const op = opValue.slice(0, dot);
     const raw = opValue.slice(dot + 1);
@@ -299,6 +302,41 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
     await sql(`DELETE FROM ${ident(table)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`, q.params);
   }
 
+  async function update(table: string, search: URLSearchParams, body: unknown, prefer: string) {
+    const types = await columnTypes(table);
+    const q = new QueryBuilder(types);
+    const cols = Object.keys(body as Row);
+    for (const c of cols)
+      if (!types.has(c))
+        throw new HttpError(400, { code: 'PGRST204', message: `Could not find the '${c}' column of '${table}' in the schema cache` });
+    const row = q.param(JSON.stringify(body), 'json');
+    const where: string[] = [];
+    for (const [k, v] of search) {
+      if (k === 'select' || k === 'columns') continue;
+      if (k === 'or' || k === 'and') where.push(`(${q.logic(v, k === 'or' ? 'OR' : 'AND')})`);
+      else where.push(q.condition(k, v));
+    }
+    const sel = search.get('select') ?? '*';
+    const representation = /return=representation/.test(prefer);
+    const returning = representation
+      ? ` RETURNING ${
+          sel === '*'
+            ? '*'
+            : splitTop(sel)
+                .map((c) => ident(c.trim()))
+                .join(', ')
+        }`
+      : '';
+    const list = cols.map(ident).join(', ');
+    const res = await sql<Row>(
+      `UPDATE ${ident(table)} SET (${list}) = (SELECT ${list} FROM json_populate_record(NULL::${ident(table)}, ${row}))${
+        where.length ? ` WHERE ${where.join(' AND ')}` : ''
+      }${returning}`,
+      q.params,
+    );
+    return representation ? res.rows : null;
+  }
+
   async function insert(table: string, search: URLSearchParams, body: unknown, prefer: string) {
     const types = await columnTypes(table);
     const rows = (Array.isArray(body) ? body : [body]) as Row[];
@@ -370,6 +408,10 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         const out = await insert(name, u.searchParams, body, prefer);
         return send(201, out ?? undefined);
+      }
+      if (req.method === 'PATCH') {
+        const out = await update(name, u.searchParams, JSON.parse(Buffer.concat(chunks).toString('utf8')), prefer);
+        return out ? send(200, out) : (res.writeHead(204), res.end());
       }
       if (req.method === 'DELETE') {
         await remove(name, u.searchParams);

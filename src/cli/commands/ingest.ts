@@ -79,7 +79,7 @@ export const ingestCommand: Command = {
         if (values.json) printJson(summary);
         else {
           process.stdout.write(
-            `${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.merged ? `${summary.merged} duplicates merged; ` : ''}${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`,
+            `${summary.papers} papers, ${summary.sentences} sentences added; ${summary.skipped} unchanged; ${summary.merged ? `${summary.merged} duplicates merged; ` : ''}${summary.retitled ? `${summary.retitled} made-up titles replaced; ` : ''}${summary.failed.length} failed${summary.warnings.length ? `; ${summary.warnings.length} warnings` : ''}\n`,
           );
           for (const f of summary.failed) process.stdout.write(`  failed: ${f.file}: ${f.reason}\n`);
           for (const g of groupProblems(summary.warnings))

@@ -5,8 +5,10 @@ import type { DuplicateGroup, Fix, HealthReport, PaperBrief, PaperFinding, Propo
 
 function paperName(p: PaperBrief): string {
   const title = p.title?.trim() ? md(p.title.trim()) : '_(no title)_';
+  // A made-up title is a display name: said to be one.
+  const madeUp = p.titleMadeUpFrom ? ` _(made up from ${p.titleMadeUpFrom})_` : '';
   const key = p.citationKey ? ` \`${p.citationKey.replace(/`/g, "'")}\`` : '';
-  return `${title}${key} — ${p.kind}, ${p.sentences} sentences`;
+  return `${title}${madeUp}${key} — ${p.kind}, ${p.sentences} sentences`;
 }
 
 function fixLines(fix: Fix): string[] {
@@ -88,7 +90,11 @@ export function healthMarkdown(r: HealthReport): string {
     ),
     ...proposedLines(r.proposedMetadata),
     ...findings('Stub papers', r.stubs, 'Papers with few sentences: lookups and Ask find little in them.'),
-    ...findings('Without a title', r.missingTitle, 'Papers without a title: shown by their file name or id everywhere.'),
+    ...findings(
+      'Without a title',
+      r.missingTitle,
+      'Papers without a title: shown by their file name or id everywhere (a LaTeX source without `\\title` by a name made up from its first heading or file name).',
+    ),
     ...findings('Without authors', r.missingAuthors, 'Papers without authors: cited as "Unknown authors".'),
     ...findings('Without a year', r.missingYear, 'Papers without a year: year filters leave them out.'),
   ];

@@ -8,6 +8,7 @@ import { dirname, extname, join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { fingerprint, sameWork, containment } from '../paper/fingerprint.js';
 import { idsOfPaperId, normaliseArxivId, normaliseDoi, normaliseTitle } from '../paper/ids.js';
+import { madeUpFrom, type MadeUpFrom } from '../paper/made-up-title.js';
 import { expandLatexProject } from '../ingest/latex.js';
 import { textRank } from '../ingest/identity.js';
 import type { CorpusStore, PaperStat } from '../store/types.js';
@@ -25,6 +26,11 @@ export interface PaperBrief {
   sourcePath: string | null;
   kind: SourceKind;
   sentences: number;
+  /**
+   * Where its title was made up from (a LaTeX source without \title: `its first heading`, `its file name`), when it
+   * was: then `title` is a display name, not the paper's title (paper/made-up-title.ts). Absent otherwise.
+   */
+  titleMadeUpFrom?: MadeUpFrom;
 }
 
 /** How to fix a finding: a command line to run (null when none can), and what it does. */
@@ -110,7 +116,16 @@ function sh(word: string): string {
 }
 
 function brief(p: PaperStat): PaperBrief {
-  return { id: p.id, title: p.title, citationKey: p.citationKey, sourcePath: p.sourcePath, kind: sourceKind(p), sentences: p.sentences };
+  const madeUp = madeUpFrom(p.metadataProposedBy);
+  return {
+    id: p.id,
+    title: p.title,
+    citationKey: p.citationKey,
+    sourcePath: p.sourcePath,
+    kind: sourceKind(p),
+    sentences: p.sentences,
+    ...(madeUp ? { titleMadeUpFrom: madeUp } : {}),
+  };
 }
 
 /** The .bib files beside a source file (where ingest would take its metadata from), if any. */
@@ -155,6 +170,25 @@ function metadataFix(p: PaperStat, db: string, what: string): Fix {
       command: `corpus-lens fetch --db ${sh(db)} --ids ${sh(id)} --yes`,
     };
   return { action: 'none', text: `its source file is not on this machine: index it from a file that has its ${what}`, command: null };
+}
+
+/**
+ * A title the reader made up (a LaTeX source without \title): the PDF compiled from it, when it is beside it, gives the
+ * real one (an ingest run of it retitles the paper, its LaTeX text kept); else a .bib entry, as for a missing title.
+ */
+function titleFix(p: PaperStat, db: string): Fix {
+  const from = madeUpFrom(p.metadataProposedBy);
+  if (!from) return metadataFix(p, db, 'title');
+  const pdf = p.sourcePath?.replace(/\.(tex|ltx)$/i, '.pdf');
+  if (pdf && pdf !== p.sourcePath && existsSync(pdf)) {
+    return {
+      action: 'metadata',
+      text: `its source names no title (shown by ${from}): index the PDF compiled from it, whose title the paper takes (its LaTeX text stays)`,
+      command: `corpus-lens ingest --db ${sh(db)} ${sh(pdf)}`,
+    };
+  }
+  const fix = metadataFix(p, db, 'title');
+  return { ...fix, text: `its source names no title (shown by ${from}): ${fix.text}` };
 }
 
 /** Metadata a model proposed: checked against the page at ingest, still to be confirmed by someone who knows the paper. */
@@ -242,12 +276,13 @@ export async function healthReport(store: CorpusStore, options: HealthOptions): 
     papers: stats.length,
     sentences: stats.reduce((n, p) => n + p.sentences, 0),
     bySource: [...bySource.values()].sort((a, b) => b.papers - a.papers || a.kind.localeCompare(b.kind)),
-    missingTitle: stats.filter((p) => !p.title?.trim()).map((p) => finding(p, metadataFix(p, db, 'title'))),
+    // A title the reader made up (its first heading) is none: the paper is listed until a source of it brings one.
+    missingTitle: stats.filter((p) => !p.title?.trim() || madeUpFrom(p.metadataProposedBy)).map((p) => finding(p, titleFix(p, db))),
     missingAuthors: stats.filter((p) => !p.authors.length).map((p) => finding(p, metadataFix(p, db, 'authors'))),
     missingYear: stats.filter((p) => p.year == null).map((p) => finding(p, metadataFix(p, db, 'year'))),
     anonymousKeys: stats.filter((p) => /^anon/i.test(p.citationKey ?? '')).map((p) => finding(p, metadataFix(p, db, 'authors'))),
     proposedMetadata: stats
-      .filter((p) => p.metadataProposedBy)
+      .filter((p) => p.metadataProposedBy && !madeUpFrom(p.metadataProposedBy))
       .map((p) => ({ ...finding(p, proposedFix(p, db)), model: p.metadataProposedBy! })),
     stubs: stats.filter((p) => p.sentences < STUB_SENTENCES).map((p) => finding(p, stubFix(p, db))),
     duplicates: await duplicates(store, stats, db, notes, signal),

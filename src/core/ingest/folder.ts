@@ -125,7 +125,8 @@ export function toPaperInput(paper: ParsedPaper, embeddings: Float32Array[]): Pa
     contentHash: paper.contentHash,
     source: paper.source ?? null,
     license: paper.license ?? null,
-    metadataProposedBy: paper.metadataProposedBy ?? null,
+    // A made-up title is stored as proposed by where it came from (paper/made-up-title.ts): the mark outlives the run.
+    metadataProposedBy: paper.titleFallback || paper.metadataProposedBy || null,
     citedWorks: (paper.citedWorks ?? []).map((w) => ({ ...w, text: t(w.text), title: t(w.title) })),
     sentences: paper.sentences.map((s, i) => ({
       sectionTitle: t(paper.sections[s.sectionIndex]?.title ?? null),

@@ -30,7 +30,7 @@ function lastName(author: string | undefined): string {
 }
 
 /** The title the record says is the paper's: none for a display name a reader made up (titleFallback). */
-function realTitle(p: { title: string | null; titleFallback?: boolean }): string | null {
+function realTitle(p: { title: string | null; titleFallback?: string | null }): string | null {
   return p.titleFallback ? null : p.title;
 }
 
@@ -185,7 +185,7 @@ export function mergeWork(a: ParsedPaper, b: ParsedPaper): ParsedPaper {
     authors: meta.authors.length ? meta.authors : rest.authors,
     year: meta.year ?? rest.year,
     metadataProposedBy: titleFrom.metadataProposedBy ?? null,
-    titleFallback: !!titleFrom.titleFallback,
+    titleFallback: titleFrom.titleFallback ?? null,
     venue: text.venue || other.venue,
     doi,
     arxivId,

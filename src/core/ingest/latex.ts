@@ -14,6 +14,7 @@ import { bibitemEntries } from './references.js';
 import type { ParsedPaper, ReadError, ReadOptions, ReadResult } from './types.js';
 import type { PaperMeta } from '../paper/fields.js';
 import { parseYear } from '../paper/ids.js';
+import type { MadeUpFrom } from '../paper/made-up-title.js';
 
 const INCLUDE =
   /\\(input|include|subfile|import|subimport|inputfrom|subinputfrom|includefrom|subincludefrom)\*?\s*(?:\{([^{}]*)\}\s*(?:\{([^{}]*)\})?|\s([^\s{}%\\]+))/g;
@@ -295,8 +296,10 @@ export function readLatexProject(mainPath: string, options: ReadOptions = {}, ma
   // shown by its first heading, else its file name, marked as a display name: the same work's PDF or .bib record
   // gives it its real title instead of being kept apart by "Introduction" (identity.ts).
   if (!paper.title) {
-    const name = model.headings()[0]?.title.trim() || basename(mainPath).replace(/\.(tex|ltx)$/i, '');
-    Object.assign(paper, { title: name, titleFallback: true, id: paperId({ ...paper, title: name }, paper.sentences) });
+    const heading = model.headings()[0]?.title.trim();
+    const name = heading || basename(mainPath).replace(/\.(tex|ltx)$/i, '');
+    const titleFallback: MadeUpFrom = heading ? 'its first heading' : 'its file name';
+    Object.assign(paper, { title: name, titleFallback, id: paperId({ ...paper, title: name }, paper.sentences) });
     if (!paper.ownKey) paper.citationKey = makeCitationKey({ ...paper, citationKey: null }, new Set());
     paper.bibtex = paper.ownKey && paper.bibtex ? paper.bibtex : formatBibtexEntry(paper, paper.citationKey!);
   }

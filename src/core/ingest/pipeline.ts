@@ -14,7 +14,7 @@ import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
-import { fillFromStored, StoredWorks } from './stored-work.js';
+import { fillFromStored, retitled, StoredWorks } from './stored-work.js';
 import { proposeMetadata } from './propose-metadata.js';
 import type { ChatModel } from '../llm/chat.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
@@ -44,6 +44,11 @@ export interface IngestSummary {
   skipped: number;
   /** Records of a work merged into another record of it (a PDF into its LaTeX source): one paper each. */
   merged?: number;
+  /**
+   * Stored papers whose made-up title (a LaTeX source without \title) took the real one a record of their work read
+   * now brings (its PDF, a .bib entry), their text kept.
+   */
+  retitled?: number;
   failed: ReadError[];
   /** Problems that lost nothing (e.g. a .bib entry kept with an undefined macro as text): not failures. */
   warnings: ReadError[];
@@ -221,6 +226,9 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
         const old = known.get(stored.id);
         if (old && textRank(paper) > textRank(old)) summary.merged = (summary.merged ?? 0) + 1;
         paper = fillFromStored(paper, stored);
+        // A stored title the reader made up takes this record's real one, though its worse text is skipped (retitled).
+        const metadata = retitled(stored, paper);
+        if (metadata && (await store.updatePaperMetadata?.(stored.id, metadata))) summary.retitled = (summary.retitled ?? 0) + 1;
         works.add(paper);
       } else if (!match) works.add(paper);
       else if (!match.paper) {

@@ -10,7 +10,8 @@
 // A record so matched is written under the stored paper's id with the metadata it lacks (fillFromStored).
 import { fingerprint, MIN_SHINGLES, SAME_WORK, sameWork } from '../paper/fingerprint.js';
 import { idsOfPaperId } from '../paper/ids.js';
-import type { CorpusStore, PaperRef } from '../store/types.js';
+import { madeUpFrom } from '../paper/made-up-title.js';
+import type { CorpusStore, PaperMetadata, PaperRef } from '../store/types.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
 import { conflicting } from './identity.js';
 import type { ParsedPaper } from './types.js';
@@ -104,7 +105,7 @@ export class StoredWorks {
       .map(([n, count]) => ({ ...table.papers[n], share: count / Math.min(print.size, table.papers[n].size) }))
       .filter((c) => c.size >= MIN_SHINGLES && c.share >= SAME_WORK && eligible(c.ref.id))
       .sort((a, b) => b.share - a.share)
-      .find((c) => !conflicting(paper, { ...c.ref, arxivId: idsOfPaperId(c.ref.id).arxivId }))?.ref;
+      .find((c) => !conflicting(paper, storedWork(c.ref)))?.ref;
   }
 
   /** Candidates from a keyword search for a few of the record's sentences, each compared in full. */
@@ -126,11 +127,16 @@ export class StoredWorks {
       for (const h of hits) if (eligible(h.paper.id)) candidates.set(h.paper.id, h.paper);
     }
     for (const [id, ref] of candidates) {
-      if (conflicting(paper, { ...ref, arxivId: idsOfPaperId(id).arxivId })) continue;
+      if (conflicting(paper, storedWork(ref))) continue;
       if (sameWork(print, fingerprint(await this.store.paperSentences!(id, signal)))) return ref;
     }
     return undefined;
   }
+}
+
+/** A stored paper as matching sees it: a title made up by the reader (stored as its proposer) is not its title. */
+function storedWork(ref: PaperRef) {
+  return { ...ref, arxivId: idsOfPaperId(ref.id).arxivId, titleFallback: madeUpFrom(ref.metadataProposedBy) };
 }
 
 /**
@@ -139,9 +145,12 @@ export class StoredWorks {
  */
 export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPaper {
   const anon = (key: string | null | undefined) => !key || /^anon/i.test(key);
-  // A model's proposal (fillProposed) yields to the stored paper's title, authors and year.
+  // The stored title may itself be made up (a LaTeX source without \title, paper/made-up-title.ts): then a real
+  // title or a model's proposal of the record's own is kept over it, as within a run (identity.ts mergeWork).
+  const storedMadeUp = madeUpFrom(stored.metadataProposedBy);
+  // A model's proposal (fillProposed) yields to the stored paper's real title, authors and year.
   const own =
-    paper.metadataProposedBy && stored.title
+    paper.metadataProposedBy && stored.title && !storedMadeUp
       ? { ...paper, title: null, authors: [], year: null, metadataProposedBy: null, citationKey: null }
       : paper;
   // A title the reader made up (titleFallback: a LaTeX file's first heading) yields to the stored paper's.
@@ -150,11 +159,12 @@ export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPape
     ...own,
     id: stored.id,
     title: ownTitle || stored.title,
-    titleFallback: !!ownTitle && !!own.titleFallback,
+    titleFallback: ownTitle ? (own.titleFallback ?? null) : storedMadeUp,
     authors: own.authors.length ? own.authors : stored.authors,
     year: own.year ?? stored.year,
     // The stored title a model proposed stays marked as proposed (it was shown as the paper's own when the mark was lost).
-    metadataProposedBy: ownTitle || !stored.title ? (own.metadataProposedBy ?? null) : (stored.metadataProposedBy ?? null),
+    metadataProposedBy:
+      ownTitle || !stored.title ? (own.metadataProposedBy ?? null) : storedMadeUp ? null : (stored.metadataProposedBy ?? null),
     venue: paper.venue || stored.venue,
     doi: paper.doi ?? stored.doi,
   };
@@ -162,4 +172,26 @@ export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPape
   if (own.ownKey || (!anon(own.citationKey) && own.title === ownTitle)) return filled;
   const key = !anon(stored.citationKey) ? stored.citationKey! : makeCitationKey(filled, new Set());
   return { ...filled, citationKey: key, bibtex: formatBibtexEntry(filled, key) };
+}
+
+/**
+ * The metadata a stored paper with a made-up title takes from a later record of its work that has a real one (its
+ * PDF, the user's .bib entry), `filled` being that record after fillFromStored; null when there is nothing to take.
+ * The record's text is worse, so it is not written: only the paper's metadata changes, its sentences stay. The key
+ * and BibTeX made from the made-up name are made again (the record's own where they are the user's); any other key,
+ * the user's own above all, stays with its BibTeX.
+ */
+export function retitled(stored: PaperRef, filled: ParsedPaper): PaperMetadata | null {
+  if (!madeUpFrom(stored.metadataProposedBy) || !filled.title?.trim() || filled.titleFallback) return null;
+  const meta = {
+    title: filled.title,
+    authors: stored.authors.length ? stored.authors : filled.authors,
+    year: stored.year ?? filled.year,
+    metadataProposedBy: filled.metadataProposedBy ?? null,
+  };
+  const paper = { ...stored, ...meta, arxivId: idsOfPaperId(stored.id).arxivId, url: null };
+  const madeUpKey = makeCitationKey({ ...stored, citationKey: null }, new Set());
+  if (stored.citationKey && stored.citationKey !== madeUpKey) return { ...meta, citationKey: stored.citationKey };
+  const key = filled.ownKey && filled.citationKey ? filled.citationKey : makeCitationKey({ ...paper, citationKey: null }, new Set());
+  return { ...meta, citationKey: key, bibtex: filled.ownKey && filled.bibtex ? filled.bibtex : formatBibtexEntry(paper, key) };
 }

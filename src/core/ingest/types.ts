@@ -2,6 +2,7 @@
 // ParsedPaper to the store's PaperInput (src/core/store/types.ts) plus embeddings: the field names match.
 import type { BibIndex } from '../bib/index.js';
 import type { PaperFields } from '../paper/fields.js';
+import type { MadeUpFrom } from '../paper/made-up-title.js';
 import type { CitedWork, ElementFields } from '../store/types.js';
 
 /** A figure, table or equation of a paper (label, caption, content, its section and position; page and box in PDFs). */
@@ -66,10 +67,11 @@ export interface ParsedPaper extends PaperFields {
   /** The model that proposed its title, authors and year (ingest/propose-metadata.ts); absent for real metadata. */
   metadataProposedBy?: string | null;
   /**
-   * The title is a display name the reader made up (a LaTeX document without \title: its first heading or file name),
-   * not the paper's: matching ignores it, and another record's real title replaces it (identity.ts, stored-work.ts).
+   * The title is a display name the reader made up (a LaTeX document without \title), and where from: its first
+   * heading or its file name. Not the paper's: matching ignores it, and another record's real title replaces it
+   * (identity.ts, stored-work.ts); stored as papers.metadata_proposed_by (paper/made-up-title.ts).
    */
-  titleFallback?: boolean;
+  titleFallback?: MadeUpFrom | null;
 }
 
 export interface ReadError {

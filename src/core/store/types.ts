@@ -140,6 +140,18 @@ export interface PaperInput {
   metadataProposedBy?: string | null;
 }
 
+/** A paper's metadata as CorpusStore.updatePaperMetadata replaces it. */
+export interface PaperMetadata {
+  title: string;
+  authors: string[];
+  year: number | null;
+  citationKey: string | null;
+  /** Its BibTeX entry; absent: the stored one stays. */
+  bibtex?: string;
+  /** Who proposed the title (a model, or where a made-up title came from); null: the paper's own. */
+  metadataProposedBy: string | null;
+}
+
 /**
  * A work a paper cites, as its reference list (or its .bib) gives it, with the paper's sentences that cite it: a quote
  * that itself cites work is resolved through it (src/core/retrieve/inner-citations.ts).
@@ -322,6 +334,12 @@ export interface CorpusStore {
   sources(): Promise<PaperSource[]>;
   /** Deletes papers with their sentences (a changed source is re-ingested whole). */
   deletePapers(ids: readonly string[]): Promise<void>;
+  /**
+   * Replaces a paper's title, authors, year, key and proposer (papers.metadata_proposed_by), and its BibTeX when given,
+   * leaving its sentences as they are: a paper whose title the reader made up takes the real one a later source of its
+   * work brings (ingest/stored-work.ts retitled). Says whether the paper was there. The SQL backends and Supabase.
+   */
+  updatePaperMetadata?(id: string, metadata: PaperMetadata): Promise<boolean>;
   /**
    * Every section of every paper, once, with its title (null when it has none): what the section-structure view
    * counts (src/core/retrieve/structure.ts). An empty corpus (no schema yet) has none.

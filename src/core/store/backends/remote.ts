@@ -42,6 +42,7 @@ export const OPTIONAL_METHODS = [
   'findPapers',
   'venues',
   'paperStats',
+  'updatePaperMetadata',
   'matchElements',
   'linkedElements',
   'listElements',

@@ -37,6 +37,7 @@ import {
   type LookupOptions,
   type PaperOptions,
   type PaperInput,
+  type PaperMetadata,
   type PaperRef,
   type PaperSource,
   type PaperStat,
@@ -532,6 +533,29 @@ export class SupabaseCorpusStore implements CorpusStore {
     this.venueList.clear();
     this.proposals.clear();
     unwrap(this.url, 'deleting papers', r);
+  }
+
+  async updatePaperMetadata(id: string, m: PaperMetadata): Promise<boolean> {
+    if (!(await this.meta())) return false;
+    const row: Record<string, unknown> = {
+      title: m.title,
+      authors: m.authors,
+      year: m.year,
+      citation_key: m.citationKey,
+      ...(m.bibtex === undefined ? {} : { bibtex: m.bibtex }),
+      metadata_proposed_by: m.metadataProposedBy,
+    };
+    const update = (r: Record<string, unknown>) =>
+      this.client.from('papers').update(r).eq('id', id).select('id') as unknown as Promise<Reply<{ id: string }[]>>;
+    let r = await update(row);
+    // A project migrated before schema v14 has no metadata_proposed_by column: the rest is still updated.
+    if (isMissingColumn(r)) {
+      const { metadata_proposed_by: _by, ...older } = row;
+      r = await update(older);
+    }
+    this.venueList.clear();
+    this.proposals.clear();
+    return (unwrap(this.url, `updating paper ${id}`, r) ?? []).length > 0;
   }
 
   /**

@@ -56,6 +56,7 @@ import {
   type LookupOptions,
   type PaperOptions,
   type PaperInput,
+  type PaperMetadata,
   type PaperSource,
   type SectionTitle,
   type StoreKind,
@@ -918,6 +919,19 @@ export class SqlCorpusStore implements CorpusStore {
 
   async deletePapers(ids: readonly string[]): Promise<void> {
     if (ids.length) await this.writing(() => this.driver.query('DELETE FROM papers WHERE id = ANY($1::text[])', [ids]));
+  }
+
+  async updatePaperMetadata(id: string, m: PaperMetadata): Promise<boolean> {
+    if (!(await this.meta())) return false;
+    // Not a write of sentences: the keyword and vector indexes stay; only what is read about papers is read again.
+    const { rows } = await this.driver.query(
+      `UPDATE papers SET title = $2, authors = $3::text[], year = $4, citation_key = $5, bibtex = coalesce($6, bibtex),
+         metadata_proposed_by = $7 WHERE id = $1 RETURNING id`,
+      [id, m.title, m.authors, m.year, m.citationKey, m.bibtex ?? null, m.metadataProposedBy],
+    );
+    this.venueList.clear();
+    this.proposals.clear();
+    return rows.length > 0;
   }
 
   /**

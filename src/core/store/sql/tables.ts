@@ -46,7 +46,8 @@ ALTER TABLE papers ADD COLUMN IF NOT EXISTS source text;
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS license text;
 -- Schema v14: the works the paper's sentences cite, from its reference list or .bib (CitedWork in store/types.ts, a
 -- JSON array; null for papers ingested before), and, for a paper whose file had no usable title, the model that
--- proposed its metadata (null when the metadata is the file's, a .bib's or Zotero's).
+-- proposed its metadata, or where a made-up title came from ('its first heading', 'its file name': a LaTeX source
+-- without \\title) (null when the metadata is the file's, a .bib's or Zotero's).
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS cited_works jsonb;
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS metadata_proposed_by text;
 

@@ -3,7 +3,7 @@
 // and its key is the user's own, else the stored one, never a made-up `anon…` key where a better one is known.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fillFromStored } from '../../../../src/core/ingest/stored-work.ts';
+import { fillFromStored, retitled } from '../../../../src/core/ingest/stored-work.ts';
 import type { ParsedPaper } from '../../../../src/core/ingest/types.ts';
 import type { PaperRef } from '../../../../src/core/store/types.ts';
 import { parsedPaper } from '../../../support/parsed-paper.ts';
@@ -104,16 +104,57 @@ test("fillFromStored: the user's own key (a .bib entry's, a Zotero item's) is ke
 test("fillFromStored: a title the reader made up (a LaTeX file's first heading) yields to the stored paper's, and its key is made again", () => {
   const tex = record({
     title: 'Introduction',
-    titleFallback: true,
+    titleFallback: 'its first heading',
     authors: ['Mira Falk'],
     year: 2024,
     citationKey: 'falk2024introduction',
   });
   const filled = fillFromStored(tex, stored);
-  assert.deepEqual([filled.title, filled.titleFallback], [stored.title, false]);
+  assert.deepEqual([filled.title, filled.titleFallback], [stored.title, null]);
   assert.equal(filled.citationKey, 'falk2024quantization');
   assert.deepEqual(filled.authors, ['Mira Falk'], 'its own authors stay');
   // A stored paper without a title: the made-up one stays, marked.
   const alone = fillFromStored(tex, { ...stored, title: null, citationKey: null });
-  assert.deepEqual([alone.title, alone.titleFallback], ['Introduction', true]);
+  assert.deepEqual([alone.title, alone.titleFallback], ['Introduction', 'its first heading']);
+});
+
+/** A LaTeX source without \title stored by an earlier run: named by its first heading, marked as made up from it. */
+const madeUp: PaperRef = {
+  ...stored,
+  title: 'Introduction',
+  doi: null,
+  citationKey: 'falk2024introduction',
+  metadataProposedBy: 'its first heading',
+};
+
+test("fillFromStored: a stored title the reader made up yields to the record's real title or a model's proposal, and is taken marked as made up", () => {
+  const pdf = fillFromStored(record({ title: 'How Much Recall Does Quantisation Cost?', citationKey: 'falk2024much' }), madeUp);
+  assert.deepEqual([pdf.title, pdf.titleFallback, pdf.metadataProposedBy], ['How Much Recall Does Quantisation Cost?', null, null]);
+  const proposed = fillFromStored(record({ title: 'Recall under Quantisation', metadataProposedBy: 'gpt-4o-mini' }), madeUp);
+  assert.deepEqual(
+    [proposed.title, proposed.metadataProposedBy],
+    ['Recall under Quantisation', 'gpt-4o-mini'],
+    'a proposal beats a heading',
+  );
+  const untitled = fillFromStored(record(), madeUp);
+  assert.deepEqual([untitled.title, untitled.titleFallback, untitled.metadataProposedBy], ['Introduction', 'its first heading', null]);
+});
+
+test('retitled: a stored made-up title takes the real one, with a key and BibTeX made again from it; a user key stays', () => {
+  const title = 'How Much Recall Does Quantisation Cost?';
+  const pdf = fillFromStored(record({ title, citationKey: 'falk2024much' }), madeUp);
+  const meta = retitled(madeUp, pdf)!;
+  assert.deepEqual([meta.title, meta.authors, meta.year, meta.metadataProposedBy], [title, madeUp.authors, 2024, null]);
+  assert.equal(meta.citationKey, 'falk2024much', 'made from the real title (the stored key was made from the heading)');
+  assert.match(meta.bibtex!, /^@\w+\{falk2024much,[\s\S]*title = \{\{How Much Recall/);
+  // The user's key (not the one the heading made): it stays, and so does its entry.
+  const userKey = retitled({ ...madeUp, citationKey: 'Falk:2024pq' }, pdf)!;
+  assert.deepEqual([userKey.title, userKey.citationKey, userKey.bibtex], [title, 'Falk:2024pq', undefined]);
+  // A .bib entry of the user's brings the title: its key and entry are taken.
+  const entry = '@article{Falk:2024pq, title={How Much Recall Does Quantisation Cost?}}';
+  const bib = fillFromStored(record({ title, citationKey: 'Falk:2024pq', ownKey: true, bibtex: entry }), madeUp);
+  assert.deepEqual([retitled(madeUp, bib)!.citationKey, retitled(madeUp, bib)!.bibtex], ['Falk:2024pq', entry]);
+  // Nothing to take: a real stored title, or a record with no real title of its own.
+  assert.equal(retitled(stored, fillFromStored(record({ title }), stored)), null);
+  assert.equal(retitled(madeUp, fillFromStored(record(), madeUp)), null);
 });

@@ -145,7 +145,7 @@ test('mergeWork: title, authors and year a model proposed yield to a record that
 test('a title a reader made up (a LaTeX file without \\title, named by its first heading) neither keeps a work apart nor wins', () => {
   const tex = paper({
     title: 'Introduction',
-    titleFallback: true,
+    titleFallback: 'its first heading',
     authors: ['Ada Lovelace'],
     year: 2024,
     sourcePath: '/p/paper.tex',
@@ -160,14 +160,14 @@ test('a title a reader made up (a LaTeX file without \\title, named by its first
     texts: BODY,
   });
   assert.equal(conflicting(tex, pdf), false);
-  assert.equal(conflicting({ ...tex, titleFallback: false }, pdf), true, 'a real title that differs still keeps works apart');
+  assert.equal(conflicting({ ...tex, titleFallback: null }, pdf), true, 'a real title that differs still keeps works apart');
   assert.equal(titleKey(tex), null, 'not matched by its made-up title');
   const index = new WorkIndex();
   index.add(pdf);
   assert.equal(index.find(tex)?.paper, pdf, 'found by its text');
   for (const merged of [mergeWork(tex, pdf), mergeWork(pdf, tex)]) {
     assert.equal(merged.sourcePath, '/p/paper.tex', 'the LaTeX text');
-    assert.deepEqual([merged.title, merged.titleFallback], ['Sentence Retrieval for Writers', false]);
+    assert.deepEqual([merged.title, merged.titleFallback], ['Sentence Retrieval for Writers', null]);
     assert.match(merged.citationKey!, /^lovelace2024sentence/);
   }
   // A model's proposal is still a better name than a heading; it stays marked.
@@ -175,5 +175,5 @@ test('a title a reader made up (a LaTeX file without \\title, named by its first
   assert.deepEqual([proposed.title, proposed.metadataProposedBy], ['Sentence Retrieval for Writers', 'gpt-4o-mini']);
   // With no other title the made-up one stays, still marked as such.
   const alone = mergeWork(tex, { ...pdf, title: null });
-  assert.deepEqual([alone.title, alone.titleFallback], ['Introduction', true]);
+  assert.deepEqual([alone.title, alone.titleFallback], ['Introduction', 'its first heading']);
 });
