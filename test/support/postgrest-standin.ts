@@ -411,7 +411,10 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
       }
       if (req.method === 'PATCH') {
         const out = await update(name, u.searchParams, JSON.parse(Buffer.concat(chunks).toString('utf8')), prefer);
-        return out ? send(200, out) : (res.writeHead(204), res.end());
+        if (out) return send(200, out);
+        res.writeHead(204);
+        res.end();
+        return;
       }
       if (req.method === 'DELETE') {
         await remove(name, u.searchParams);
