@@ -24,8 +24,13 @@ export interface PaperView {
   url?: string | null;
   /** The key the paper was indexed under (Zotero / Better BibTeX, the user's .bib); Cite uses it where it is free. */
   citationKey?: string | null;
-  /** The model that proposed its title, authors and year (none of them the paper's own): shown with the title. */
+  /**
+   * The model that proposed its title, authors and year (none of them the paper's own), or, with `titleMadeUp`, where
+   * a name was made up from (`its first heading`, `its file name`): shown with the title.
+   */
   metadataProposedBy?: string | null;
+  /** The title is a name made up for a source that has none (a LaTeX file without \title); its authors and year are its own. */
+  titleMadeUp?: boolean;
 }
 
 /**

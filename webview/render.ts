@@ -43,12 +43,17 @@ export function paperTitle(paper: PaperView): string {
 }
 
 /**
- * The title, and where a model proposed it (the PDF gave none), a muted mark naming the model: the author checks it
- * before citing. Corpus text, so set as text (el), never as markup.
+ * The title, and where a model proposed it (the PDF gave none) or the reader made it up (a LaTeX source without
+ * \title), a muted mark naming the model or the heading: the author checks it before citing. Corpus text, so set as text (el), never as markup.
  */
 function titleWithMark(paper: PaperView): Child[] {
   const model = paper.metadataProposedBy;
-  const note = model ? `Title, authors and year proposed by ${model}, not read from the paper: check before citing` : null;
+  // A made-up name (its first heading) is no model's: only the title is not the paper's own.
+  const note = !model
+    ? null
+    : paper.titleMadeUp
+      ? `The paper's source names no title: shown by ${model}, not its title: check before citing`
+      : `Title, authors and year proposed by ${model}, not read from the paper: check before citing`;
   return [
     el('span', { class: 'cl-paper-title', attrs: note ? { title: note } : {} }, paperTitle(paper)),
     model ? el('span', { class: 'cl-proposed', attrs: { title: note! } }, ` (title proposed by ${model})`) : null,

@@ -94,6 +94,14 @@ describe('side-panel webview in headless Chromium', { skip: noChromium }, () => 
       });
       await p.page.waitForSelector('.cl-bookmark .cl-proposed', { state: 'attached' });
       assert.equal(await p.page.textContent('.cl-bookmark .cl-proposed'), ` (title proposed by ${model})`);
+
+      // A name made up for a LaTeX source without \title: said to be its first heading's, its authors and year not doubted.
+      const [madeUp] = makeHits(1);
+      madeUp.paper = { ...madeUp.paper, title: 'Introduction', metadataProposedBy: 'its first heading', titleMadeUp: true };
+      await showResults(p, [madeUp]);
+      const heading = await shown(madeUp.id);
+      assert.equal(heading.mark, ' (title proposed by its first heading)');
+      assert.equal(heading.tooltip, "The paper's source names no title: shown by its first heading, not its title: check before citing");
     } finally {
       await p.close();
     }

@@ -337,14 +337,16 @@ describe('adapt (host side)', () => {
     const bm = toBookmark(view, new Date('2026-01-02T03:04:05Z'));
     assert.deepEqual(bm, { id: '42', sentence: view.sentence, paper: view.paper, addedAt: '2026-01-02T03:04:05.000Z' });
     // A title a model proposed: the panel is told which model, so it can mark it.
-    const proposed = toHitView({
-      similarity: 0.8,
-      score: 0.8,
-      sentence: ref(42, 'Target.'),
-      previous: null,
-      next: null,
-      paper: { id: 'p1', title: 'T', authors: [], year: null, venue: null, doi: null, metadataProposedBy: 'gpt-4o-mini' },
-    });
+    const proposedPaper = { id: 'p1', title: 'T', authors: [], year: null, venue: null, doi: null, metadataProposedBy: 'gpt-4o-mini' };
+    const raw = { similarity: 0.8, score: 0.8, sentence: ref(42, 'Target.'), previous: null, next: null };
+    const proposed = { ...toHitView({ ...raw, paper: proposedPaper }), raw };
     assert.equal(proposed.paper.metadataProposedBy, 'gpt-4o-mini');
+    assert.equal(proposed.paper.titleMadeUp, undefined, "a model's proposal is not a made-up name");
+    // A LaTeX source without \title, named by its first heading: the panel is told the name is made up.
+    const madeUp = toHitView({
+      ...proposed.raw,
+      paper: { ...proposedPaper, title: 'Introduction', metadataProposedBy: 'its first heading' },
+    });
+    assert.deepEqual([madeUp.paper.metadataProposedBy, madeUp.paper.titleMadeUp], ['its first heading', true]);
   });
 });

@@ -1,5 +1,6 @@
 // Turns the store's hits into the panel protocol's HitView / BookmarkView (the host's side of the panel: the
 // webview bundle never sees a store type).
+import { madeUpFrom } from '../../core/paper/made-up-title.js';
 import type { Hit } from '../../core/store/types.js';
 import type { BookmarkView, HitView } from '../../../webview/protocol.js';
 
@@ -25,6 +26,8 @@ export function toHitView(hit: Hit): HitView {
       url: null,
       citationKey: hit.paper.citationKey ?? null,
       metadataProposedBy: hit.paper.metadataProposedBy ?? null,
+      // A name made up for a source without \title is stored as proposed by where it came from (paper/made-up-title.ts).
+      ...(madeUpFrom(hit.paper.metadataProposedBy) ? { titleMadeUp: true } : {}),
     },
   };
 }
