@@ -104,6 +104,16 @@ test(
 
       const third = await ingest(store, [join(dir, 'paper.pdf')], { embedder });
       assert.deepEqual({ papers: third.papers, retitled: third.retitled ?? 0 }, { papers: 0, retitled: 0 }, 'again: nothing to do');
+
+      // Re-indexing the .tex alone (Corpus Health's fix for other problems) writes its text again, under the real title.
+      const fourth = await ingest(store, [tex], { embedder, reindex: true });
+      assert.deepEqual([fourth.papers, fourth.sentences], [1, texSentences], 'the LaTeX text written again');
+      const reindexed = await onePaper(store);
+      assert.deepEqual(
+        [reindexed.id, reindexed.paper.title, reindexed.paper.metadataProposedBy ?? null, reindexed.paper.citationKey],
+        [one.id, TITLE, null, one.paper.citationKey],
+        'the title the PDF brought stays, with its key',
+      );
     } finally {
       await store.close();
     }

@@ -14,7 +14,7 @@ import { selectPaperFiles } from './latex.js';
 import { initCorpus } from './corpus-embedder.js';
 import { sha256Hex } from './paper.js';
 import { mergeWork, textRank, WorkIndex, type Work } from './identity.js';
-import { fillFromStored, retitled, StoredWorks } from './stored-work.js';
+import { fillFromStored, keepStoredTitle, retitled, StoredWorks } from './stored-work.js';
 import { proposeMetadata } from './propose-metadata.js';
 import type { ChatModel } from '../llm/chat.js';
 import { formatBibtexEntry, makeCitationKey } from '../bib/format.js';
@@ -265,12 +265,17 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
           if (options.chat) for (const p of result.papers) await fillProposed(p, options.chat, signal);
           summary.failed.push(...result.errors);
           summary.warnings.push(...(result.warnings ?? []));
-          const records = await oneRecordPerWork(result.papers);
+          let records = await oneRecordPerWork(result.papers);
           if (options.reindex) {
             // Read well: what was stored from this source before the run goes, and its records are written afresh.
             const before = [...new Set([unit.label, ...records.map((p) => p.sourcePath)])]
               .flatMap((s) => (s ? (storedBySource.get(s) ?? []) : []))
               .filter((id) => known.has(id) && !produced.has(id));
+            // A made-up title (no \title) read again keeps the real one a later run brought its stored paper.
+            if (store.listPapers && records.some((p) => p.titleFallback && before.includes(p.id))) {
+              const stored = new Map((await store.listPapers()).map((r) => [r.id, r]));
+              records = records.map((p) => keepStoredTitle(p, stored.get(p.id)));
+            }
             if (before.length) {
               await store.deletePapers(before);
               before.forEach((id) => known.delete(id));

@@ -175,6 +175,16 @@ export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPape
 }
 
 /**
+ * A record read again by a re-index, before its stored paper is deleted: where the reader made its title up and the
+ * stored paper has a real one (a later PDF or .bib entry brought it, see retitled), it keeps the stored title and key;
+ * otherwise it is as read.
+ */
+export function keepStoredTitle(paper: ParsedPaper, stored: PaperRef | undefined): ParsedPaper {
+  if (!paper.titleFallback || !stored?.title || madeUpFrom(stored.metadataProposedBy)) return paper;
+  return fillFromStored(paper, stored);
+}
+
+/**
  * The metadata a stored paper with a made-up title takes from a later record of its work that has a real one (its
  * PDF, the user's .bib entry), `filled` being that record after fillFromStored; null when there is nothing to take.
  * The record's text is worse, so it is not written: only the paper's metadata changes, its sentences stay. The key
