@@ -11,8 +11,8 @@
 // halfvec cast, the store's lookup through the same cast (half the index, hence of the pages a lookup reads). Recall is always against the exact float32 scan. Each size prints one line "peak memory" with the loading
 // process's and the corpus process's (the fresh process serving lookups) peak RSS. LIMIT_BENCH_EFS times other
 // ef_search values against the same exact answers; LIMIT_BENCH_RECALL_QUERIES (default 20) sets how many.
-// LIMIT_BENCH_CONNECTIVITY / LIMIT_BENCH_EXPANSION_ADD (default 16 / 64, the product's) build the native index's
-// HNSW graph with other settings; LIMIT_BENCH_REBUILD_INDEX=1 with LIMIT_BENCH_DIR removes a kept corpus's index file
+// LIMIT_BENCH_CONNECTIVITY / LIMIT_BENCH_EXPANSION_ADD (default: the product's graph for the size, graphFor) build
+// the native index's HNSW graph with other settings, whatever the size; LIMIT_BENCH_REBUILD_INDEX=1 with LIMIT_BENCH_DIR removes a kept corpus's index file
 // so that the fresh process builds it with them (timed: the same rows, one PGlite load for many graph settings).
 // The machine is shared: wall times are printed with the process CPU time and the load average.
 import { execFileSync } from 'node:child_process';
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPGliteStore } from '../src/core/store/backends/pglite.js';
-import { DEFAULT_GRAPH, efSearch, readVectors, retireFiles, type GraphSettings } from '../src/core/store/sql/native-index.js';
+import { efSearch, graphFor, readVectors, retireFiles, type GraphSettings } from '../src/core/store/sql/native-index.js';
 import type { SqlCorpusStore } from '../src/core/store/sql/store.js';
 import {
   exactLookup,
@@ -53,10 +53,20 @@ const RECALL_QUERIES = Number(process.env.LIMIT_BENCH_RECALL_QUERIES ?? 20);
 const HELD_OUT = Number(process.env.LIMIT_BENCH_HELDOUT ?? 0);
 /** LIMIT_BENCH_DIR: build the corpus of the (single) size there and keep it; an existing one is served again, not rebuilt. */
 const KEEP_DIR = process.env.LIMIT_BENCH_DIR;
-/** The native index's graph settings for the index built here (the bench's knobs; the product's by default). */
-const GRAPH: GraphSettings = {
-  connectivity: Number(process.env.LIMIT_BENCH_CONNECTIVITY ?? DEFAULT_GRAPH.connectivity),
-  expansionAdd: Number(process.env.LIMIT_BENCH_EXPANSION_ADD ?? DEFAULT_GRAPH.expansionAdd),
+/**
+ * The native index's graph settings for the index built here: the bench's knobs, fixed whatever the size (the store's
+ * nativeGraph), or, with neither set, undefined: the product's (graphFor the corpus's size, keepsGraph).
+ */
+const GRAPH: GraphSettings | undefined =
+  process.env.LIMIT_BENCH_CONNECTIVITY || process.env.LIMIT_BENCH_EXPANSION_ADD
+    ? {
+        connectivity: Number(process.env.LIMIT_BENCH_CONNECTIVITY ?? 16),
+        expansionAdd: Number(process.env.LIMIT_BENCH_EXPANSION_ADD ?? 64),
+      }
+    : undefined;
+const graphLabel = (n: number) => {
+  const g = GRAPH ?? graphFor(n);
+  return `m ${g.connectivity}, ef_construction ${g.expansionAdd}${GRAPH ? '' : ", the product's for this size"}`;
 };
 const REBUILD_INDEX = process.env.LIMIT_BENCH_REBUILD_INDEX === '1';
 /**
@@ -196,7 +206,7 @@ async function child(dir: string, n: number): Promise<void> {
     const c = cpuMs();
     await store.vectorIndex();
     console.log(
-      `  native index built on open (m ${GRAPH.connectivity}, ef_construction ${GRAPH.expansionAdd}): ` +
+      `  native index built on open (${graphLabel(n)}): ` +
         `${((performance.now() - t) / 1000).toFixed(1)} s (CPU ${((cpuMs() - c) / 1000).toFixed(1)} s, every core); ${load()}`,
     );
   }
@@ -209,7 +219,7 @@ async function child(dir: string, n: number): Promise<void> {
   // Where the native index serves (the default), its search breadth is what the lookups use, not pgvector's setting.
   const native = await store.vectorIndex(false);
   const breadth = native
-    ? `native index (usearch, built m ${GRAPH.connectivity} / ef_construction ${GRAPH.expansionAdd}), search breadth ${efSearch(native.size)}`
+    ? `native index (usearch, its graph m ${native.connectivity}; ${graphLabel(n)}), search breadth ${efSearch(native.size, native.connectivity)}`
     : `ef_search ${ef} (the store's, by size)`;
   const timed = async () => {
     const ms: number[] = [];
@@ -232,7 +242,7 @@ async function child(dir: string, n: number): Promise<void> {
   // index's search breadth (LIMIT_BENCH_BREADTHS), or pgvector's ef_search (the session setting its lookup reads).
   const others: { label: string; r: Awaited<ReturnType<typeof timed>> }[] = [];
   if (native) {
-    const own = efSearch(native.size);
+    const own = efSearch(native.size, native.connectivity);
     for (const b of [own, ...EXTRA_BREADTHS.filter((e) => e !== own)]) {
       native.breadth = b;
       others.push({ label: `at search breadth ${b}${b === own ? ' again' : ''}`, r: await timed() });

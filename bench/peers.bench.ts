@@ -178,19 +178,20 @@ async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want
   }
 }
 
-/** usearch alone, as the native index configures it (f16, m 16, ef_construction 64, ef_search 128+). */
+/** usearch alone, as the native index configures it (f16, graphFor(N): m 16 / ef_construction 64 below 150k; efSearch). */
 async function usearchAlone(data: ReturnType<typeof corpus>, want: number[][]): Promise<Row> {
   const { Index } = createRequire(__filename)('usearch') as typeof import('usearch');
-  const { efSearch } = await import('../src/core/store/sql/native-index.js');
+  const { efSearch, graphFor } = await import('../src/core/store/sql/native-index.js');
+  const graph = graphFor(N);
   const dir = mkdtempSync(join(tmpdir(), 'corpus-lens-peers-usearch-'));
   try {
     const index = new Index({
       dimensions: D,
       metric: 'cos' as never,
       quantization: 'f16' as never,
-      connectivity: 16,
-      expansion_add: 64,
-      expansion_search: efSearch(N),
+      connectivity: graph.connectivity,
+      expansion_add: graph.expansionAdd,
+      expansion_search: efSearch(N, graph.connectivity),
       multi: false,
     });
     const keys = BigUint64Array.from({ length: N }, (_, i) => BigInt(i + 1));

@@ -5,7 +5,8 @@
 // retires it (never used stale), that a corpus under 2,000 sentences builds none, that a damaged or half-written file
 // is rebuilt rather than read, that a process killed with appended rows unsaved and in the middle of an appending
 // write leaves a file that the next open resumes from, that a file built with other graph settings (connectivity) is
-// served and extended as built, and that a process where the module cannot load answers
+// served and extended as built, that an index sparser than its size's graph is rebuilt (on an append past the line
+// and on open), and that a process where the module cannot load answers
 // through pgvector's index with a one-line notice. The corpus process
 // (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import { openPGliteStore, pgliteStore } from '../../src/core/store/backends/pglite.js';
 import { vectorText } from '../../src/core/store/rows.js';
+import { DENSE_GRAPH, SPARSE_GRAPH } from '../../src/core/store/sql/native-index.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { freshPGlite } from '../support/db-pglite.js';
@@ -297,7 +299,8 @@ test('a file built with other graph settings is served and extended as built, no
     await store.writePapers(corpus(1, 60)); // 2,400 sentences
     assert.equal((await store.vectorIndex())?.connectivity, 24, 'built with the settings asked for');
     const [file] = indexFiles(folder);
-    // A process with the product's settings (m 16) opens the corpus: it maps that file as it is, m 24.
+    // A process with the product's settings (m 16 at this size: graphFor) opens the corpus: it maps that file as it
+    // is, m 24 (a denser graph than the size asks for is kept: keepsGraph).
     const next = pgliteStore((store.driver as unknown as { db: PGlite }).db, { nativeIndex: { folder } });
     const opened = await next.vectorIndex();
     assert.equal(opened?.connectivity, 24);
@@ -370,6 +373,49 @@ test('an append to a memory-mapped index never reads its file: the new rows are 
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test('an index sparser than its size asks for is rebuilt with the denser graph: on an append past the line, and on open', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-dense-'));
+  // The product's rule (graphFor: m 24 / 128 from DENSE_FROM, 150k) with the line at 2,460 sentences, so that a
+  // test corpus crosses it: the same code paths, the size scaled down.
+  const rule = (n: number) => (n >= 2_460 ? DENSE_GRAPH : SPARSE_GRAPH);
+  const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder, graph: rule } });
+  const db = (store.driver as unknown as { db: PGlite }).db;
+  try {
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 60)); // 2,400 sentences: under the line
+    assert.equal((await store.vectorIndex())?.connectivity, 16, 'built sparse under the line');
+    // Below the line an append extends it as built.
+    await store.writePapers(corpus(500, 1, 'a')); // 2,440
+    const kept = await store.vectorIndex();
+    assert.equal(kept?.size, 2440);
+    assert.equal(kept?.connectivity, 16, 'extended, not rebuilt, under the line');
+    // The append that takes it past the line: not extended; the next lookup's build is dense and finds the new row.
+    await store.writePapers(corpus(600, 1, 'b')); // 2,480
+    const grown = await store.vectorIndex();
+    assert.equal(grown?.size, 2480);
+    assert.equal(grown?.connectivity, 24, "rebuilt with the size's graph");
+    const { rows } = await store.driver.query(`SELECT id, embedding::text AS v FROM sentences ORDER BY id DESC LIMIT 1`);
+    assert.equal(grown.search(Float32Array.from(JSON.parse(String(rows[0].v)) as number[]), 1).ids[0], Number(rows[0].id));
+    // A sparse file of a corpus past the line (as an earlier version saved it): another process opening the corpus
+    // does not serve it but builds the dense one, and its file replaces the sparse one.
+    const sparse = await openSparse(folder, db);
+    assert.equal(sparse, 16, 'the sparse file was saved for this corpus');
+    const next = pgliteStore(db, { nativeIndex: { folder, graph: rule } });
+    assert.equal((await next.vectorIndex())?.connectivity, 24, 'a sparse file past the line is rebuilt on open');
+    assert.equal(indexFiles(folder).length, 1);
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+/** Saves the corpus's index with m 16 whatever its size (a store with fixed settings) and says its connectivity. */
+async function openSparse(folder: string, db: PGlite): Promise<number | undefined> {
+  for (const f of indexFiles(folder)) rmSync(join(folder, f));
+  const writer = pgliteStore(db, { nativeIndex: { folder, graph: SPARSE_GRAPH } });
+  return (await writer.vectorIndex())?.connectivity;
+}
 
 test("an earlier version's float32 file serves the corpus it was saved for; the next write builds the half-precision one", async () => {
   const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-f32-'));

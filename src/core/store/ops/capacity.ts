@@ -25,6 +25,8 @@ export const EMBEDDED_SENTENCE_LIMIT = 300_000;
  * lookups, by the same bench with 100 tuning + 100 held-out queries: 250k p50 6.6 ms, recall 0.976 (under load);
  * 500k on an idle machine, at the size rule's breadth (1,200): strict recall@25 0.951 / 0.957, CPU p50 ~7 ms, built
  * in 265 s (load + index). 1M fails on recall: 0.922 at breadth 2,000 (p50 13.0 ms), 0.936 at 3,000 (p50 20.0 ms).
+ * Those are m 16 / 64 graphs; from 150k the index is now built m 24 / 128 (native-index.ts graphFor): at 500k strict
+ * 0.987 at breadth 300, p50 6.1 ms under load. 1M with it: docs/benchmarks.md (the limit moves only on its figures).
  */
 export const NATIVE_SENTENCE_LIMIT = 500_000;
 

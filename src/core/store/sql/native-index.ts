@@ -71,23 +71,80 @@ export interface GraphSettings {
   expansionAdd: number;
 }
 
-/** The product's graph: m 16 as pgvector's; ef_construction 64 (pgvector's default); see efSearch. */
-export const DEFAULT_GRAPH: GraphSettings = { connectivity: 16, expansionAdd: 64 };
+/** The graph of an index built for a corpus under DENSE_FROM sentences: m 16 as pgvector's, ef_construction 64 (its default). */
+export const SPARSE_GRAPH: GraphSettings = { connectivity: 16, expansionAdd: 64 };
+/**
+ * The denser graph of an index built for a corpus of DENSE_FROM sentences or more. At 200k (clustered synthetic
+ * vectors, 100 tuning + 100 held-out queries) it gives strict recall@25 0.990 / 0.991 at breadth 128, where m 16 / 64
+ * gives 0.905–0.918 / 0.949–0.955 and needs 250 to reach the bar (0.948–0.968 in two builds); at 500k 0.987 at breadth
+ * 300, where m 16 needed 1,200 for 0.951; see efSearch for 1M. Its cost: ~2× the build CPU and 7 % more file.
+ * 16 / 200 recalled as well at 200k but with 1.5× its build CPU; 32 / 128 no better, with slower lookups.
+ */
+export const DENSE_GRAPH: GraphSettings = { connectivity: 24, expansionAdd: 128 };
+/**
+ * From this size a new index gets the denser graph. Below it the 100k targets (ingest with the index ≥ 2,000
+ * sentences/s, lookup p50 ≤ 5 ms, recall ≥ 0.95) were met with m 16 / 64 and are kept as measured (the denser build
+ * would double the index's share of an ingest); at 200k m 16 / 64 is at the bar, so the line is between the two.
+ */
+export const DENSE_FROM = 150_000;
+
+/** The graph a new index of `size` sentences is built with. */
+export function graphFor(size: number): GraphSettings {
+  return size >= DENSE_FROM ? DENSE_GRAPH : SPARSE_GRAPH;
+}
+
+/** Graph settings by corpus size: graphFor, or a store's own (fixed settings are a rule of one value). */
+export type GraphRule = (size: number) => GraphSettings;
+
+/** The rule of a store's option: graphFor where none is given, settings given as such for every size. */
+export function graphRule(graph?: GraphSettings | GraphRule): GraphRule {
+  if (typeof graph === 'function') return graph;
+  return graph ? () => graph : graphFor;
+}
+
+/**
+ * Whether an index whose graph has `connectivity` keeps serving a corpus of `size` sentences, or is rebuilt with
+ * graphFor(size). Settings are fixed when an index is made, and a corpus mostly grows by appends, which extend its
+ * index: an index made under DENSE_FROM would stay sparse at any size. It is rebuilt once, when it would serve past
+ * DENSE_FROM (an open, a resume or an append), rather than kept and searched ever wider: m 16 / 64 fails recall at 1M
+ * at any breadth measured (0.936 at 3,000), and the rebuild near DENSE_FROM takes about a minute of CPU in the
+ * background (lookups scan exactly meanwhile), where at 1M it would take many. A denser index than the size asks for
+ * is kept. `rule`: the store's (graphFor unless given, as the limit bench and the tests do).
+ */
+export function keepsGraph(connectivity: number, size: number, rule: GraphRule = graphFor): boolean {
+  return connectivity >= rule(size).connectivity;
+}
 /** Rows read per statement while building: lookups interleave with the reads, as with the keyword index's load. */
 const READ_CHUNK = 5000;
 
+/** The narrowest search breadth (the index's expansion_search; usearch searches max(expansion, wanted) deep). */
+const MIN_BREADTH = 128;
+
+/** The denser graph's breadth past 250k: 128 there, 1 more every DENSE_STEP sentences (see efSearch). */
+const DENSE_STEP = 1454;
+
 /**
- * Search breadth by corpus size: 128 up to 100k sentences (recall@25 0.96–0.99 on topic-structured vectors), size/800
- * to 250k (313 there: 0.976), then 1 more every 435 sentences past 250k, at most 2,000: at 500k (1,200) strict
- * recall@25 fell short at size/800 (625: 0.940 / 0.949 on 100 tuning / 100 held-out queries of clustered synthetic
- * vectors), and 1,200 was the narrowest breadth meeting 0.95 on the tuning set (0.951; held-out 0.957); CPU p50 per
- * lookup 6.7 ms there (`npm run bench -- limit`, docs/benchmarks.md). Re-scoring 2× or 4× the index's candidates
- * from the float32 vectors gave the same recall: its misses are graph misses, not half-precision reorderings.
- * Applied at each search (usearch searches max(expansion, wanted) deep), so an index extended by appends searches
- * as broadly as one built at its size.
+ * Search breadth by corpus size and the graph's connectivity.
+ *
+ * The denser graph (connectivity ≥ DENSE_GRAPH's): 128 up to 250k sentences, then 1 more every 1,454 (300 at 500k),
+ * at most 2,000. Chosen on the tuning queries (100 of clustered synthetic vectors, strict recall@25): at 200k 128 gave
+ * 0.990 (held-out 0.991); at 500k 300 gave 0.987 (held-out 0.9996, a set without the far queries that hold most
+ * misses: docs/benchmarks.md). Past 500k the same step is carried on, unmeasured in between (see
+ * NATIVE_SENTENCE_LIMIT for 1M).
+ *
+ * m 16 / 64 (an index made under DENSE_FROM, or by an earlier version): 128 up to 100k sentences (recall@25
+ * 0.96–0.99 on topic-structured vectors), size/800 to 250k (313 there: 0.976), then 1 more every 435 sentences past
+ * 250k, at most 2,000: at 500k (1,200) strict recall@25 fell short at size/800 (625: 0.940 / 0.949 on 100 tuning /
+ * 100 held-out queries of clustered synthetic vectors), and 1,200 was the narrowest breadth meeting 0.95 on the tuning
+ * set (0.951; held-out 0.957); CPU p50 per lookup 6.7 ms there (`npm run bench -- limit`, docs/benchmarks.md).
+ * Re-scoring 2× or 4× the index's candidates from the float32 vectors gave the same recall: its misses are graph
+ * misses, not half-precision reorderings.
+ *
+ * Applied at each search, so an index extended by appends searches as broadly as one built at its size.
  */
-export function efSearch(size: number): number {
-  return Math.min(2000, Math.max(128, Math.ceil(size / 800) + Math.max(0, Math.ceil((size - 250_000) / 435))));
+export function efSearch(size: number, connectivity: number): number {
+  if (connectivity >= DENSE_GRAPH.connectivity) return Math.min(2000, MIN_BREADTH + Math.max(0, Math.ceil((size - 250_000) / DENSE_STEP)));
+  return Math.min(2000, Math.max(MIN_BREADTH, Math.ceil(size / 800) + Math.max(0, Math.ceil((size - 250_000) / 435))));
 }
 
 /**
@@ -156,9 +213,9 @@ function indexConfig(dimensions: number, graph: GraphSettings): Record<string, u
     quantization: 'f16',
     connectivity: graph.connectivity,
     expansion_add: graph.expansionAdd,
-    // The narrowest breadth: usearch searches max(expansion, wanted) deep, and search() asks for efSearch(size) (or
-    // the limit bench's breadth), so a set expansion would also floor every narrower breadth the bench measures.
-    expansion_search: efSearch(0),
+    // The narrowest breadth: usearch searches max(expansion, wanted) deep, and search() asks for efSearch (or the
+    // limit bench's breadth), so a set expansion would also floor every narrower breadth the bench measures.
+    expansion_search: MIN_BREADTH,
   };
 }
 
@@ -212,7 +269,7 @@ async function holdsStored(index: UsearchIndex, driver: SqlDriver, maxId: number
     [maxId],
   );
   return rows.every((r) => {
-    const m = index.search(Float32Array.from(JSON.parse(String(r.v)) as number[]), Math.min(size, efSearch(size)), 1);
+    const m = index.search(Float32Array.from(JSON.parse(String(r.v)) as number[]), Math.min(size, efSearch(size, index.connectivity())), 1);
     for (let i = 0; i < m.keys.length; i++) if (Number(m.keys[i]) === Number(r.id)) return m.distances[i] < 1e-4;
     return false;
   });
@@ -237,6 +294,8 @@ export class NativeVectorIndex {
     private readonly dimensions: number,
     /** The settings rows added to it are linked with (its connectivity is the file's where it was read from one). */
     private readonly graph: GraphSettings,
+    /** The store's graph settings by size: an index sparser than they ask for is not extended past them (keepsGraph). */
+    private readonly rule: GraphRule,
     /** The file `index` is memory-mapped from (read only), or undefined when it is in memory. */
     private readonly mapped?: string,
     private readonly saved: SavedState = { count: size, maxId },
@@ -275,8 +334,9 @@ export class NativeVectorIndex {
     driver: SqlDriver,
     dimensions: number,
     folder: string | null,
-    graph: GraphSettings = DEFAULT_GRAPH,
+    graph?: GraphSettings | GraphRule,
   ): Promise<NativeVectorIndex | undefined> {
+    const rule = graphRule(graph);
     const mod = nativeModule();
     if (mod instanceof Error || !folder) return undefined;
     const state = await corpusState(driver);
@@ -285,10 +345,12 @@ export class NativeVectorIndex {
       .find(mappable);
     if (!file) return undefined;
     try {
-      const index = newIndex(mod, dimensions, graph);
+      const index = newIndex(mod, dimensions, rule(state.count));
       index.view(file);
+      // A sparser graph than the size asks for (see keepsGraph): not served, built anew (its file is replaced then).
+      if (!keepsGraph(index.connectivity(), state.count, rule)) return undefined;
       if (index.size() === state.count && (await holdsStored(index, driver, state.maxId, state.count))) {
-        return new NativeVectorIndex(index, state.count, state.maxId, dimensions, graph, file);
+        return new NativeVectorIndex(index, state.count, state.maxId, dimensions, rule(state.count), rule, file);
       }
     } catch {
       // missing or unreadable: to be built
@@ -307,17 +369,21 @@ export class NativeVectorIndex {
     dimensions: number,
     folder: string | null,
     current: () => boolean,
-    graph: GraphSettings = DEFAULT_GRAPH,
+    graph?: GraphSettings | GraphRule,
   ): Promise<NativeVectorIndex | undefined> {
+    const rule = graphRule(graph);
     const mod = nativeModule();
     if (mod instanceof Error) return undefined;
-    const resumed = folder ? await NativeVectorIndex.resume(mod, driver, dimensions, folder, current, graph) : undefined;
+    const resumed = folder ? await NativeVectorIndex.resume(mod, driver, dimensions, folder, current, rule) : undefined;
     if (resumed) return resumed;
     const state = await corpusState(driver);
-    const index = newIndex(mod, dimensions, graph);
+    const index = newIndex(mod, dimensions, rule(state.count));
     if (!(await addStored(index, driver, dimensions, 0, current))) return undefined;
     if (!current() || index.size() !== state.count) return undefined;
-    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, graph, undefined, { count: 0, maxId: 0 });
+    const built = new NativeVectorIndex(index, state.count, state.maxId, dimensions, rule(state.count), rule, undefined, {
+      count: 0,
+      maxId: 0,
+    });
     built.save(folder, current);
     return built;
   }
@@ -329,7 +395,7 @@ export class NativeVectorIndex {
     dimensions: number,
     folder: string,
     current: () => boolean,
-    graph: GraphSettings,
+    rule: GraphRule,
   ): Promise<NativeVectorIndex | undefined> {
     removeTemporary(folder);
     const state = await corpusState(driver);
@@ -340,12 +406,14 @@ export class NativeVectorIndex {
     try {
       // Mapped, not read whole: the rows past it go to an in-memory delta (see writable).
       if (!mappable(earlier.file)) return undefined; // just before view(): see mappable
-      const index = newIndex(mod, dimensions, graph);
+      const index = newIndex(mod, dimensions, rule(state.count));
       index.view(earlier.file);
+      // Grown past what its graph serves (keepsGraph): built in full with the size's graph instead of extended.
+      if (!keepsGraph(index.connectivity(), state.count, rule)) return undefined;
       if (index.size() !== earlier.count || !(await holdsStored(index, driver, earlier.maxId, earlier.count))) return undefined;
-      const linked = { ...graph, connectivity: index.connectivity() }; // as the file was built (see writable)
+      const linked = { ...rule(state.count), connectivity: index.connectivity() }; // as the file was built (see writable)
       const delta = newIndex(mod, dimensions, linked);
-      const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions, linked, earlier.file, undefined, delta);
+      const base = new NativeVectorIndex(index, earlier.count, earlier.maxId, dimensions, linked, rule, earlier.file, undefined, delta);
       const grown = await base.extend(driver, current);
       // Past the trigger, re-saved as an append would do it: in a worker, so that the open is not held for the
       // file's rewrite (given up if any write comes meanwhile: saved then by that write's trigger or on close).
@@ -369,7 +437,7 @@ export class NativeVectorIndex {
     // Linked as the file was built (its connectivity), as the rows would be if they were added to it.
     const graph = { ...this.graph, connectivity: this.connectivity };
     const delta = newIndex(mod, this.dimensions, graph);
-    return new NativeVectorIndex(this.index, this.size, this.maxId, this.dimensions, graph, this.mapped, this.saved, delta);
+    return new NativeVectorIndex(this.index, this.size, this.maxId, this.dimensions, graph, this.rule, this.mapped, this.saved, delta);
   }
 
   /**
@@ -378,11 +446,23 @@ export class NativeVectorIndex {
    * was deleted) or a write or close came meanwhile: the caller rebuilds.
    */
   async extend(driver: SqlDriver, current: () => boolean): Promise<NativeVectorIndex | undefined> {
+    // Grown past what its graph serves (keepsGraph): undefined, so that the next lookup builds it with the size's graph.
+    if (!keepsGraph(this.connectivity, (await corpusState(driver)).count, this.rule)) return undefined;
     const added = this.mapped ? this.delta : this.index;
     if (!added || !(await addStored(added, driver, this.dimensions, this.maxId, current))) return undefined;
     const state = await corpusState(driver);
     if (!current() || this.index.size() + (this.delta?.size() ?? 0) !== state.count) return undefined;
-    return new NativeVectorIndex(this.index, state.count, state.maxId, this.dimensions, this.graph, this.mapped, this.saved, this.delta);
+    return new NativeVectorIndex(
+      this.index,
+      state.count,
+      state.maxId,
+      this.dimensions,
+      this.graph,
+      this.rule,
+      this.mapped,
+      this.saved,
+      this.delta,
+    );
   }
 
   /**
@@ -465,8 +545,8 @@ export class NativeVectorIndex {
   search(vector: Float32Array, k: number): { ids: number[]; similarities: number[] } {
     if (!this.size || k <= 0) return { ids: [], similarities: [] };
     const n = Math.min(k, this.size);
-    // At least efSearch(size) deep however the index was made: usearch's search breadth is max(expansion, wanted).
-    const breadth = Math.max(n, this.breadth ?? efSearch(this.size));
+    // At least efSearch deep however the index was made: usearch's search breadth is max(expansion, wanted).
+    const breadth = Math.max(n, this.breadth ?? efSearch(this.size, this.connectivity));
     // A mapped file's size is fixed; an in-memory index may hold rows a later extension added (not this state's).
     const base = this.mapped ? this.index.size() : this.size;
     const found = nearest(this.index, vector, Math.min(base, breadth));

@@ -16,6 +16,7 @@ import {
   retireFiles,
   saveAfter,
   SIMILARITY_ERROR,
+  type GraphRule,
   type GraphSettings,
 } from './native-index.js';
 import {
@@ -144,9 +145,10 @@ export interface SqlStoreOptions {
    * Embedded corpus: serve vector lookups from the native vector index (native-index.ts), kept in `folder` (null: in
    * memory only), instead of pgvector's HNSW in PGlite, which is then not built. Where the native module cannot
    * load, the store says so once (onNotice) and keeps pgvector's index. `graph`: the HNSW settings of an index it
-   * builds (default DEFAULT_GRAPH; the limit bench measures others with it); a saved file keeps its own connectivity.
+   * builds, for every size or by size (default graphFor; an index sparser than its size asks for is rebuilt, see
+   * keepsGraph; the limit bench and the tests give others); a saved file keeps its own connectivity.
    */
-  nativeIndex?: { folder: string | null; graph?: GraphSettings };
+  nativeIndex?: { folder: string | null; graph?: GraphSettings | GraphRule };
 }
 
 /** What the user is told when a parallel index build had to run serially (see isSharedMemoryShortage). */
