@@ -282,7 +282,7 @@ async function child(dir: string, n: number): Promise<void> {
     const far = want.filter((w) => w.sims[0] < FAR).length;
     return (
       `${r.strict.toFixed(3)}, k-nn (ties within ${KNN_EPSILON}) ${r.knn.toFixed(3)} (${count} queries, ${far} far; ` +
-      `${m.missed} of ${m.of.toLocaleString('en')} ids missed${m.missed ? ` in ${m.queries.length} queries, worst ${worst}` : ''})`
+      `${m.missed} of ${m.of.toLocaleString('en')} ids missed${m.missed ? ` in ${m.queries.length} quer${m.queries.length === 1 ? 'y' : 'ies'}, worst ${worst}` : ''})`
     );
   };
   const figures = (r: Awaited<ReturnType<typeof timed>>) =>
