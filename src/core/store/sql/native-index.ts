@@ -121,16 +121,16 @@ const READ_CHUNK = 5000;
 const MIN_BREADTH = 128;
 
 /** The denser graph's breadth past 250k: 128 there, 1 more every DENSE_STEP sentences (see efSearch). */
-const DENSE_STEP = 1454;
+const DENSE_STEP = 2500;
 
 /**
  * Search breadth by corpus size and the graph's connectivity.
  *
- * The denser graph (connectivity ≥ DENSE_GRAPH's): 128 up to 250k sentences, then 1 more every 1,454 (300 at 500k),
- * at most 2,000. Chosen on the tuning queries (100 of clustered synthetic vectors, strict recall@25): at 200k 128 gave
- * 0.990 (held-out 0.991); at 500k 300 gave 0.987 (held-out 0.9996, a set without the far queries that hold most
- * misses: docs/benchmarks.md). Past 500k the same step is carried on, unmeasured in between (see
- * NATIVE_SENTENCE_LIMIT for 1M).
+ * The denser graph (connectivity ≥ DENSE_GRAPH's): 128 up to 250k sentences, then 1 more every 2,500 (228 at 500k,
+ * 428 at 1M), at most 2,000: at or wider than the narrowest breadth measured to meet strict recall@25 0.95 on the
+ * tuning queries (100 of clustered synthetic vectors), at each size measured: 200k 128 (0.990; held-out 0.991), 500k
+ * 200 (0.986; held-out 0.9996, a set without the far queries that hold most misses), 1M 300 (0.993; held-out 0.991,
+ * p50 4.4 ms under the bench lock). Narrower breadths were not measured at 500k and 1M, so the rule keeps that margin.
  *
  * m 16 / 64 (an index made under DENSE_FROM, or by an earlier version): 128 up to 100k sentences (recall@25
  * 0.96–0.99 on topic-structured vectors), size/800 to 250k (313 there: 0.976), then 1 more every 435 sentences past

@@ -15,11 +15,12 @@ test('m 16 / 64: 128 to 100k, size/800 to 250k, then wider, reaching the measure
   for (let n = 1_000; n < 2_000_000; n += 7_919) assert.ok(efSearch(n + 7_919, m) >= efSearch(n, m), 'never narrower for a larger corpus');
 });
 
-test('the denser graph searches narrower: 128 to 250k, 300 at 500k, at most 2,000', () => {
+test('the denser graph searches narrower: 128 to 250k, 228 at 500k, 428 at 1M, at most 2,000', () => {
   const m = DENSE_GRAPH.connectivity;
   assert.equal(efSearch(200_000, m), 128, '200k: 0.990 at 128 with m 24 / 128 (m 16 / 64 needs 250)');
   assert.equal(efSearch(250_000, m), 128);
-  assert.equal(efSearch(500_000, m), 300, '500k: 0.987 at 300 (m 16 / 64 needed 1,200)');
+  assert.equal(efSearch(500_000, m), 228, '500k: 0.986 at 200 (m 16 / 64 needed 1,200)');
+  assert.equal(efSearch(1_000_000, m), 428, '1M: 0.993 at 300, 0.996 at 450 (m 16 / 64: 0.936 at 3,000)');
   assert.equal(efSearch(50_000_000, m), 2000);
   for (let n = 1_000; n < 2_000_000; n += 7_919) {
     assert.ok(efSearch(n + 7_919, m) >= efSearch(n, m), 'never narrower for a larger corpus');
