@@ -316,17 +316,7 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
       if (k === 'or' || k === 'and') where.push(`(${q.logic(v, k === 'or' ? 'OR' : 'AND')})`);
       else where.push(q.condition(k, v));
     }
-    const sel = search.get('select') ?? '*';
-    const representation = /return=representation/.test(prefer);
-    const returning = representation
-      ? ` RETURNING ${
-          sel === '*'
-            ? '*'
-            : splitTop(sel)
-                .map((c) => ident(c.trim()))
-                .join(', ')
-        }`
-      : '';
+    const { representation, returning } = returningOf(search, prefer);
     const list = cols.map(ident).join(', ');
     const res = await sql<Row>(
       `UPDATE ${ident(table)} SET (${list}) = (SELECT ${list} FROM json_populate_record(NULL::${ident(table)}, ${row}))${
@@ -335,6 +325,19 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
       q.params,
     );
     return representation ? res.rows : null;
+  }
+
+  /** Prefer: return=representation asks for the written rows back, with the columns of `select`. */
+  function returningOf(search: URLSearchParams, prefer: string): { representation: boolean; returning: string } {
+    const representation = /return=representation/.test(prefer);
+    const sel = search.get('select') ?? '*';
+    const columns =
+      sel === '*'
+        ? '*'
+        : splitTop(sel)
+            .map((c) => ident(c.trim()))
+            .join(', ');
+    return { representation, returning: representation ? ` RETURNING ${columns}` : '' };
   }
 
   async function insert(table: string, search: URLSearchParams, body: unknown, prefer: string) {
@@ -354,17 +357,7 @@ export async function startPostgrestStandin(db: StandinDb, options: { key: strin
     else if (/resolution=merge-duplicates/.test(prefer) && target) {
       conflict = ` ON CONFLICT (${target.split(',').map(ident).join(', ')}) DO UPDATE SET ${cols.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}`;
     }
-    const representation = /return=representation/.test(prefer);
-    const sel = search.get('select') ?? '*';
-    const returning = representation
-      ? ` RETURNING ${
-          sel === '*'
-            ? '*'
-            : splitTop(sel)
-                .map((c) => ident(c.trim()))
-                .join(', ')
-        }`
-      : '';
+    const { representation, returning } = returningOf(search, prefer);
     const res = await sql<Row>(
       `INSERT INTO ${ident(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${ident(table)}, $1::json)${conflict}${returning}`,
       [JSON.stringify(rows)],
