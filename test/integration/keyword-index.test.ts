@@ -12,7 +12,7 @@ import { toHit } from '../../src/core/store/rows.js';
 import { hybridStatement, QUERY_LEXEMES_SQL } from '../../src/core/store/sql/ranking.js';
 import { vectorIndex } from '../../src/core/store/sql/vector.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
-import { hybridTuning, type PaperInput } from '../../src/core/store/types.js';
+import { hybridTuning, type Hit, type PaperInput } from '../../src/core/store/types.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { hashEmbed } from '../support/db-embedder.js';
 import { freshPGlite } from '../support/db-pglite.js';
@@ -115,18 +115,20 @@ describe('the in-memory keyword index of an embedded corpus', () => {
     const inSql = hybridStatement(25, t.candidates, vectorIndex(DIM, 'float32'));
     for (const q of queries.slice(0, 20)) {
       const vector = hashEmbed(q, DIM);
-      let hits: number[] = [];
-      const sent = await statements(async () => (hits = (await store.matchHybrid(vector, q, { count: 25 })).map((h) => h.sentence.id)));
+      // Each hit's id with its fused score and similarity: the given ranking and places give the same doubles.
+      const key = (h: Hit) => `${h.sentence.id} ${h.score} ${h.similarity}`;
+      let hits: string[] = [];
+      const sent = await statements(async () => (hits = (await store.matchHybrid(vector, q, { count: 25 })).map(key)));
       assert.ok(
-        sent.some((sql) => sql.includes('unnest($2::bigint[])')),
-        'the ranking was given',
+        sent.some((sql) => /unnest\(\$2::bigint\[\], \$\d::text\[\], \$\d::int\[\]\)/.test(sql)),
+        'the ranking was given, with its papers and sections',
       );
       assert.ok(!sent.some((sql) => sql.includes('bm25_sentences')), 'no SQL ranking');
       const want = await store.driver.lookup(inSql, vector, [q, 0, t.rrfK, t.sectionWeight, t.perSection]);
       assert.equal(hits.length, 25);
       assert.deepEqual(
         hits,
-        want.map((r) => toHit(r).sentence.id),
+        want.map((r) => key(toHit(r))),
         q,
       );
     }

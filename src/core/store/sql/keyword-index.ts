@@ -176,10 +176,14 @@ export class KeywordIndex {
 
   private constructor(
     private readonly terms: ReadonlyMap<string, number>,
-    /** Sentence row → its id, its section row (-1: none), its length in distinct lexemes. */
+    /** Sentence row → its id (ascending), its section row (-1: none), its length in distinct lexemes. */
     private readonly ids: Float64Array,
     private readonly sectionOf: Int32Array,
     private readonly len: Int32Array,
+    /** Sentence row → its paper (an index into paperIds) and its section_index: where a hit sits (placeOf). */
+    private readonly paperOf: Int32Array,
+    private readonly sectionIndexOf: Int32Array,
+    private readonly paperIds: readonly string[],
     private readonly sentences: Postings,
     /** Section row → its length (sections.lexemes). */
     private readonly sectionLen: Int32Array,
@@ -205,6 +209,8 @@ export class KeywordIndex {
       this.ids,
       this.sectionOf,
       this.len,
+      this.paperOf,
+      this.sectionIndexOf,
       this.sectionLen,
       this.stamp,
       this.score,
@@ -213,6 +219,7 @@ export class KeywordIndex {
     ];
     let terms = 0;
     for (const t of this.terms.keys()) terms += 2 * t.length + 60;
+    for (const p of this.paperIds) terms += 2 * p.length + 60;
     return arrays.reduce((a, x) => a + x.byteLength, 0) + terms;
   }
 
@@ -257,6 +264,9 @@ export class KeywordIndex {
     const ids: number[] = [];
     const sectionOf: number[] = [];
     const len: number[] = [];
+    const paperOf: number[] = [];
+    const sectionIndexOf: number[] = [];
+    const paperRow = new Map<string, number>();
     const sentencePostings = new PostingsBuilder(totals.lexemes);
     const sentencesRead = await readPaged(
       driver,
@@ -266,6 +276,11 @@ export class KeywordIndex {
         const row = ids.length;
         ids.push(Number(r.id));
         sectionOf.push(sectionRow.get(sectionKey(r)) ?? -1);
+        const paper = String(r.paper_id);
+        let p = paperRow.get(paper);
+        if (p === undefined) paperRow.set(paper, (p = paperRow.size));
+        paperOf.push(p);
+        sectionIndexOf.push(Number(r.section_index));
         let lexemes = 0;
         parseTsvector(String(r.tsv ?? ''), (lexeme, tf) => {
           lexemes++;
@@ -280,6 +295,9 @@ export class KeywordIndex {
       Float64Array.from(ids),
       Int32Array.from(sectionOf),
       Int32Array.from(len),
+      Int32Array.from(paperOf),
+      Int32Array.from(sectionIndexOf),
+      [...paperRow.keys()],
       sentencePostings.build(terms.size),
       Int32Array.from(sectionLen),
       sectionPostings.build(terms.size),
@@ -342,6 +360,21 @@ export class KeywordIndex {
       .sort((a, b) => b.score - a.score || a.id - b.id)
       .slice(0, count)
       .map((x) => x.id);
+  }
+
+  /**
+   * Where sentence `id` sits (its paper and section_index, as its row holds them), for the hybrid's per-section cap
+   * without reading the row (ranking.ts hybridQuery's keywordPlaces); undefined for an id the index does not hold.
+   */
+  placeOf(id: number): { paperId: string; sectionIndex: number } | undefined {
+    let [lo, hi] = [0, this.ids.length - 1];
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ids[mid] < id) lo = mid + 1;
+      else if (this.ids[mid] > id) hi = mid - 1;
+      else return { paperId: this.paperIds[this.paperOf[mid]], sectionIndex: this.sectionIndexOf[mid] };
+    }
+    return undefined;
   }
 
   /** A row's section for the first stage (a row without a section row is its own group, as SQL's NULL-free keys). */

@@ -808,7 +808,15 @@ export class SqlCorpusStore implements CorpusStore {
       const rows = await this.driver.lookup(
         hybridStatement(count, t.candidates, vectorsOf(meta), keywords, 'given'),
         embedding,
-        [ranking ? ranking.map(String) : text, offset, t.rrfK, t.sectionWeight, t.perSection, ids],
+        [
+          ranking ? ranking.ids : text,
+          offset,
+          t.rrfK,
+          t.sectionWeight,
+          t.perSection,
+          ids,
+          ...(ranking ? [ranking.papers, ranking.sections] : []),
+        ],
         `corpus_lens_hybrid_${keywords}_native_${count}_${t.candidates}`,
       );
       return this.hits(rows);
@@ -817,7 +825,7 @@ export class SqlCorpusStore implements CorpusStore {
       ? await this.driver.lookup(
           hybridStatement(count, t.candidates, vectorsOf(meta), 'given'),
           embedding,
-          [ranking.map(String), offset, t.rrfK, t.sectionWeight, t.perSection],
+          [ranking.ids, offset, t.rrfK, t.sectionWeight, t.perSection, ranking.papers, ranking.sections],
           `corpus_lens_hybrid_given_${count}_${t.candidates}`,
         )
       : unfiltered
@@ -839,12 +847,12 @@ export class SqlCorpusStore implements CorpusStore {
   }
 
   /**
-   * bm25_sentences' ranking of `text` (best `count` sentence ids) from the in-memory keyword index, on the embedded
-   * corpus once the index is loaded for the corpus as it is now; undefined otherwise (and for web-search syntax),
-   * and the caller ranks in SQL. With options.keywordIndex the first call starts the load (a few seconds at 100k
+   * bm25_sentences' ranking of `text` (best `count` sentence ids, with their papers and section indexes for the
+   * hybrid's per-section cap) from the in-memory keyword index, on the embedded corpus once the index is loaded for
+   * the corpus as it is now; undefined otherwise (and for web-search syntax), and the caller ranks in SQL. With options.keywordIndex the first call starts the load (a few seconds at 100k
    * sentences, in short statements that lookups interleave with) and does not wait for it.
    */
-  private async keywordRanking(text: string, count: number): Promise<number[] | undefined> {
+  private async keywordRanking(text: string, count: number): Promise<{ ids: string[]; papers: string[]; sections: number[] } | undefined> {
     if (this.kind !== 'pglite') return undefined;
     if (this.keywords?.generation !== this.generation || !this.keywords.index) {
       if (this.options.keywordIndex) void this.keywordIndex().catch(() => undefined); // a failed load: SQL ranks
@@ -855,7 +863,10 @@ export class SqlCorpusStore implements CorpusStore {
     const [row] = await this.driver.lookup(QUERY_LEXEMES_JSON, null, [text], 'corpus_lens_query_lexemes');
     const [web, lexemes] = JSON.parse(String(row?.q ?? '[false, []]')) as [boolean, string[] | null];
     if (web) return undefined;
-    return this.keywords.index.rank(lexemes ?? [], count);
+    const index = this.keywords.index;
+    const ids = index.rank(lexemes ?? [], count);
+    const places = ids.map((id) => index.placeOf(id)!); // its own ids: always found
+    return { ids: ids.map(String), papers: places.map((p) => p.paperId), sections: places.map((p) => p.sectionIndex) };
   }
 
   /**
