@@ -103,7 +103,7 @@ test('schema --print --roles --supabase: the schema unchanged first, then roles,
   assert.ok(rest.indexOf('CREATE ROLE corpus_lens_reader NOLOGIN') < rest.indexOf('ENABLE ROW LEVEL SECURITY'));
   assert.match(
     rest,
-    /GRANT SELECT ON TABLE corpus_meta, papers, sentences, sections, term_stats, fts_totals, elements TO corpus_lens_reader;/,
+    /GRANT SELECT ON TABLE corpus_meta, papers, source_copies, sentences, sections, term_stats, fts_totals, elements TO corpus_lens_reader;/,
   );
   assert.match(rest, /CREATE POLICY corpus_lens_read ON sentences FOR SELECT TO anon, authenticated USING \(true\);/);
   const roles = await cli(['schema', '--print', '--dimensions', '64', '--roles']);

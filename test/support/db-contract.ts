@@ -378,6 +378,27 @@ export function storeContract(t: ContractTarget): void {
       }
     });
 
+    test('source copies (schema v17): a file recorded as a copy of a paper, again with a new hash and paper, forgotten on request', async () => {
+      const store = t.store();
+      if (!store.sourceCopies || !store.updateSourceCopies) return;
+      assert.deepEqual(await store.sourceCopies(), []);
+      const paths = ['/papers/a.pdf', '/papers/b.pdf'];
+      try {
+        await store.updateSourceCopies(
+          [
+            { sourcePath: paths[0], contentHash: 'h1', paperId: 'p1' },
+            { sourcePath: paths[1], contentHash: 'h2', paperId: 'p1' },
+          ],
+          [],
+        );
+        await store.updateSourceCopies([{ sourcePath: paths[0], contentHash: 'h3', paperId: 'p2' }], [paths[1]]);
+        assert.deepEqual(await store.sourceCopies(), [{ sourcePath: paths[0], contentHash: 'h3', paperId: 'p2' }]);
+      } finally {
+        await store.updateSourceCopies([], paths);
+      }
+      assert.deepEqual(await store.sourceCopies(), []);
+    });
+
     test('elements: written with their paper; found by vector, keyword and type; linked by page; listed; deleted with the paper', async () => {
       const store = t.store();
       const v = (text: string) => hashEmbed(text, DIM);

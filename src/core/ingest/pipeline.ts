@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve } from 'node:path';
 import { minimatch } from 'minimatch';
 import type { Embedder } from '../embed/types.js';
-import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput } from '../store/types.js';
+import { deferIndexesFrom, type CorpusStore, type IndexPrecision, type PaperInput, type SourceCopy } from '../store/types.js';
 import { PAPER_EXTENSIONS, readPaperFile, sniffKind } from './index.js';
 import { collectBibIndex, elementEmbeddingText, listPaperFiles, toPaperInput, type ParsedBib } from './folder.js';
 import { bibPapers } from './bib.js';
@@ -90,22 +90,25 @@ export interface IngestUnit {
 }
 
 export async function ingest(store: CorpusStore, inputs: readonly string[], options: IngestOptions): Promise<IngestSummary> {
+  const { units, unreadable } = await fileUnits(inputs, options.glob);
+  const summary = await ingestUnits(store, units, options);
+  // Folders the walk could not read are failures too: their papers are missing.
+  summary.failed.unshift(...unreadable);
+  return summary;
+}
+
+/** A unit for each paper file under the inputs (folders walked), and the folders the walk could not read. */
+export async function fileUnits(inputs: readonly string[], glob?: string): Promise<{ units: IngestUnit[]; unreadable: ReadError[] }> {
   const unreadable: ReadError[] = [];
-  const files = await collectFiles(inputs, options.glob, unreadable);
+  const files = await collectFiles(inputs, glob, unreadable);
   const {
     index: bib,
     errors: bibErrors,
     warnings: bibWarnings,
     parsed,
   } = await collectBibIndex(files.filter((f) => extname(f).toLowerCase() === '.bib'));
-  const summary = await ingestUnits(
-    store,
-    files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings }, parsed.get(f))),
-    options,
-  );
-  // Folders the walk could not read are failures too: their papers are missing.
-  summary.failed.unshift(...unreadable);
-  return summary;
+  const units = files.map((f) => fileUnit(f, bib, { errors: bibErrors, warnings: bibWarnings }, parsed.get(f)));
+  return { units, unreadable };
 }
 
 /** A paper file; a LaTeX project's hash covers its includes, so it is always read (its papers' hashes decide). */
@@ -162,6 +165,19 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
   await initCorpus(store, embedder, { indexPrecision: options.indexPrecision, signal });
   const known = new Map((await store.sources()).map((s) => [s.id, s]));
   const knownHashes = new Set([...known.values()].map((s) => `${s.sourcePath}\u0000${s.contentHash}`));
+  // A file that is a worse copy of a stored paper's work (the PDF compiled from its LaTeX source) is skipped unread
+  // like an unchanged source, while its paper is stored (a user who deletes that paper gets the file read again).
+  const copies = new Map(((await store.sourceCopies?.()) ?? []).map((c) => [c.sourcePath, c]));
+  const unchanged = (id: { sourcePath: string; contentHash: string }) => {
+    const copy = copies.get(id.sourcePath);
+    return knownHashes.has(`${id.sourcePath}\u0000${id.contentHash}`) || (copy?.contentHash === id.contentHash && known.has(copy.paperId));
+  };
+  /** Files read by this run that are copies of a paper's work, none of their own text stored: recorded at its end. */
+  const copiesFound = new Map<string, SourceCopy>();
+  /** Files read by this run: what was recorded of them as copies is replaced. */
+  const filesReadNow = new Set<string>();
+  /** Records of this run written as the one paper of their file (by id): the file, should the record be merged away. */
+  const ownFile = new Map<string, { sourcePath: string; contentHash: string }>();
   // One paper per work: each record read is matched against the works of the run (and the stored papers' DOIs and
   // arXiv ids); a second record of a work is merged into the first (identity.ts), never written beside it.
   const works = new WorkIndex();
@@ -240,6 +256,9 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
         // The earlier record was a stored paper read again: the work keeps that paper's id (freshPapers compares texts).
         if (storedAtStart.has(match.id) && known.has(match.id)) merged.id = match.id;
         await retract(match);
+        // The earlier record's file (a PDF read before its LaTeX source) is now a copy of the merged paper's work.
+        const file = ownFile.get(match.id);
+        if (file) copiesFound.set(file.sourcePath, { ...file, paperId: merged.id });
         works.add(merged, match);
         paper = merged;
       }
@@ -254,13 +273,14 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
       signal?.throwIfAborted();
       try {
         const id = await unit.identity();
-        if (id && !options.reindex && knownHashes.has(`${id.sourcePath}\u0000${id.contentHash}`)) {
+        if (id && !options.reindex && unchanged(id)) {
           summary.skipped++;
           const problems = unit.problemsWhenSkipped?.();
           summary.failed.push(...(problems?.errors ?? []));
           summary.warnings.push(...(problems?.warnings ?? []));
         } else {
           filesRead++;
+          if (id) filesReadNow.add(id.sourcePath);
           const result = await unit.read(signal);
           if (options.chat) for (const p of result.papers) await fillProposed(p, options.chat, signal);
           summary.failed.push(...result.errors);
@@ -290,7 +310,22 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
             await store.deletePapers(gone);
             gone.forEach((id) => known.delete(id));
           }
+          const storedBefore = new Map(records.map((p) => [p.id, known.get(p.id)]));
           const fresh = await freshPapers(store, records, known, summary);
+          // A file of one paper is a copy when its record was skipped (a stored paper of its work has the better text)
+          // or took another's better text (merged with a record read before it); so is the file a stored paper was read
+          // from when this record's better text replaces it (a PDF indexed before its LaTeX source).
+          const [only] = id && result.papers.length === 1 && records.length === 1 ? records : [];
+          if (only && fresh.includes(only) && only.sourcePath === id!.sourcePath) ownFile.set(only.id, id!);
+          else if (only) copiesFound.set(id!.sourcePath, { ...id!, paperId: only.id });
+          for (const p of fresh) {
+            const old = storedBefore.get(p.id);
+            // Only a file that had no other paper stored (not a .bib of several entries, which any of them could need again).
+            const from = old?.sourcePath;
+            if (from && old.contentHash && from !== p.sourcePath && storedBySource.get(from)?.length === 1) {
+              copiesFound.set(from, { sourcePath: from, contentHash: old.contentHash, paperId: p.id });
+            }
+          }
           // A paper read again in this run (a .bib entry, then its full text) replaces the one still waiting to be written.
           const replaced = new Set(fresh.map((p) => p.id));
           if (pending.some((p) => replaced.has(p.id))) {
@@ -322,11 +357,32 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
       options.onProgress?.(progress(i + 1, units.length, summary, pendingSentences, started, unit.label));
     }
     await flush();
+    await recordCopies(store, copiesFound, filesReadNow, copies, known);
   } finally {
     // Also after a run that was stopped with its indexes dropped: CREATE INDEX IF NOT EXISTS.
     await indexes?.create();
   }
   return summary;
+}
+
+/**
+ * Records the copies a run found whose paper is stored and holds another file's text, each file none of whose own
+ * text is stored (a file of several papers, a .bib, stays known by the others); forgets what was recorded of the other
+ * files the run read.
+ */
+async function recordCopies(
+  store: CorpusStore,
+  found: ReadonlyMap<string, SourceCopy>,
+  filesRead: ReadonlySet<string>,
+  recorded: ReadonlyMap<string, SourceCopy>,
+  known: ReadonlyMap<string, { sourcePath?: string | null }>,
+): Promise<void> {
+  if (!store.updateSourceCopies) return;
+  const stored = new Set([...known.values()].map((p) => p.sourcePath));
+  const record = [...found.values()].filter((c) => known.has(c.paperId) && !stored.has(c.sourcePath));
+  const copied = new Set(record.map((c) => c.sourcePath));
+  const forget = [...filesRead].filter((f) => recorded.has(f) && !copied.has(f));
+  if (record.length || forget.length) await store.updateSourceCopies(record, forget);
 }
 
 /** The store's index controls, where it has them (the SQL backends; Supabase manages its own). */

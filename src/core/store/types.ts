@@ -332,6 +332,17 @@ export interface CorpusStore {
   counts(): Promise<{ papers: number; sentences: number }>;
   /** Every paper's id, source file and content hash: the ingest pipeline skips unchanged sources with it. */
   sources(): Promise<PaperSource[]>;
+  /**
+   * The files recorded as copies of a stored paper's work (CorpusStore.updateSourceCopies): ingest skips such a file
+   * unread while its content hash is the same and its paper is stored. The SQL backends and Supabase (schema v17; none
+   * before).
+   */
+  sourceCopies?(): Promise<SourceCopy[]>;
+  /**
+   * Records files (by path, replacing what was recorded of them) as copies of stored papers' works, and forgets what was
+   * recorded of the `forget` paths: ingest read them and they are no longer such copies.
+   */
+  updateSourceCopies?(record: readonly SourceCopy[], forget: readonly string[]): Promise<void>;
   /** Deletes papers with their sentences (a changed source is re-ingested whole). */
   deletePapers(ids: readonly string[]): Promise<void>;
   /**
@@ -467,6 +478,17 @@ export interface PaperSource {
   id: string;
   sourcePath: string | null;
   contentHash: string | null;
+}
+
+/**
+ * A file whose content (at this hash) is a worse copy of a stored paper's work, none of it stored: the PDF compiled from
+ * a LaTeX source whose paper holds the better text. Ingest skips it unread, as it does a paper's own unchanged source.
+ */
+export interface SourceCopy {
+  sourcePath: string;
+  contentHash: string;
+  /** The stored paper whose work it is. */
+  paperId: string;
 }
 
 export interface WriteOptions {

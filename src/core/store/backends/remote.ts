@@ -43,6 +43,8 @@ export const OPTIONAL_METHODS = [
   'venues',
   'paperStats',
   'updatePaperMetadata',
+  'sourceCopies',
+  'updateSourceCopies',
   'matchElements',
   'linkedElements',
   'listElements',

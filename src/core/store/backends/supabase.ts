@@ -40,6 +40,7 @@ import {
   type PaperMetadata,
   type PaperRef,
   type PaperSource,
+  type SourceCopy,
   type PaperStat,
   type SectionTitle,
   type SentenceLocation,
@@ -522,6 +523,42 @@ export class SupabaseCorpusStore implements CorpusStore {
       if (!rows.length) return out;
       out.push(...rows.map((x) => ({ id: String(x.id), sourcePath: x.source_path ?? null, contentHash: x.content_hash ?? null })));
     }
+  }
+
+  async sourceCopies(): Promise<SourceCopy[]> {
+    if (!(await this.meta())) return [];
+    const out: SourceCopy[] = [];
+    for (;;) {
+      const from = out.length;
+      const r = (await this.client
+        .from('source_copies')
+        .select('source_path,content_hash,paper_id')
+        .order('source_path')
+        .range(from, from + 999)) as Reply<Array<Record<string, string>>>;
+      // A project migrated before schema v17 records none: its copies are read on every run, as before.
+      if (isMissingRelation(r)) return [];
+      const rows = unwrap(this.url, 'listing source copies', r) ?? [];
+      if (!rows.length) return out;
+      out.push(
+        ...rows.map((x) => ({ sourcePath: String(x.source_path), contentHash: String(x.content_hash), paperId: String(x.paper_id) })),
+      );
+    }
+  }
+
+  async updateSourceCopies(record: readonly SourceCopy[], forget: readonly string[]): Promise<void> {
+    if ((!record.length && !forget.length) || !(await this.meta())) return;
+    if (forget.length) {
+      const r = (await this.client
+        .from('source_copies')
+        .delete()
+        .in('source_path', [...forget])) as Reply<null>;
+      if (isMissingRelation(r)) return;
+      unwrap(this.url, 'forgetting source copies', r);
+    }
+    if (!record.length) return;
+    const rows = record.map((c) => ({ source_path: c.sourcePath, content_hash: c.contentHash, paper_id: c.paperId }));
+    const r = (await this.client.from('source_copies').upsert(rows, { onConflict: 'source_path' })) as Reply<null>;
+    if (!isMissingRelation(r)) unwrap(this.url, 'recording source copies', r);
   }
 
   async deletePapers(ids: readonly string[]): Promise<void> {

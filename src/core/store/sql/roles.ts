@@ -2,7 +2,16 @@
 // shared PostgreSQL corpus and Supabase's row-level security.
 
 /** The corpus tables (every one a reader may SELECT; none other). */
-export const CORPUS_TABLES = ['corpus_meta', 'papers', 'sentences', 'sections', 'term_stats', 'fts_totals', 'elements'] as const;
+export const CORPUS_TABLES = [
+  'corpus_meta',
+  'papers',
+  'source_copies',
+  'sentences',
+  'sections',
+  'term_stats',
+  'fts_totals',
+  'elements',
+] as const;
 /**
  * The lookup functions a reader may call (keyword and hybrid call bm25_sentences as the caller). Every function the
  * schema creates is in this list or WRITE_FUNCTIONS: the grants, the fixed search_path and the Supabase policies

@@ -59,6 +59,7 @@ import {
   type PaperInput,
   type PaperMetadata,
   type PaperSource,
+  type SourceCopy,
   type SectionTitle,
   type StoreKind,
   type WriteOptions,
@@ -251,7 +252,7 @@ export class SqlCorpusStore implements CorpusStore {
    * ef_search at least 200 above 100k sentences, lookup_ef_search replaced; v13 the venue and section filters, the
    * lookup functions replaced with two more parameters, their old signatures dropped; v14 the papers' cited works; v15 the diagram element type, the
    * elements' type check replaced, existing figures left as they are until re-read; v16 find_papers and list_venues, Ask's
-   * lookups of cited works and venues, created). A
+   * lookups of cited works and venues, created; v17 source_copies, created empty). A
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
@@ -928,6 +929,25 @@ export class SqlCorpusStore implements CorpusStore {
       sourcePath: (r.source_path as string | null) ?? null,
       contentHash: (r.content_hash as string | null) ?? null,
     }));
+  }
+
+  async sourceCopies(): Promise<SourceCopy[]> {
+    if (!(await this.meta())) return [];
+    const { rows } = await this.driver.query('SELECT source_path, content_hash, paper_id FROM source_copies');
+    return rows.map((r) => ({ sourcePath: String(r.source_path), contentHash: String(r.content_hash), paperId: String(r.paper_id) }));
+  }
+
+  async updateSourceCopies(record: readonly SourceCopy[], forget: readonly string[]): Promise<void> {
+    if ((!record.length && !forget.length) || !(await this.meta())) return;
+    // Not a write of papers or sentences (as updatePaperMetadata): no search index is retired for it.
+    if (forget.length) await this.driver.query('DELETE FROM source_copies WHERE source_path = ANY($1::text[])', [forget]);
+    if (!record.length) return;
+    await this.driver.query(
+      `INSERT INTO source_copies (source_path, content_hash, paper_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+       ON CONFLICT (source_path) DO UPDATE SET content_hash = excluded.content_hash, paper_id = excluded.paper_id`,
+      [record.map((c) => c.sourcePath), record.map((c) => c.contentHash), record.map((c) => c.paperId)],
+    );
   }
 
   async deletePapers(ids: readonly string[]): Promise<void> {

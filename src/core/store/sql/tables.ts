@@ -1,4 +1,5 @@
-// The corpus tables: its metadata (and the guard on its index precision), papers and sentences with their indexes.
+// The corpus tables: its metadata (and the guard on its index precision), papers (and the files that are copies of
+// them) and sentences with their indexes.
 import { hnswIndexSql, type VectorIndex } from './vector.js';
 
 /** corpus_meta, papers, sentences and their indexes (upgrades of older corpora included). */
@@ -50,6 +51,16 @@ ALTER TABLE papers ADD COLUMN IF NOT EXISTS license text;
 -- without \\title) (null when the metadata is the file's, a .bib's or Zotero's).
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS cited_works jsonb;
 ALTER TABLE papers ADD COLUMN IF NOT EXISTS metadata_proposed_by text;
+
+-- Schema v17: files whose content (at content_hash) is a worse copy of a stored paper's work, none of it stored (the PDF
+-- compiled from a LaTeX source whose paper holds the better text). Ingest skips them unread, as it does a paper's own
+-- unchanged source, while paper_id is stored: no foreign key, so that a paper written again (a re-index, an edited
+-- source) keeps its copies, and a row whose paper is gone is ignored and replaced when the file is next read.
+CREATE TABLE IF NOT EXISTS source_copies (
+  source_path text PRIMARY KEY,
+  content_hash text NOT NULL,
+  paper_id text NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS sentences (
   id bigserial PRIMARY KEY,
