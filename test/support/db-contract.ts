@@ -298,10 +298,11 @@ export function storeContract(t: ContractTarget): void {
   });
 
   if (t.reimport) {
-    test("paperStats and hits: the model that proposed a paper's metadata comes back with it (Supabase: read from the table)", async () => {
+    test("paperStats, sentence and element hits: the model that proposed a paper's metadata comes back with it (Supabase: read from the table)", async () => {
       const store = t.store();
       if (!store.paperStats) return;
       const text = 'Sparse retrieval raises recall on long queries.';
+      const caption = 'Recall of sparse retrieval on long queries.';
       const paper = {
         id: 'pm1',
         title: 'Sparse Retrieval for Long Queries',
@@ -310,6 +311,21 @@ export function storeContract(t: ContractTarget): void {
         metadataProposedBy: 'standin-model',
         sentences: [
           { sectionTitle: null, sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text, embedding: hashEmbed(text, DIM) },
+        ],
+        elements: [
+          {
+            type: 'table' as const,
+            label: 'Table 1',
+            caption,
+            content: null,
+            sectionTitle: null,
+            sectionIndex: 0,
+            afterSentence: 0,
+            page: 1,
+            bbox: null,
+            elementIndex: 0,
+            embedding: hashEmbed(caption, DIM),
+          },
         ],
       };
       try {
@@ -330,6 +346,20 @@ export function storeContract(t: ContractTarget): void {
           others.every((h) => !h.paper.metadataProposedBy),
           JSON.stringify(others.map((h) => h.paper)),
         );
+        // So do its figures' and tables' hits: found, linked to a cited sentence, listed.
+        if (store.matchElements && store.linkedElements && store.listElements) {
+          const elementHits = [
+            await store.matchElements(hashEmbed(caption, DIM), 'sparse retrieval recall', { count: 3 }),
+            await store.linkedElements([vector.find((h) => h.paper.id === 'pm1')!.sentence.id], { count: 3 }),
+            await store.listElements({ count: 10, paperIds: ['pm1'] }),
+          ];
+          for (const hits of elementHits) {
+            assert.deepEqual(
+              hits.filter((h) => h.paper.id === 'pm1').map((h) => [h.element.label, h.paper.metadataProposedBy]),
+              [['Table 1', 'standin-model']],
+            );
+          }
+        }
       } finally {
         await store.deletePapers(['pm1']);
       }

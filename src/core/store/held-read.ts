@@ -3,7 +3,7 @@
 // every hit is marked from. Read once and kept until the next write through the same store. A corpus others may
 // write to (a shared server, Supabase) is read again after `maxAgeMs`, as their writes do not pass through this store.
 
-import type { Hit } from './types.js';
+import type { PaperRef } from './types.js';
 
 export class HeldRead<T> {
   private held: { at: number; value: Promise<T> } | undefined;
@@ -35,10 +35,11 @@ export class HeldRead<T> {
 export type Proposals = ReadonlyMap<string, string>;
 
 /**
- * Hits with their paper marked from `proposals` (the lookups' SQL does not read the column: no schema change). Only
- * a proposed paper gets the field, so a hit of real metadata (and the CLI's JSON of it) is as it was.
+ * Hits (sentence or element hits) with their paper marked from `proposals` (the lookups' SQL does not read the column:
+ * no schema change). Only a proposed paper gets the field, so a hit of real metadata (and the CLI's JSON of it) is as
+ * it was.
  */
-export function markProposed(hits: Hit[], proposals: Proposals): Hit[] {
+export function markProposed<T extends { paper: PaperRef }>(hits: T[], proposals: Proposals): T[] {
   for (const h of hits) {
     const model = proposals.get(h.paper.id);
     if (model) h.paper.metadataProposedBy = model;

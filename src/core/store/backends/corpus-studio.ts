@@ -9,7 +9,8 @@
 //   "Source" (doc_id=in.(…)): 2 sequential round trips, 3 requests, whatever k is.
 // Context follows CorpusStudio's definition: same doc_id and section_title, sentence_index ± 1.
 // Year, paper, venue and section filters are applied after match_documents (it has no filter parameters), so a filtered lookup
-// can return fewer than k hits. Keyword and hybrid search need the Corpus Lens schema.
+// can return fewer than k hits. Keyword and hybrid search need the Corpus Lens schema. "Source" has no column saying who
+// proposed a paper's metadata, so its hits carry no metadataProposedBy (a CorpusStudio corpus's metadata is its own).
 import type { SupabaseClient } from '@supabase/supabase-js' with { 'resolution-mode': 'import' };
 import { filterArgs, matchesTextFilter, parseVectorText, toHit, toSectionTitle } from '../rows.js';
 import type { SqlDriver } from '../driver.js';

@@ -345,7 +345,10 @@ export class SupabaseCorpusStore implements CorpusStore {
         `this Supabase project has no ${fn}() function (a Corpus Lens schema before v7): run the output of \`corpus-lens schema --print\` as a migration`,
       );
     }
-    return (unwrap(this.url, fn, r) ?? []).map((row) => toElementHit(row, match));
+    return markProposed(
+      (unwrap(this.url, fn, r) ?? []).map((row) => toElementHit(row, match)),
+      await this.proposals.get(),
+    );
   }
 
   async matchElements(embedding: Float32Array, text: string, o: ElementOptions): Promise<ElementHit[]> {

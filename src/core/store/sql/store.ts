@@ -693,7 +693,10 @@ export class SqlCorpusStore implements CorpusStore {
       o.type ?? null,
       o.paperIds ? [...o.paperIds] : null,
     ]);
-    return rows.map((r) => toElementHit(r, 'direct'));
+    return markProposed(
+      rows.map((r) => toElementHit(r, 'direct')),
+      await this.proposals.get(),
+    );
   }
 
   async linkedElements(sentenceIds: readonly number[], o: ElementOptions): Promise<ElementHit[]> {
@@ -705,7 +708,10 @@ export class SqlCorpusStore implements CorpusStore {
       o.type ?? null,
       o.paperIds ? [...o.paperIds] : null,
     ]);
-    return rows.map((r) => toElementHit(r, 'linked'));
+    return markProposed(
+      rows.map((r) => toElementHit(r, 'linked')),
+      await this.proposals.get(),
+    );
   }
 
   async describeElements(rows: readonly { id: number; description: string; embedding: Float32Array }[]): Promise<number> {
@@ -728,7 +734,10 @@ export class SqlCorpusStore implements CorpusStore {
       o.after ?? null,
       Math.max(0, Math.floor(o.count)),
     ]);
-    return rows.map((r) => toElementHit(r, 'direct'));
+    return markProposed(
+      rows.map((r) => toElementHit(r, 'direct')),
+      await this.proposals.get(),
+    );
   }
 
   async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
