@@ -6,7 +6,7 @@
 // is rebuilt rather than read, that a process killed with appended rows unsaved and in the middle of an appending
 // write leaves a file that the next open resumes from, that a file built with other graph settings (connectivity) is
 // served and extended as built, that an index sparser than its size's graph is rebuilt (on an append past the line
-// and on open), and that a process where the module cannot load answers
+// and on open), that a schema upgrade on open keeps the saved file, and that a process where the module cannot load answers
 // through pgvector's index with a one-line notice. The corpus process
 // (openRemoteStore) uses it too: store-remote.test.ts.
 import assert from 'node:assert/strict';
@@ -20,6 +20,7 @@ import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'im
 import { openPGliteStore, pgliteStore } from '../../src/core/store/backends/pglite.js';
 import { vectorText } from '../../src/core/store/rows.js';
 import { DENSE_GRAPH, SPARSE_GRAPH } from '../../src/core/store/sql/native-index.js';
+import { SCHEMA_VERSION } from '../../src/core/store/sql/schema.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { freshPGlite } from '../support/db-pglite.js';
@@ -284,6 +285,29 @@ test("appends keep the saved file until a tenth more rows (at least 10,000) are 
       ['32560'],
       'named for the corpus as it is now, the earlier file removed',
     );
+  } finally {
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a schema upgrade on open keeps the saved file: the next lookup serves it, nothing is rebuilt', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'corpus-lens-native-upgrade-'));
+  const store = pgliteStore(await freshPGlite(), { ownsDatabase: true, nativeIndex: { folder } });
+  try {
+    await store.init({ model: MODEL, dimensions: DIM });
+    await store.writePapers(corpus(1, 60)); // 2,400 sentences
+    await store.vectorIndex();
+    const [file] = indexFiles(folder);
+    const saved = statSync(join(folder, file));
+    // A corpus made by the version before this one: the next open upgrades it (no step touches a sentence's vector).
+    await store.driver.exec(`UPDATE corpus_meta SET value = '${Number(SCHEMA_VERSION) - 1}' WHERE key = 'schema_version'`);
+    const next = pgliteStore((store.driver as unknown as { db: PGlite }).db, { nativeIndex: { folder } });
+    assert.equal((await next.meta())?.schemaVersion, SCHEMA_VERSION, 'upgraded');
+    const opened = await next.vectorIndex();
+    assert.equal(opened?.size, 2400);
+    assert.deepEqual(indexFiles(folder), [file]);
+    assert.equal(statSync(join(folder, file)).ino, saved.ino, 'the saved file itself, not a rebuilt one');
   } finally {
     await store.close();
     rmSync(folder, { recursive: true, force: true });

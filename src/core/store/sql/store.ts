@@ -256,7 +256,10 @@ export class SqlCorpusStore implements CorpusStore {
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
-    return this.writing(() => this.upgradeSteps(dimensions, precision, from));
+    // No step changes a sentence's id or vector (v6 rewrites the sections, v8 the papers' hashes; the others create
+    // tables, functions and indexes), so the native index's file stays valid: retiring it cost every corpus a full
+    // rebuild on its first open after an update (~28 CPU-minutes at 1M sentences).
+    return this.writing(() => this.upgradeSteps(dimensions, precision, from), 'untouched');
   }
 
   private async upgradeSteps(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
@@ -354,15 +357,16 @@ export class SqlCorpusStore implements CorpusStore {
 
   /**
    * Runs a write: the keyword index of the corpus before it is retired, and so is one loaded while it ran (a load
-   * checks the generation between its statements). A write that only `appends` sentences keeps the native vector
-   * index in memory and its saved file (of the corpus before the write: never served for the corpus after it, and
-   * what the next open resumes from if this process dies before saving) and extends it with the new rows once the
-   * write is done; meanwhile lookups scan exactly. Any other write (deletions, replacements, upgrades) retires the
-   * files too and leaves the index to a full rebuild.
+   * checks the generation between its statements). What it does to the sentences' vectors decides the native index's
+   * fate. A write that only `appended` sentences keeps the index in memory and its saved file (of the corpus before the
+   * write: never served for the corpus after it, and what the next open resumes from if this process dies before
+   * saving) and extends it with the new rows once the write is done; meanwhile lookups scan exactly. One that left
+   * them `untouched` (a schema upgrade) keeps the saved file, which the next lookup opens as before. Any other write
+   * (deletions, replacements, a bulk load) retires the files too and leaves the index to a full rebuild.
    */
-  private async writing<T>(write: () => Promise<T>, appends = false): Promise<T> {
-    const base = appends ? this.appendBase() : undefined;
-    this.retire(!appends);
+  private async writing<T>(write: () => Promise<T>, vectors: 'rewritten' | 'appended' | 'untouched' = 'rewritten'): Promise<T> {
+    const base = vectors === 'appended' ? this.appendBase() : undefined;
+    this.retire(vectors === 'rewritten');
     this.writes++;
     try {
       return await write();
@@ -474,7 +478,7 @@ export class SqlCorpusStore implements CorpusStore {
 
   /** New papers only (existing ids are skipped): an append, unless the load drops and rebuilds the indexes. */
   async writePapers(papers: readonly PaperInput[], options: WriteOptions = {}): Promise<WriteResult> {
-    const result = await this.writing(() => this.writeAll(papers, options), !options.deferIndexes);
+    const result = await this.writing(() => this.writeAll(papers, options), options.deferIndexes ? 'rewritten' : 'appended');
     // The native index is part of a bulk load: built (and saved) now rather than by the first lookup.
     if (options.deferIndexes) await this.vectorIndex();
     return result;
