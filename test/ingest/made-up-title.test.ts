@@ -5,7 +5,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOfflineEmbedder } from '../../src/core/embed/index.ts';
@@ -113,6 +113,18 @@ test(
         [reindexed.id, reindexed.paper.title, reindexed.paper.metadataProposedBy ?? null, reindexed.paper.citationKey],
         [one.id, TITLE, null, one.paper.citationKey],
         'the title the PDF brought stays, with its key',
+      );
+
+      // An edit that changes no sentence (a comment) writes the paper again under its id on a plain run: the title
+      // stays too (the PDF, unchanged and recorded as a copy, is not read again to bring it back).
+      appendFileSync(tex, '% a note to self\n');
+      const fifth = await ingest(store, [dir], { embedder });
+      assert.deepEqual([fifth.failed, fifth.papers], [[], 1], 'the LaTeX text written again');
+      const edited = await onePaper(store);
+      assert.deepEqual(
+        [edited.id, edited.paper.title, edited.paper.metadataProposedBy ?? null, edited.paper.citationKey],
+        [one.id, TITLE, null, one.paper.citationKey],
+        'the title the PDF brought stays after an edit',
       );
     } finally {
       await store.close();

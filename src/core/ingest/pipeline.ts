@@ -286,16 +286,23 @@ export async function ingestUnits(store: CorpusStore, units: readonly IngestUnit
           summary.failed.push(...result.errors);
           summary.warnings.push(...(result.warnings ?? []));
           let records = await oneRecordPerWork(result.papers);
+          // A made-up title (no \title) read again keeps the real one a later run brought its stored paper (retitled),
+          // wherever the record is written over that paper: a re-index, or an edit that changed no sentence (its id
+          // stays) on a plain run. Only then is the corpus's metadata read.
+          const rewrites = (p: ParsedPaper) =>
+            !!p.titleFallback &&
+            known.has(p.id) &&
+            !produced.has(p.id) &&
+            (!!options.reindex || known.get(p.id)!.contentHash !== p.contentHash);
+          if (store.listPapers && records.some(rewrites)) {
+            const stored = new Map((await store.listPapers()).map((r) => [r.id, r]));
+            records = records.map((p) => (rewrites(p) ? keepStoredTitle(p, stored.get(p.id)) : p));
+          }
           if (options.reindex) {
             // Read well: what was stored from this source before the run goes, and its records are written afresh.
             const before = [...new Set([unit.label, ...records.map((p) => p.sourcePath)])]
               .flatMap((s) => (s ? (storedBySource.get(s) ?? []) : []))
               .filter((id) => known.has(id) && !produced.has(id));
-            // A made-up title (no \title) read again keeps the real one a later run brought its stored paper.
-            if (store.listPapers && records.some((p) => p.titleFallback && before.includes(p.id))) {
-              const stored = new Map((await store.listPapers()).map((r) => [r.id, r]));
-              records = records.map((p) => keepStoredTitle(p, stored.get(p.id)));
-            }
             if (before.length) {
               await store.deletePapers(before);
               before.forEach((id) => known.delete(id));

@@ -175,7 +175,8 @@ export function fillFromStored(paper: ParsedPaper, stored: PaperRef): ParsedPape
 }
 
 /**
- * A record read again by a re-index, before its stored paper is deleted: where the reader made its title up and the
+ * A record about to be written over its stored paper (a re-index, or an edit that changed no sentence, so the same id):
+ * where the reader made its title up and the
  * stored paper has a real one (a later PDF or .bib entry brought it, see retitled), it keeps the stored title and key;
  * otherwise it is as read.
  */
