@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, test as nodeTest } from 'node:test';
 import { hybridSearch, keywordSearch, match, type QueryEmbedding } from '../../src/core/retrieve/index.js';
-import type { CorpusStore, Hit } from '../../src/core/store/types.js';
+import type { CorpusStore, Hit, PaperInput } from '../../src/core/store/types.js';
 import { hashEmbed } from './db-embedder.js';
 import { fixtureRows } from './db-fixture.js';
 
@@ -52,6 +52,20 @@ function assertContext(h: Hit) {
   );
   if (h.next) assert.equal(h.next.sentenceIndex, h.sentence.sentenceIndex + 1);
   else assert.equal(h.sentence.sentenceIndex, last, 'next is null only at the last sentence of a section');
+}
+
+/** A paper of one sentence (page 1, outside any section) with this metadata: what a contract test writes, then deletes. */
+function oneSentencePaper(id: string, text: string, metadata: Omit<PaperInput, 'id' | 'sentences'>): PaperInput {
+  const sentence = {
+    sectionTitle: null,
+    sectionIndex: 0,
+    sentenceIndex: 0,
+    globalIndex: 0,
+    page: 1,
+    text,
+    embedding: hashEmbed(text, DIM),
+  };
+  return { id, ...metadata, sentences: [sentence] };
 }
 
 export function storeContract(t: ContractTarget): void {
@@ -303,15 +317,11 @@ export function storeContract(t: ContractTarget): void {
       if (!store.paperStats) return;
       const text = 'Sparse retrieval raises recall on long queries.';
       const caption = 'Recall of sparse retrieval on long queries.';
-      const paper = {
-        id: 'pm1',
+      const paper = oneSentencePaper('pm1', text, {
         title: 'Sparse Retrieval for Long Queries',
         authors: ['Jane Smith'],
         year: 2019,
         metadataProposedBy: 'standin-model',
-        sentences: [
-          { sectionTitle: null, sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text, embedding: hashEmbed(text, DIM) },
-        ],
         elements: [
           {
             type: 'table' as const,
@@ -327,7 +337,7 @@ export function storeContract(t: ContractTarget): void {
             embedding: hashEmbed(caption, DIM),
           },
         ],
-      };
+      });
       try {
         await store.writePapers([paper]);
         const rows = await store.paperStats();
@@ -369,18 +379,14 @@ export function storeContract(t: ContractTarget): void {
       const store = t.store();
       if (!store.updatePaperMetadata || !store.paperStats) return;
       const text = 'Product quantisation costs recall on long queries.';
-      const paper = {
-        id: 'mu1',
+      const paper = oneSentencePaper('mu1', text, {
         title: 'Introduction',
         authors: ['Elin Falk'],
         year: 2024,
         citationKey: 'falk2024introduction',
         bibtex: '@article{falk2024introduction, title = {Introduction}}',
         metadataProposedBy: 'its first heading',
-        sentences: [
-          { sectionTitle: null, sectionIndex: 0, sentenceIndex: 0, globalIndex: 0, page: 1, text, embedding: hashEmbed(text, DIM) },
-        ],
-      };
+      });
       try {
         await store.writePapers([paper]);
         const [before] = (await store.matchVector(hashEmbed(text, DIM), { count: 5 })).filter((h) => h.paper.id === 'mu1');
