@@ -276,6 +276,20 @@ function suite(backend: (typeof BACKENDS)[number]): void {
     }
   });
 
+  test('source copies on a project migrated before v17 (no source_copies table): none listed, none recorded, no error', async () => {
+    await database.exec('DROP TABLE source_copies');
+    try {
+      assert.deepEqual(await store.sourceCopies(), []);
+      await store.updateSourceCopies([{ sourcePath: '/papers/a.pdf', contentHash: 'h1', paperId: 'p1' }], ['/papers/b.pdf']);
+      assert.deepEqual(await store.sourceCopies(), []);
+    } finally {
+      await database.exec(schemaSql(64));
+    }
+    await store.updateSourceCopies([{ sourcePath: '/papers/a.pdf', contentHash: 'h1', paperId: 'p1' }], []);
+    assert.deepEqual(await store.sourceCopies(), [{ sourcePath: '/papers/a.pdf', contentHash: 'h1', paperId: 'p1' }], 'migrated: recorded');
+    await store.updateSourceCopies([], ['/papers/a.pdf']);
+  });
+
   test('the citation check on Supabase resolves a paper by its DOI and quotes its sentence with page and lines', async () => {
     const { checkCitation } = await import('../../src/core/cite-check/index.js');
     const { HashEmbedder } = await import('../support/db-embedder.js');

@@ -511,41 +511,44 @@ export class SupabaseCorpusStore implements CorpusStore {
     return { papers: p.count ?? 0, sentences: s.count ?? 0 };
   }
 
-  async sources(): Promise<PaperSource[]> {
-    if (!(await this.meta())) return [];
-    const out: PaperSource[] = [];
-    // Page until an empty page: a project whose row limit is below 1,000 returns short pages that are not the last.
+  /**
+   * Every row of a table (these columns, in this order) page by page until an empty page: a project whose row limit is
+   * below 1,000 returns short pages that are not the last. Null when the project has no such table and it is `optional`.
+   */
+  private async allRows(
+    table: string,
+    columns: string,
+    order: string,
+    what: string,
+    optional = false,
+  ): Promise<Array<Record<string, string | null>> | null> {
+    const out: Array<Record<string, string | null>> = [];
     for (;;) {
       const from = out.length;
       const r = (await this.client
-        .from('papers')
-        .select('id,source_path,content_hash')
-        .order('id')
+        .from(table)
+        .select(columns)
+        .order(order)
         .range(from, from + 999)) as Reply<Array<Record<string, string | null>>>;
-      const rows = unwrap(this.url, 'listing papers', r) ?? [];
+      if (optional && isMissingRelation(r)) return null;
+      const rows = unwrap(this.url, what, r) ?? [];
       if (!rows.length) return out;
-      out.push(...rows.map((x) => ({ id: String(x.id), sourcePath: x.source_path ?? null, contentHash: x.content_hash ?? null })));
+      out.push(...rows);
     }
+  }
+
+  async sources(): Promise<PaperSource[]> {
+    if (!(await this.meta())) return [];
+    const rows = (await this.allRows('papers', 'id,source_path,content_hash', 'id', 'listing papers')) ?? [];
+    return rows.map((x) => ({ id: String(x.id), sourcePath: x.source_path ?? null, contentHash: x.content_hash ?? null }));
   }
 
   async sourceCopies(): Promise<SourceCopy[]> {
     if (!(await this.meta())) return [];
-    const out: SourceCopy[] = [];
-    for (;;) {
-      const from = out.length;
-      const r = (await this.client
-        .from('source_copies')
-        .select('source_path,content_hash,paper_id')
-        .order('source_path')
-        .range(from, from + 999)) as Reply<Array<Record<string, string>>>;
-      // A project migrated before schema v17 records none: its copies are read on every run, as before.
-      if (isMissingRelation(r)) return [];
-      const rows = unwrap(this.url, 'listing source copies', r) ?? [];
-      if (!rows.length) return out;
-      out.push(
-        ...rows.map((x) => ({ sourcePath: String(x.source_path), contentHash: String(x.content_hash), paperId: String(x.paper_id) })),
-      );
-    }
+    // A project migrated before schema v17 has no table (null): its copies are read on every run, as before.
+    const rows =
+      (await this.allRows('source_copies', 'source_path,content_hash,paper_id', 'source_path', 'listing source copies', true)) ?? [];
+    return rows.map((x) => ({ sourcePath: String(x.source_path), contentHash: String(x.content_hash), paperId: String(x.paper_id) }));
   }
 
   async updateSourceCopies(record: readonly SourceCopy[], forget: readonly string[]): Promise<void> {
