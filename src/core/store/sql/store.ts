@@ -208,6 +208,14 @@ export class SqlCorpusStore implements CorpusStore {
     return markProposed(rows.map(toHit), await this.proposals.get());
   }
 
+  /** Element rows as hits, marked as `hits` marks sentences' (a made-up or proposed title says so). */
+  private async elementHits(rows: readonly Record<string, unknown>[], how: 'direct' | 'linked'): Promise<ElementHit[]> {
+    return markProposed(
+      rows.map((r) => toElementHit(r, how)),
+      await this.proposals.get(),
+    );
+  }
+
   get kind(): StoreKind {
     return this.driver.kind;
   }
@@ -697,10 +705,7 @@ export class SqlCorpusStore implements CorpusStore {
       o.type ?? null,
       o.paperIds ? [...o.paperIds] : null,
     ]);
-    return markProposed(
-      rows.map((r) => toElementHit(r, 'direct')),
-      await this.proposals.get(),
-    );
+    return this.elementHits(rows, 'direct');
   }
 
   async linkedElements(sentenceIds: readonly number[], o: ElementOptions): Promise<ElementHit[]> {
@@ -712,10 +717,7 @@ export class SqlCorpusStore implements CorpusStore {
       o.type ?? null,
       o.paperIds ? [...o.paperIds] : null,
     ]);
-    return markProposed(
-      rows.map((r) => toElementHit(r, 'linked')),
-      await this.proposals.get(),
-    );
+    return this.elementHits(rows, 'linked');
   }
 
   async describeElements(rows: readonly { id: number; description: string; embedding: Float32Array }[]): Promise<number> {
@@ -738,10 +740,7 @@ export class SqlCorpusStore implements CorpusStore {
       o.after ?? null,
       Math.max(0, Math.floor(o.count)),
     ]);
-    return markProposed(
-      rows.map((r) => toElementHit(r, 'direct')),
-      await this.proposals.get(),
-    );
+    return this.elementHits(rows, 'direct');
   }
 
   async matchVector(embedding: Float32Array, o: LookupOptions): Promise<Hit[]> {
