@@ -18,9 +18,15 @@
 // Each engine serves 60 other queries of the same kind first (another seed), as a corpus process that has served a
 // while: their p50s are printed below the table as its first lookups after opening (caches cold), and the table's
 // p50s are of the lookups after them.
+// Where the lookups ran: on a machine whose cores are not equally fast (this 2-vCPU VM's second core runs a
+// memory-bound probe 40-50 % slower than its first, a hybrid lookup ~30 % slower), which core a process lands on
+// moves the p50s more than most changes do. So the run starts with each core's time for the same memory-bound probe,
+// and under the table says which core this process and Corpus Lens's corpus process were on at each timed lookup
+// (Linux /proc; elsewhere nothing is printed). `taskset -c 0 npm run bench -- peers` runs everything on one core.
 // Topic-structured 384-d vectors (store.bench.ts Topical). PEERS_BENCH_N sets the size (default 20k, a quick run;
 // the issue's figures are at 100k); PEERS_BENCH_FALLBACK=0 leaves out the PGlite HNSW row (its build in WASM is the
 // longest part of a run).
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -47,7 +53,15 @@ interface Row {
   recall?: number;
   /** p50s of the first lookups after the engine opened (other queries than the timed ones; caches cold). */
   first?: { vector: number; hybrid: number };
+  /** Which core this process and the engine's own process (if any) were on at each timed lookup's end. */
+  cores?: { vector: Placement; hybrid?: Placement };
   note?: string;
+}
+
+/** Timed lookups a core count: this process's, and the serving process's (Corpus Lens's corpus process). */
+interface Placement {
+  own: Map<number, number>;
+  other: Map<number, number>;
 }
 
 function dirMb(path: string): number {
@@ -67,33 +81,70 @@ function recall(got: number[][], want: number[][]): number {
   return hit / (K * want.length);
 }
 
+/** The fields of /proc/<pid>/stat after the parenthesised name (field n of proc(5) at index n − 3), or undefined. */
+function procStat(pid: number | 'self'): string[] | undefined {
+  const path = `/proc/${pid}/stat`;
+  return existsSync(path) ? readFileSync(path, 'utf8').split(') ')[1].split(' ') : undefined;
+}
+
 /** CPU milliseconds used so far by this process and by `pid` (Linux /proc; others: this process only). */
 function cpuMs(pid?: number): number {
   const own = process.cpuUsage();
-  let other = 0;
-  if (pid && existsSync(`/proc/${pid}/stat`)) {
-    // utime and stime, fields 14 and 15, in clock ticks (100 a second on Linux), after the parenthesised name.
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    other = (Number(f[11]) + Number(f[12])) * 10;
-  }
-  return (own.user + own.system) / 1000 + other;
+  // utime and stime, fields 14 and 15, in clock ticks (100 a second on Linux).
+  const f = pid ? procStat(pid) : undefined;
+  return (own.user + own.system) / 1000 + (f ? (Number(f[11]) + Number(f[12])) * 10 : 0);
 }
 
-/** `timed`, with the CPU milliseconds per item of this process and `pid`. */
+/** `timed`, with the CPU milliseconds per item of this process and `pid`, and the cores both were on. */
 async function timedCpu<T>(items: T[], fn: (item: T, i: number) => Promise<unknown> | unknown, pid?: number) {
   const before = cpuMs(pid);
-  const ms = await timed(items, fn);
-  return { ms, cpu: (cpuMs(pid) - before) / items.length };
+  const cores: Placement = { own: new Map(), other: new Map() };
+  // The core each process last ran on (field 39): read after each lookup, outside its time.
+  const count = (m: Map<number, number>, f: string[] | undefined) => f && m.set(Number(f[36]), (m.get(Number(f[36])) ?? 0) + 1);
+  const ms = await timed(items, fn, () => {
+    count(cores.own, procStat('self'));
+    if (pid) count(cores.other, procStat(pid));
+  });
+  return { ms, cpu: (cpuMs(pid) - before) / items.length, cores };
 }
 
-async function timed<T>(items: T[], fn: (item: T, i: number) => Promise<unknown> | unknown): Promise<number[]> {
+async function timed<T>(items: T[], fn: (item: T, i: number) => Promise<unknown> | unknown, after?: () => void): Promise<number[]> {
   const ms: number[] = [];
   for (const [i, item] of items.entries()) {
     const t = performance.now();
     await fn(item, i);
     ms.push(performance.now() - t);
+    after?.();
   }
   return ms;
+}
+
+/** A memory-bound probe (random reads over 64 MB), run on each core in turn: best of 3, ms (Linux with taskset). */
+const PROBE = `const a = new Int32Array(1 << 24); for (let i = 0; i < a.length; i++) a[i] = (i * 2654435761) >>> 8;
+let best = Infinity;
+for (let r = 0; r < 3; r++) { const t = performance.now(); let j = 1, s = 0;
+  for (let i = 0; i < 4e6; i++) { j = (j * 1103515245 + 12345) & (a.length - 1); s += a[j]; }
+  best = Math.min(best, performance.now() - t + (s & 0)); }
+process.stdout.write(best.toFixed(1));`;
+
+function coreSpeeds(): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const out: string[] = [];
+  for (let core = 0; core < cpus().length; core++) {
+    const r = spawnSync('taskset', ['-c', String(core), process.execPath, '-e', PROBE], { encoding: 'utf8' });
+    if (r.status !== 0) return undefined; // no taskset, or a core this process may not use
+    out.push(`core ${core} ${r.stdout} ms`);
+  }
+  return out.join(', ');
+}
+
+function placementText(p: Placement): string {
+  const list = (m: Map<number, number>) =>
+    [...m]
+      .sort((a, b) => a[0] - b[0])
+      .map(([core, n]) => `core ${core} ×${n}`)
+      .join(', ');
+  return p.other.size ? `this process ${list(p.own)}; corpus process ${list(p.other)}` : `this process ${list(p.own)}`;
 }
 
 /** The corpus once, in memory: papers (for the stores), their vectors row-major with ids 1…N in load order. */
@@ -196,6 +247,7 @@ async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want
         hybridCpu: hybrid.cpu,
         recall: recall(got, want),
         first: { vector: median(firstVector), hybrid: median(firstHybrid) },
+        cores: { vector: vector.cores, hybrid: hybrid.cores },
       };
     } finally {
       await store.close();
@@ -288,6 +340,7 @@ async function lancedb(data: ReturnType<typeof corpus>, want: number[][]): Promi
       hybridCpu: hybrid.cpu,
       recall: recall(got, want),
       first: { vector: median(firstVector), hybrid: median(firstHybrid) },
+      cores: { vector: vector.cores, hybrid: hybrid.cores },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -318,10 +371,17 @@ function table(rows: Row[]): void {
     console.log(
       `${r.engine}, its first ${QUERIES} lookups after opening (other queries): vector p50 ${r.first!.vector.toFixed(2)} ms, hybrid p50 ${r.first!.hybrid.toFixed(2)} ms`,
     );
+  for (const r of rows.filter((x) => x.cores?.vector.own.size))
+    console.log(
+      `${r.engine}, where its timed lookups ran: vector: ${placementText(r.cores!.vector)}` +
+        (r.cores!.hybrid ? `; hybrid: ${placementText(r.cores!.hybrid)}` : ''),
+    );
 }
 
 export async function run(): Promise<void> {
   console.log(`peers: ${N} sentences × ${D}, ${QUERIES} queries, k ${K}; load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`);
+  const speeds = coreSpeeds();
+  if (speeds) console.log(`each core's time for the same memory-bound probe (lower is faster): ${speeds}`);
   const data = corpus();
   const want: number[][] = [];
   const exact = await timedCpu(data.queries, (q) => want.push(exactTop(data.vectors, q)));
