@@ -1,7 +1,7 @@
 // A PDF compiled from a LaTeX source the corpus holds is a worse copy of that paper's work: ingest skips it and,
 // since it is recorded as such a copy, later runs skip it unread (a real PDF took seconds to parse on every run) until
-// it changes, its paper is deleted, or the run is a re-index. Real pdflatex, real PGlite, corpus-lens ingest's units,
-// each unit's read counted.
+// it changes, its paper is deleted, or the run is a re-index; a copy of the corpus (corpus-lens copy) keeps that record.
+// Real pdflatex, real PGlite, corpus-lens ingest's units, each unit's read counted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { createOfflineEmbedder } from '../../src/core/embed/index.ts';
 import { fileUnits, ingestUnits, type IngestOptions } from '../../src/core/ingest/pipeline.ts';
 import { openStore } from '../../src/core/store/index.ts';
+import { openPGliteStore } from '../../src/core/store/backends/pglite.ts';
+import { copyCorpus } from '../../src/core/store/ops/copy.ts';
 import type { CorpusStore } from '../../src/core/store/types.ts';
 import { projectRoot } from '../support/eval.ts';
 import { noPdflatex } from '../support/pdflatex.ts';
@@ -123,3 +125,44 @@ test(
     }
   },
 );
+
+test(
+  'a corpus copied to another (corpus-lens copy, Move Corpus) carries its source copies: ingest over the copy skips the PDF unread',
+  { skip: noPdflatex, timeout: 120_000 },
+  async () => {
+    const { dir } = texAndPdf();
+    const source = await openPGliteStore(join(dir, 'corpus'));
+    const target = await openPGliteStore(join(dir, 'copied'));
+    try {
+      await run(source, [dir]);
+      const recorded = await source.sourceCopies();
+      assert.equal(recorded.length, 1, 'the PDF is recorded as a copy of the LaTeX text');
+      const summary = await copyCorpus(source, target);
+      assert.equal(summary.checksum.match, true);
+      assert.deepEqual(summary.sourceCopies, { source: 1, copied: 1, target: 1 });
+      assert.deepEqual(await target.sourceCopies(), recorded);
+      assert.deepEqual((await run(target, [dir])).read, ['paper.tex'], 'the PDF is not parsed again after the copy');
+      assert.deepEqual((await copyCorpus(source, target)).sourceCopies, { source: 1, copied: 0, target: 1 }, 'a rerun writes none');
+    } finally {
+      await Promise.all([source.close(), target.close()]);
+    }
+  },
+);
+
+test('a source corpus from before schema v17 (no source_copies table) copies with none and no error', { timeout: 120_000 }, async () => {
+  const dir = folder();
+  const source = await openPGliteStore(join(dir, 'corpus'));
+  await run(source, [SAMPLE]);
+  await source.driver.exec(`DROP TABLE source_copies; UPDATE corpus_meta SET value = '16' WHERE key = 'schema_version'`);
+  await source.close();
+  const old = await openPGliteStore(join(dir, 'corpus'), { create: false });
+  const target = await openPGliteStore(join(dir, 'copied'));
+  try {
+    const summary = await copyCorpus(old, target);
+    assert.equal(summary.checksum.match, true);
+    assert.deepEqual(summary.sourceCopies, { source: 0, copied: 0, target: 0 });
+    assert.deepEqual(await target.sourceCopies(), []);
+  } finally {
+    await Promise.all([old.close(), target.close()]);
+  }
+});

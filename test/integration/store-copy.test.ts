@@ -1,7 +1,8 @@
 // `corpus-lens copy`: the sample corpus (samples/corpus, ingested into an embedded corpus with the offline embedder)
 // copied to a real PostgreSQL 15 + pgvector server by binary COPY: same counts, same checksum, the same top hits
 // for 50 queries on both sides; a second run copies nothing; after an interruption (papers missing) or a changed
-// paper, a rerun copies only those; and back from the server into a new embedded corpus. Skipped with a reason
+// paper, a rerun copies only those; and back from the server into a new embedded corpus. The source-copy records
+// (schema v17: a PDF skipped as a worse copy of a paper's work) go along both ways. Skipped with a reason
 // where the server is absent, except CI=true.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { runCopyProcess } from '../../src/core/store/ops/copy-process.js';
 import { openPGliteStore } from '../../src/core/store/backends/pglite.js';
 import { openPostgresStore } from '../../src/core/store/backends/postgres.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
+import type { SourceCopy } from '../../src/core/store/types.js';
 import { projectRoot } from '../support/eval.js';
 import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
 
@@ -42,6 +44,7 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
   let url: string;
   let embedder: Embedder;
   let sourceCounts: { papers: number; sentences: number };
+  let sourceCopies: SourceCopy[];
 
   before(async () => {
     embedder = createEmbedder({ provider: 'offline' });
@@ -57,6 +60,11 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
       `UPDATE sentences SET page = 2, line_start = global_index + 1, line_end = global_index + 2, page_end = 2 + global_index % 2
        WHERE paper_id = (SELECT min(id) FROM papers)`,
     );
+    // A PDF ingest skipped as the worse copy of a stored paper's LaTeX text (test/ingest/source-copies.test.ts makes
+    // one with pdflatex): ingest over the copy skips it unread only if the record goes along.
+    const [first] = await store.sources();
+    await store.updateSourceCopies([{ sourcePath: '/papers/typeset.pdf', contentHash: 'c0ffee', paperId: first.id }], []);
+    sourceCopies = await store.sourceCopies();
     sourceCounts = await store.counts();
     assert.ok(sourceCounts.papers >= 25 && sourceCounts.sentences >= 500, JSON.stringify(sourceCounts));
     await store.close();
@@ -84,6 +92,7 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     assert.deepEqual(s.sentences, { source: sourceCounts.sentences, copied: sourceCounts.sentences, target: sourceCounts.sentences });
     // The sample corpus's LaTeX papers hold 5 figures, tables and equations; the checksum covers their rows too.
     assert.deepEqual(s.elements, { source: 5, copied: 5, target: 5 });
+    assert.deepEqual(s.sourceCopies, { source: 1, copied: 1, target: 1 });
     assert.equal(s.checksum.match, true);
     assert.deepEqual(s.warnings, []);
     assert.match(s.checksum.source, /^[0-9a-f]{32}$/);
@@ -106,6 +115,7 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
         { n: Number(want.n), sum: Number(want.sum) },
         'line ranges copied',
       );
+      assert.deepEqual(await target.sourceCopies(), sourceCopies, 'source copies copied');
     } finally {
       await target.close();
     }
@@ -187,6 +197,7 @@ describe('corpus-lens copy: the sample corpus to a real PostgreSQL 15 server and
     try {
       const ids = (await a.driver.query('SELECT id FROM papers')).rows.map((x) => String(x.id));
       assert.deepEqual(await checksum(b, ids), await checksum(a, ids));
+      assert.deepEqual(await b.sourceCopies(), sourceCopies, 'source copies copied back');
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -4,12 +4,14 @@
 // transaction with the batch's papers, so an interrupted copy leaves whole papers and a rerun resumes: a paper
 // already in the target with the same content hash, sentence and element counts is skipped, one that differs is
 // replaced.
-// At the end both sides are counted and checksummed over the source's papers.
+// Then the source-copy records (schema v17: files ingest skipped as worse copies of a stored paper's work), so that
+// ingest over the target skips those files unread as it did over the source. At the end both sides are counted and
+// checksummed over the source's papers.
 import { copyIn, sentenceTuple, SENTENCE_COPY_COLUMNS, type CopyField } from './pg-copy.js';
 import { parseVectorText } from '../rows.js';
 import type { Row } from '../driver.js';
 import { insertElements, type SqlCorpusStore } from '../sql/store.js';
-import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput } from '../types.js';
+import { deferIndexesFrom, StoreError, type ElementInput, type ElementType, type PaperInput, type SourceCopy } from '../types.js';
 
 export interface CopyOptions {
   /** Sentences per batch (one source read, one target transaction); default 5,000. */
@@ -22,6 +24,11 @@ export interface CopySummary {
   papers: { source: number; copied: number; skipped: number; replaced: number; target: number };
   sentences: { source: number; copied: number; target: number };
   elements: { source: number; copied: number; target: number };
+  /**
+   * The source's records of files that are worse copies of a paper's work (`source_copies`): how many it holds, how
+   * many were new or different in the target and written, and how many of them the target holds alike after.
+   */
+  sourceCopies: { source: number; copied: number; target: number };
   /** md5 over the source papers' rows (metadata, every sentence's and element's fields and vector) on each side. */
   checksum: { source: string; target: string; match: boolean };
   /** Binary COPY into PostgreSQL, or the store's own bulk writer. */
@@ -106,12 +113,15 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
   } finally {
     if (defer) await to.createSearchIndexes();
   }
+  options.signal?.throwIfAborted();
+  const copies = await copySourceCopies(from, to);
   const ids = papers.map((p) => p.id);
   const [src, dst] = await Promise.all([checksum(from, ids), checksum(to, ids)]);
   return {
     papers: { source: papers.length, copied: todo.length, skipped, replaced: replace.length, target: dst.papers },
     sentences: { source: src.sentences, copied, target: dst.sentences },
     elements: { source: src.elements, copied: copiedElements, target: dst.elements },
+    sourceCopies: copies,
     checksum: {
       source: src.sum,
       target: dst.sum,
@@ -120,6 +130,25 @@ export async function copyCorpus(from: SqlCorpusStore, to: SqlCorpusStore, optio
     method: client ? 'binary-copy' : 'store-write',
     seconds: (performance.now() - t0) / 1000,
   };
+}
+
+/**
+ * Every source-copy record of the source, written to the target where it lacks it or records it differently (by path,
+ * as ingest does); the target's records of other paths stay, as its other papers do. After the papers: a record whose
+ * paper is not in the target is ignored by ingest. A source from before v17 had none (opening it created the table).
+ */
+async function copySourceCopies(from: SqlCorpusStore, to: SqlCorpusStore): Promise<CopySummary['sourceCopies']> {
+  const records = await from.sourceCopies();
+  const alike = (held: Map<string, SourceCopy>) =>
+    records.filter((c) => {
+      const t = held.get(c.sourcePath);
+      return t?.contentHash === c.contentHash && t.paperId === c.paperId;
+    });
+  const held = async () => new Map((await to.sourceCopies()).map((c) => [c.sourcePath, c]));
+  const before = new Set(alike(await held()));
+  const write = records.filter((c) => !before.has(c));
+  if (write.length) await to.updateSourceCopies(write, []);
+  return { source: records.length, copied: write.length, target: write.length ? alike(await held()).length : before.size };
 }
 
 async function sourcePapers(from: SqlCorpusStore): Promise<SourcePaper[]> {
@@ -309,6 +338,10 @@ async function copyBinary(
 /**
  * Counts and an md5 over the given papers on one side: each paper's metadata and each sentence's position, text
  * and vector (pgvector's text output, the same on PGlite and the server), in a fixed order.
+ * The source-copy records are left out (counted in the summary's `sourceCopies` instead): a mismatch here fails the
+ * copy and asks for a rerun to repair it, but a target may rightly hold other records of the same papers (its own
+ * ingest found another copy of a paper's work there), which no rerun removes; and a missing record costs one PDF
+ * parsed again, never a wrong hit.
  */
 export async function checksum(
   store: SqlCorpusStore,
