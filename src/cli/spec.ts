@@ -278,7 +278,7 @@ export const copySpec = defineCommand({
   summary: 'copy a corpus to another (e.g. embedded → PostgreSQL), resumable, verified by counts and checksum',
   synopsis: ['--from DB --to DB [options]'],
   about:
-    "Copies a corpus (papers, sentences, vectors) from one corpus to another: e.g. an embedded corpus (a directory) to a lab's PostgreSQL (postgres://user@host/db; binary COPY). A paper already in the target with the same content hash is skipped, so an interrupted copy resumes where it stopped. Verified by counts and a checksum of the copied papers on both sides (exit 1 on a mismatch). Supabase: use the project's postgres:// connection string.",
+    "Copies a corpus (papers, sentences, vectors, figures and tables, and the record of files skipped as copies of a paper's work) from one corpus to another: e.g. an embedded corpus (a directory) to a lab's PostgreSQL (postgres://user@host/db; binary COPY). A paper already in the target with the same content hash is skipped, so an interrupted copy resumes where it stopped. Verified by counts and a checksum of the copied papers on both sides (exit 1 on a mismatch). Supabase: use the project's postgres:// connection string.",
   options: {
     from: text('DB', 'the corpus to copy'),
     to: text('DB', 'the corpus to copy into (created when missing)'),
