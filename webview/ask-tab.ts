@@ -20,7 +20,7 @@ import {
   type HostMessage,
   type ViewMessage,
 } from './protocol.js';
-import { shortAuthors } from './render.js';
+import { proposedMark, shortAuthors, titleWithMark } from './render.js';
 import { pageAndLines } from '../src/core/ask/location.js';
 
 const STAGE_TEXT: Record<AskStage, string> = {
@@ -35,11 +35,11 @@ export function draftForDisplay(draft: string): string {
   return draft.replace(/\s*\[P\d+\]/g, '').replace(/\s*\[P\d*$/, '');
 }
 
-/** "Title (Smith et al. 2020), section “Results”, p. 4, ll. 12–14" */
+/** "Title (title proposed by m) (Smith et al. 2020), section “Results”, p. 4, ll. 12–14": the mark only for a proposed title. */
 export function sourceWhere(s: AskSourceView): string {
   const who = [s.authors.length ? shortAuthors(s.authors) : null, s.year !== null ? String(s.year) : null].filter(Boolean).join(' ');
   const where = [s.section ? `section “${s.section}”` : null, pageAndLines(s)].filter(Boolean).join(', ');
-  return `${s.title?.trim() || 'Untitled paper'}${who ? ` (${who})` : ''}${where ? `, ${where}` : ''}`;
+  return `${s.title?.trim() || 'Untitled paper'}${proposedMark(s) ?? ''}${who ? ` (${who})` : ''}${where ? `, ${where}` : ''}`;
 }
 
 /** "Smith et al. 2019, “Title”" (the year only when the name lacks it): a work a quote cites. */
@@ -339,7 +339,8 @@ export class AskTab {
       ` (${where})`,
       text ? el('span', { class: 'cl-ask-element-caption' }, ' ', text) : null,
       e.description ? el('span', { class: 'cl-ask-element-description' }, ' Described: ', e.description) : null,
-      el('span', { class: 'cl-byline' }, ` — ${e.title?.trim() || 'Untitled paper'}${e.year !== null ? ` ${e.year}` : ''}`),
+      // A title a model proposed is marked as in the panel (render.ts): the card is no surer of it than a source.
+      el('span', { class: 'cl-byline' }, ' — ', ...titleWithMark(e), e.year !== null ? ` ${e.year}` : ''),
       e.source !== null && this.view.sources[e.source - 1] ? el('span', {}, ', beside ', this.citation(e.source)) : null,
       ' ',
       this.button(
@@ -393,7 +394,7 @@ export class AskTab {
       { class: 'cl-ask-source', attrs: { 'data-source': s.n, id: `cl-ask-source-${s.n}` } },
       el('span', { class: 'cl-ask-source-n' }, `[${s.n}]`),
       ' ',
-      el('span', { class: 'cl-paper-title' }, s.title?.trim() || 'Untitled paper'),
+      ...titleWithMark(s),
       ' ',
       el('span', { class: 'cl-byline' }, who),
       s.section || s.page !== null ? el('span', { class: 'cl-section' }, [s.section, pageAndLines(s)].filter(Boolean).join(', ')) : null,

@@ -143,6 +143,9 @@ export interface AskSourceView {
    * when it cites none (or its paper was indexed before the corpus kept them).
    */
   cites?: AskCiteView[];
+  /** As PaperView's: the model that proposed its paper's title (or where a made-up one came from); shown as the panel shows it. */
+  metadataProposedBy?: string | null;
+  titleMadeUp?: boolean;
 }
 
 /** A work a quote cites, named as the quoting paper's reference list names it; `inCorpus`: the corpus has it. */
@@ -180,6 +183,9 @@ export interface AskElementView {
   description: string | null;
   /** The image of its PDF region (absent or null: no region, e.g. a LaTeX source's element: the card is text). */
   image?: ElementImageView | null;
+  /** As AskSourceView's: its paper's title proposed by a model, or made up. */
+  metadataProposedBy?: string | null;
+  titleMadeUp?: boolean;
 }
 
 /** What a turn cost with a chat model: told before it ran, and measured (in total and per step). */
@@ -408,6 +414,11 @@ const isElementImage = (x: unknown) =>
     x.kind === 'missing');
 const isNumbers = (x: unknown) => Array.isArray(x) && x.every((n) => isCount(n) && n > 0);
 
+/** The proposed-title mark a source or element card may carry (PaperView's fields): absent, or of its type. */
+const hasMark = (x: Record<string, unknown>) =>
+  (x.metadataProposedBy === undefined || isStringOrNull(x.metadataProposedBy)) &&
+  (x.titleMadeUp === undefined || typeof x.titleMadeUp === 'boolean');
+
 const isAskCite = (x: unknown): x is AskCiteView =>
   isObject(x) &&
   isString(x.work) &&
@@ -434,7 +445,8 @@ export function isAskSource(x: unknown): x is AskSourceView {
     isString(x.text) &&
     isStringOrNull(x.previous) &&
     isStringOrNull(x.next) &&
-    (x.cites === undefined || (Array.isArray(x.cites) && x.cites.every(isAskCite)))
+    (x.cites === undefined || (Array.isArray(x.cites) && x.cites.every(isAskCite))) &&
+    hasMark(x)
   );
 }
 
@@ -452,7 +464,8 @@ export function isAskElement(x: unknown): x is AskElementView {
     (x.match === 'direct' || x.match === 'linked') &&
     (x.source === null || (isCount(x.source) && x.source > 0)) &&
     isStringOrNull(x.description) &&
-    (x.image === undefined || x.image === null || isElementImage(x.image))
+    (x.image === undefined || x.image === null || isElementImage(x.image)) &&
+    hasMark(x)
   );
 }
 

@@ -38,15 +38,23 @@ export function byline(paper: PaperView): string {
     .join(' · ');
 }
 
-export function paperTitle(paper: PaperView): string {
+export function paperTitle(paper: Pick<PaperView, 'title'>): string {
   return paper.title && paper.title.trim() ? paper.title : 'Untitled paper';
 }
+
+/** What the proposed-title mark reads (" (title proposed by gpt-4o-mini)"), or null for a paper's own title. */
+export function proposedMark(paper: TitleMark): string | null {
+  return paper.metadataProposedBy ? ` (title proposed by ${paper.metadataProposedBy})` : null;
+}
+
+/** A paper's title and its proposed-title mark: the panel's PaperView, or an Ask source or element card. */
+type TitleMark = Pick<PaperView, 'title' | 'metadataProposedBy' | 'titleMadeUp'>;
 
 /**
  * The title, and where a model proposed it (the PDF gave none) or the reader made it up (a LaTeX source without
  * \title), a muted mark naming the model or the heading: the author checks it before citing. Corpus text, so set as text (el), never as markup.
  */
-function titleWithMark(paper: PaperView): Child[] {
+export function titleWithMark(paper: TitleMark): Child[] {
   const model = paper.metadataProposedBy;
   // A made-up name (its first heading) is no model's: only the title is not the paper's own.
   const note = !model
@@ -56,7 +64,7 @@ function titleWithMark(paper: PaperView): Child[] {
       : `Title, authors and year proposed by ${model}, not read from the paper: check before citing`;
   return [
     el('span', { class: 'cl-paper-title', attrs: note ? { title: note } : {} }, paperTitle(paper)),
-    model ? el('span', { class: 'cl-proposed', attrs: { title: note! } }, ` (title proposed by ${model})`) : null,
+    model ? el('span', { class: 'cl-proposed', attrs: { title: note! } }, proposedMark(paper)!) : null,
   ];
 }
 

@@ -335,6 +335,58 @@ describe('the Ask tab in headless Chromium', { skip: noChromium }, () => {
     }
   });
 
+  test("a source and a card whose paper's title a model proposed carry the panel's mark, as text; a real title none", async () => {
+    const model = `gpt-4o-mini ${HOSTILE}`;
+    const [first, second, third] = conversation.sources;
+    const marked: AskView = {
+      turns: [
+        {
+          ...conversation.turns[0],
+          elements: [
+            { ...conversation.turns[0].elements[0], metadataProposedBy: model },
+            { ...conversation.turns[0].elements[0], label: 'Table 3' },
+          ],
+        },
+      ],
+      sources: [{ ...first, metadataProposedBy: model }, second, { ...third, metadataProposedBy: 'its first heading', titleMadeUp: true }],
+    };
+    const p = await openPanel(chrome.browser, chrome.server);
+    try {
+      await askTab(p);
+      await p.send({ type: 'ask', ask: marked });
+      await p.page.waitForSelector('.cl-ask-turn');
+      const mark = (selector: string) =>
+        p.page.$$eval(`${selector} .cl-proposed`, (m) => m.map((x) => [x.textContent, x.getAttribute('title')]));
+      assert.deepEqual(await mark('#cl-ask-source-1'), [
+        [` (title proposed by ${model})`, `Title, authors and year proposed by ${model}, not read from the paper: check before citing`],
+      ]);
+      assert.equal(await p.page.getAttribute('#cl-ask-source-1 .cl-paper-title', 'title'), (await mark('#cl-ask-source-1'))[0][1]);
+      assert.deepEqual(await mark('#cl-ask-source-2'), [], 'a real title carries no mark');
+      assert.deepEqual(await mark('#cl-ask-source-3'), [
+        [
+          ' (title proposed by its first heading)',
+          "The paper's source names no title: shown by its first heading, not its title: check before citing",
+        ],
+      ]);
+      const cards = await p.page.$$eval('.cl-ask-turn[data-turn="0"] .cl-ask-element .cl-byline', (b) => b.map((x) => x.textContent));
+      assert.deepEqual(cards, [` — HNSW Tuning (title proposed by ${model}) 2022`, ' — HNSW Tuning 2022'], 'the card says so too');
+      await p.page.hover('.cl-ask-turn[data-turn="0"] .cl-ask-cite[data-source="1"]');
+      await p.page.waitForSelector('#cl-ask-quote:not([hidden])');
+      assert.equal(
+        await p.page.textContent('#cl-ask-quote .cl-ask-quote-where'),
+        `[1] HNSW Tuning <b>bold</b> (title proposed by ${model}) (Mwangi 2022), section “Results”, p. 4, ll. 12–14`,
+        'and the quote a citation reveals',
+      );
+      assert.equal(await p.page.locator('.cl-ask img, .cl-ask script, .cl-ask b').count(), 0, 'the model name stays text');
+      assert.equal(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+      assert.deepEqual(await p.violations(), [], 'no CSP violation');
+      assert.deepEqual(p.pageErrors, []);
+      await p.page.screenshot({ path: chrome.artifact('webview-ask-proposed.png'), fullPage: true });
+    } finally {
+      await p.close();
+    }
+  });
+
   test('Insert answer, Cite, Open source and Clear post the messages the host acts on, and nothing else', async () => {
     const p = await openPanel(chrome.browser, chrome.server);
     try {

@@ -2,10 +2,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { panelCsp, panelHtml } from '../../src/extension/panel/panel-html.js';
+import type { AskElement, AskSource } from '../../src/core/ask/types.js';
 import {
   MAX_QUESTION_LENGTH,
   isHostMessage,
   isViewMessage,
+  type AskElementView,
   type AskSourceView,
   type AskTurnView,
   type HostMessage,
@@ -42,6 +44,19 @@ const askTurn: AskTurnView = {
   filters: null,
   cost: null,
 };
+const askElement: AskElementView = {
+  type: 'table',
+  label: 'Table 1',
+  caption: 'c',
+  content: null,
+  title: 'T',
+  year: 2020,
+  section: null,
+  page: 3,
+  match: 'linked',
+  source: 1,
+  description: null,
+};
 
 describe('protocol guards', () => {
   test('host messages', () => {
@@ -67,6 +82,22 @@ describe('protocol guards', () => {
         ask: {
           turns: [],
           sources: [{ ...askSource, cites: [{ work: 'Smith et al. 2019', title: null, year: 2019, inCorpus: { title: 'Sparse' } }] }],
+        },
+      },
+      // A source and a card whose paper's title a model proposed (or the reader made up) carry the mark.
+      {
+        type: 'ask',
+        ask: {
+          turns: [
+            {
+              ...askTurn,
+              elements: [
+                { ...askElement, metadataProposedBy: 'gpt-4o-mini' },
+                { ...askElement, metadataProposedBy: null },
+              ],
+            },
+          ],
+          sources: [askSource, { ...askSource, n: 2, metadataProposedBy: 'its first heading', titleMadeUp: true }],
         },
       },
       {
@@ -133,6 +164,9 @@ describe('protocol guards', () => {
         },
       },
       { type: 'ask', ask: { turns: [{ ...askTurn, elements: undefined }], sources: [] } },
+      { type: 'ask', ask: { turns: [], sources: [{ ...askSource, metadataProposedBy: { html: '<b>' } }] } },
+      { type: 'ask', ask: { turns: [], sources: [{ ...askSource, metadataProposedBy: 'm', titleMadeUp: 'yes' }] } },
+      { type: 'ask', ask: { turns: [{ ...askTurn, elements: [{ ...askElement, metadataProposedBy: 7 }] }], sources: [] } },
       { type: 'ask', ask: { turns: [{ ...askTurn, filters: 2020 }], sources: [] } },
       { type: 'ask', ask: { turns: [{ ...askTurn, cost: undefined }], sources: [] } },
       { type: 'ask', ask: { turns: [{ ...askTurn, cost: { estimate: null, total: '1 call', steps: [3] } }], sources: [] } },
@@ -348,5 +382,72 @@ describe('adapt (host side)', () => {
       paper: { ...proposedPaper, title: 'Introduction', metadataProposedBy: 'its first heading' },
     });
     assert.deepEqual([madeUp.paper.metadataProposedBy, madeUp.paper.titleMadeUp], ['its first heading', true]);
+  });
+
+  test("an Ask source and card of a proposed paper are told the model, as the panel's hits are; a made-up title says so", async () => {
+    const { toAskView } = await import('../../src/extension/ask/ask-view.js');
+    const { newConversation } = await import('../../src/core/ask/conversation.js');
+    const c = newConversation();
+    const source: AskSource = {
+      n: 1,
+      paperId: 'p',
+      citationKey: 'k',
+      title: 'T',
+      authors: ['A B'],
+      year: 2020,
+      section: null,
+      sentenceId: 1,
+      globalIndex: 0,
+      text: 's',
+      previous: null,
+      next: null,
+      page: 3,
+    };
+    c.sources.push(
+      source,
+      { ...source, n: 2, paperId: 'q', metadataProposedBy: 'gpt-4o-mini' },
+      { ...source, n: 3, paperId: 'r', metadataProposedBy: 'its first heading' },
+    );
+    const element: AskElement = {
+      type: 'table',
+      label: 'Table 1',
+      caption: 'c',
+      content: null,
+      paperId: 'q',
+      citationKey: null,
+      title: 'T',
+      year: 2020,
+      section: null,
+      page: 3,
+      bbox: null,
+      match: 'linked',
+      similarity: null,
+      source: 2,
+    };
+    c.turns.push({
+      question: 'q',
+      standalone: 'q',
+      rewrite: 'none',
+      kind: 'extract',
+      text: 't',
+      sentences: [],
+      citations: [1, 2, 3],
+      answerability: 1,
+      counts: { evidence: 3, papers: 3, unverifiedEvidence: 0, removedSentences: 0, removedCitations: 0, llmCalls: 0, ms: 1, modelMs: 0 },
+      model: null,
+      elements: [element, { ...element, metadataProposedBy: 'gpt-4o-mini' }],
+    });
+    const view = toAskView(c);
+    assert.ok(isHostMessage({ type: 'ask', ask: view }));
+    assert.deepEqual(
+      view.sources.map((s) => [s.metadataProposedBy, s.titleMadeUp]),
+      [
+        [undefined, undefined],
+        ['gpt-4o-mini', undefined],
+        ['its first heading', true],
+      ],
+    );
+    assert.ok(!('metadataProposedBy' in view.sources[0]) && !('metadataProposedBy' in view.turns[0].elements[0]), 'a real paper: no field');
+    assert.equal(view.turns[0].elements[1].metadataProposedBy, 'gpt-4o-mini');
   });
 });

@@ -37,6 +37,8 @@ const sourceSchema = z.object({
       }),
     )
     .optional(),
+  // Kept through a save: a reopened conversation still marks a proposed title.
+  metadataProposedBy: z.string().optional(),
 });
 
 const sentenceSchema = z.object({
@@ -111,6 +113,7 @@ const turnSchema = z.object({
         similarity: z.number().nullable(),
         source: z.number().nullable(),
         description: z.string().nullable().optional(),
+        metadataProposedBy: z.string().optional(),
       }),
     )
     .optional(),
@@ -185,6 +188,8 @@ export function sourceNumber(c: Conversation, hit: Hit, at: SentenceLocation | u
     lineStart: at?.lineStart ?? null,
     lineEnd: at?.lineEnd ?? null,
     pageEnd: at?.pageEnd ?? null,
+    // Only where it is set: a source of real metadata (and `ask --json`'s) is as it was.
+    ...(hit.paper.metadataProposedBy ? { metadataProposedBy: hit.paper.metadataProposedBy } : {}),
   };
   c.sources.push(source);
   return source.n;

@@ -78,6 +78,7 @@ export async function answerElements(
         similarity: h.similarity,
         source: via?.n ?? null,
         description: h.element.description ?? null,
+        ...(h.paper.metadataProposedBy ? { metadataProposedBy: h.paper.metadataProposedBy } : {}),
       };
     });
 }

@@ -38,6 +38,11 @@ export interface AskSource {
    * Absent when it cites none, its paper was indexed before schema v14, or the store does not keep them.
    */
   cites?: AskCite[];
+  /**
+   * The model that proposed its paper's title, authors and year (PaperRef.metadataProposedBy: none of them the paper's
+   * own), or where a made-up title came from: shown with the title, as the panel does. Absent for real metadata.
+   */
+  metadataProposedBy?: string;
 }
 
 /** A work a source sentence cites, and the corpus paper it is when the corpus has it. */
@@ -137,6 +142,8 @@ export interface AskElement {
   source: number | null;
   /** What a chat model wrote about it (enrichment: Describe Figures and Tables, `elements --enrich`); absent without one. */
   description?: string | null;
+  /** As AskSource's: its paper's metadata was proposed by this model (or its title made up); absent for real metadata. */
+  metadataProposedBy?: string;
 }
 
 export interface AskCounts {

@@ -1,6 +1,7 @@
 // The conversation as the Ask tab's protocol view (pure: no vscode import). Only kept sentences travel: what the
 // check removed is counted, never shown as if it were an answer.
 import type { AskProgress, AskTurn, Conversation } from '../../core/ask/types.js';
+import { madeUpFrom } from '../../core/paper/made-up-title.js';
 import { costLine, estimateLine, stepCostLines } from '../../core/grounding/cost.js';
 import { describeFilters } from '../../core/retrieve/question-filters.js';
 import type { AskCostView, AskProgressView, AskView } from '../../../webview/protocol.js';
@@ -30,6 +31,7 @@ export function toAskView(c: Conversation): AskView {
         match: e.match,
         source: e.source,
         description: e.description ?? null,
+        ...mark(e.metadataProposedBy),
       })),
       cost: costView(t),
     })),
@@ -58,8 +60,15 @@ export function toAskView(c: Conversation): AskView {
             })),
           }
         : {}),
+      ...mark(s.metadataProposedBy),
     })),
   };
+}
+
+/** The proposed-title mark as the panel is told it (panel/hit-view.ts): the model, and whether the title was made up. */
+function mark(proposedBy: string | undefined): { metadataProposedBy?: string; titleMadeUp?: true } {
+  if (!proposedBy) return {};
+  return { metadataProposedBy: proposedBy, ...(madeUpFrom(proposedBy) ? { titleMadeUp: true as const } : {}) };
 }
 
 /** A turn's cost as the tab shows it, when a chat model was asked (or answered from its cache). */
