@@ -15,6 +15,7 @@ import { hashEmbed } from '../support/db-embedder.js';
 import { countTrips } from '../support/db-trips.js';
 import { storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
+import { LATIN_TITLE_KEYS, OTHER_TITLE_KEYS } from '../support/title-keys.js';
 
 let store: SqlCorpusStore;
 let trips = 0;
@@ -401,4 +402,21 @@ test("the unfiltered lookups' prepared statements (one JSON array a hit) give th
     const fused = await store.driver.lookup(`SELECT * FROM hybrid_sentences($1, $2, 25, $3, candidate_count => 100)`, v, [text, offset]);
     assert.deepEqual(hybrid, fused.map(toHit));
   }
+});
+
+test('title_key (schema v18): Latin titles keep their v17 keys; Chinese, Japanese, Russian, Greek and Korean ones keep their letters', async () => {
+  // A v17 corpus (its title_key kept only [a-z0-9]) gets the v18 function on open.
+  await store.driver.exec(`CREATE OR REPLACE FUNCTION title_key(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $fn$
+      SELECT regexp_replace(lower(t), '[^a-z0-9]+', '', 'g') $fn$; UPDATE corpus_meta SET value = '17' WHERE key = 'schema_version'`);
+  await store.close();
+  store = await openCorpus();
+  assert.equal((await store.meta())?.schemaVersion, SCHEMA_VERSION);
+  const all = [...LATIN_TITLE_KEYS, ...OTHER_TITLE_KEYS];
+  const { rows } = await store.driver.query('SELECT title_key(t) AS k FROM unnest($1::text[]) WITH ORDINALITY u(t, i) ORDER BY i', [
+    all.map(([t]) => t),
+  ]);
+  assert.deepEqual(
+    rows.map((r) => r.k),
+    all.map(([, k]) => k),
+  );
 });

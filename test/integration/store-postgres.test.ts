@@ -10,6 +10,7 @@ import { DIM, MODEL, storeContract } from '../support/db-contract.js';
 import { loadFixture } from '../support/db-fixture.js';
 import { countTrips } from '../support/db-trips.js';
 import { realPgSkip, startRealPg, type RealPg } from '../support/pg-real.js';
+import { LATIN_TITLE_KEYS, OTHER_TITLE_KEYS } from '../support/title-keys.js';
 
 const skip = realPgSkip();
 
@@ -83,6 +84,26 @@ describe('store contract on a real PostgreSQL 15 + pgvector server', { skip }, (
       assert.deepEqual(await s.matchVector(new Float32Array(DIM).fill(0.1), { count: 5, yearMin: 2020 }), []);
     } finally {
       await s.close();
+    }
+  });
+
+  test('title_key (schema v18) in a database whose LC_CTYPE is C: the same keys, non-Latin letters kept and Cyrillic case folded', async () => {
+    // There [[:alnum:]] takes only ASCII and lower() folds only ASCII: the key must depend on neither.
+    await server.sql(`CREATE DATABASE c_ctype TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    await server.sql('CREATE EXTENSION IF NOT EXISTS vector', 'c_ctype');
+    const c = await openPostgresStore(server.url('c_ctype'));
+    try {
+      await c.init({ model: MODEL, dimensions: DIM });
+      const all = [...LATIN_TITLE_KEYS, ...OTHER_TITLE_KEYS];
+      const { rows } = await c.driver.query('SELECT title_key(t) AS k FROM unnest($1::text[]) WITH ORDINALITY u(t, i) ORDER BY i', [
+        all.map(([t]) => t),
+      ]);
+      assert.deepEqual(
+        rows.map((r) => r.k),
+        all.map(([, k]) => k),
+      );
+    } finally {
+      await c.close();
     }
   });
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, test as nodeTest } from 'node:test';
 import { hybridSearch, keywordSearch, match, type QueryEmbedding } from '../../src/core/retrieve/index.js';
+import { innerCitations } from '../../src/core/retrieve/inner-citations.js';
 import type { CorpusStore, Hit, PaperInput } from '../../src/core/store/types.js';
 import { hashEmbed } from './db-embedder.js';
 import { fixtureRows } from './db-fixture.js';
@@ -411,6 +412,64 @@ export function storeContract(t: ContractTarget): void {
         if (store.paperBibtex) assert.deepEqual(await store.paperBibtex(['mu1']), [{ id: 'mu1', bibtex: '@article{falk2024much}' }]);
       } finally {
         await store.deletePapers(['mu1']);
+      }
+    });
+
+    test('a cited work whose reference entry prints a Chinese or a Russian title is that corpus paper (schema v18 title_key)', async () => {
+      const store = t.store();
+      if (!store.findPapers || !store.citedWorks) return;
+      const chinese = '深度学习的文本检索方法研究';
+      const russian = 'Глубокое обучение для поиска научных предложений';
+      const entries = [
+        `[3] 王五, 李四. ${chinese}[J]. 计算机学报, 2020, 43(5): 1–12.`,
+        // In sentence case, where the corpus has the title in capitals (ck2).
+        `[4] Иванов И. И. «${russian}» // Вестник МГУ. 2019. № 2.`,
+      ];
+      const text = 'Dense retrieval of scientific sentences was studied in Chinese [3] and in Russian [4].';
+      const work = (label: string, entry: string) => ({
+        label,
+        key: null,
+        text: entry,
+        authors: [],
+        year: null,
+        title: null,
+        doi: null,
+        citedBy: [0],
+      });
+      const papers = [
+        oneSentencePaper('ck0', text, {
+          title: 'Cross-lingual citations',
+          authors: ['Ana Ruiz'],
+          year: 2023,
+          citedWorks: [work('3', entries[0]), work('4', entries[1])],
+        }),
+        oneSentencePaper('ck1', 'Han characters in a title.', { title: chinese, authors: ['王五'], year: 2020 }),
+        oneSentencePaper('ck2', 'Cyrillic letters in a title.', { title: russian.toUpperCase(), authors: ['И. И. Иванов'], year: 2019 }),
+        // Printed inside entry 4 too, but too short to be taken from an entry's text (as a Latin title of 17 letters).
+        oneSentencePaper('ck3', 'A Latin title.', { title: 'Глубокое обучение', authors: ['Anon'], year: 2019 }),
+      ];
+      try {
+        await store.writePapers(papers);
+        // The SQL lookup alone, from each entry as printed.
+        for (const [entry, id] of [
+          [entries[0], 'ck1'],
+          [entries[1], 'ck2'],
+        ]) {
+          const found = await store.findPapers({ dois: [], titles: [], keys: [], texts: [entry] });
+          assert.ok(
+            found.some((p) => p.id === id),
+            `${id} from ${entry}: ${found.map((p) => p.id).join(' ')}`,
+          );
+        }
+        // And what Ask shows for the quote: each work is its corpus paper.
+        const hit = (await store.matchVector(hashEmbed(text, DIM), { count: 5 })).find((h) => h.paper.id === 'ck0')!;
+        const cited = (await innerCitations(store, [hit])).get(hit.sentence.id) ?? [];
+        assert.deepEqual(
+          cited.map((c) => c.paper?.id ?? null),
+          ['ck1', 'ck2'],
+        );
+      } finally {
+        await store.deletePapers(papers.map((p) => p.id));
       }
     });
 

@@ -16,8 +16,18 @@ export interface InnerCitation {
   paper: PaperRef | null;
 }
 
-/** A corpus title shorter than this is not looked for inside a reference entry's text (too many false matches). */
+/**
+ * A corpus title shorter than this is not looked for inside a reference entry's text (too many false matches), a Han
+ * or kana character counting two (titleLength): a Chinese or Japanese title says in 10 characters what a Latin one
+ * says in 20 or more, and "深度学习" (deep learning, 4) is as generic as "deep learning".
+ */
 const MIN_TITLE_CHARS = 20;
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+
+/** A normalised title's length against MIN_TITLE_CHARS: its characters, a Han or kana one counting two. */
+function titleLength(normalised: string): number {
+  return normalised.length + (normalised.match(WIDE)?.length ?? 0);
+}
 
 function surname(name: string): string {
   const n = name.trim();
@@ -47,7 +57,7 @@ export function corpusPaperOf(work: CitedWork, papers: readonly PaperRef[], quot
     if (doi && (normaliseDoi(p.doi) === doi || p.id === `doi:${doi}`)) return p;
     const t = p.title ? normaliseTitle(p.title) : '';
     if (t && title && t === title) return p;
-    if (t.length >= MIN_TITLE_CHARS && text.includes(` ${t} `)) return p;
+    if (titleLength(t) >= MIN_TITLE_CHARS && text.includes(` ${t} `)) return p;
     // Only a key is known (no entry in the list or .bib): the user's own key of a corpus paper names it.
     if (key && !work.text && p.citationKey?.toLowerCase() === key) return p;
   }

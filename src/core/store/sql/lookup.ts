@@ -255,25 +255,40 @@ $fn$;
 ${findPapersSql()}`;
 }
 
+/** The Latin ranges whose letters normaliseTitle folds to ASCII; what remains of them after the fold leaves the key. */
+const LATIN: Array<[number, number]> = [
+  [0xc0, 0x24f],
+  [0x1e00, 0x1eff],
+  [0xfb00, 0xfb06],
+];
 /**
- * The accented Latin letters and ligatures normaliseTitle (paper/ids.ts) folds to ASCII, as SQL: `translate` maps the
- * one-letter folds, `replace` the longer ones (ﬁ → fi). Generated from normaliseTitle itself, so the SQL key folds
- * what the JS match folds; letters outside Latin are dropped (a title in another script is found by DOI, key or
- * its exact spelling).
+ * Greek, Cyrillic and Armenian: their capitals and accented letters (Ё, Й, Ά) are folded to the letter normaliseTitle
+ * makes of them by translate as well as by lower(), since lower() folds only ASCII in a database whose LC_CTYPE is C
+ * (measured on PostgreSQL 15: lower('ГЛУБОКОЕ') stays upper case there; PGlite's and the test cluster's C.UTF-8 fold).
  */
-function titleFolds(): { from: string; to: string; longer: Array<[string, string]> } {
+const CASED: Array<[number, number]> = [
+  [0x370, 0x3ff],
+  [0x400, 0x52f],
+  [0x530, 0x58f],
+];
+
+/**
+ * The letters normaliseTitle (paper/ids.ts) folds to one or more others, as SQL: `translate` maps the one-letter folds,
+ * `replace` the longer ones (ﬁ → fi). Generated from normaliseTitle itself, so the SQL key folds what the JS match
+ * folds: accented Latin to ASCII, and Greek, Cyrillic and Armenian capitals and accents (CASED).
+ */
+function titleFolds(
+  ranges: Array<[number, number]>,
+  fits: (folded: string) => boolean,
+): { from: string; to: string; longer: Array<[string, string]> } {
   let from = '';
   let to = '';
   const longer: Array<[string, string]> = [];
-  for (const [lo, hi] of [
-    [0xc0, 0x24f],
-    [0x1e00, 0x1eff],
-    [0xfb00, 0xfb06],
-  ]) {
+  for (const [lo, hi] of ranges) {
     for (let c = lo; c <= hi; c++) {
       const ch = String.fromCodePoint(c);
       const folded = normaliseTitle(ch);
-      if (!/^[a-z0-9]+$/.test(folded) || folded === ch) continue;
+      if (!fits(folded) || folded === ch) continue;
       if (folded.length === 1) {
         from += ch;
         to += folded;
@@ -283,36 +298,85 @@ function titleFolds(): { from: string; to: string; longer: Array<[string, string
   return { from, to, longer };
 }
 
+/** `e` (an SQL text expression) with the folds applied: the longer ones by replace, the others by one translate. */
+function folded(e: string, f: ReturnType<typeof titleFolds>): string {
+  return `translate(${f.longer.reduce((x, [a, b]) => `replace(${x}, '${a}', '${b}')`, e)}, '${f.from}', '${f.to}')`;
+}
+
+/** A regex bracket expression of these ranges, \uXXXX escapes (for an E'' literal). */
+function bracket(ranges: Array<[number, number]>): string {
+  return `[${ranges.map(([lo, hi]) => (lo === hi ? hex(lo) : `${hex(lo)}-${hex(hi)}`)).join('')}]`;
+}
+
+const hex = (c: number) => `\\\\u${c.toString(16).padStart(4, '0')}`;
+
+/**
+ * The characters title_key drops, as the body of a regex bracket expression (\uXXXX escapes in an E'' literal, so the
+ * SQL file stays ASCII there and no character class depends on the database's locale: `[[:alnum:]]` and `\w` take only
+ * ASCII as letters where LC_CTYPE is C, measured on PostgreSQL 15). Up to U+024F, in the LATIN ranges and the combining
+ * accents, everything but [a-z0-9] (the keys of Latin titles are those of schema v16–17); elsewhere in the BMP what
+ * normaliseTitle makes no letter or digit of (punctuation, symbols, spaces, marks: 。「」、・ … – “ ”). Letters and
+ * digits of every other script, and every character beyond the BMP, stay.
+ */
+function titleDrops(): string {
+  const ranges: Array<[number, number]> = [[0x01, 0x2f], [0x3a, 0x60], [0x7b, 0x24f], [0x300, 0x36f], ...LATIN.slice(1)];
+  const fixed = (c: number) => ranges.some(([lo, hi]) => c >= lo && c <= hi);
+  for (let c = 0x250; c <= 0xffff; c++) {
+    if ((c >= 0xd800 && c <= 0xdfff) || fixed(c) || normaliseTitle(String.fromCharCode(c)) !== '') continue;
+    const last = ranges[ranges.length - 1];
+    if (last[1] === c - 1) last[1] = c;
+    else ranges.push([c, c]);
+  }
+  return bracket(ranges.sort((a, b) => a[0] - b[0]));
+}
+
 /**
  * title_key and find_papers: the corpus papers a quote's cited works may be (retrieve/inner-citations.ts), found
- * without listing every paper. title_key is a title lower-cased, accents folded, everything but [a-z0-9] dropped:
- * two titles normaliseTitle makes equal have one key, so find_papers returns every paper the JS match would take
- * (same DOI, same title, a title printed in a reference entry, a key) and a few more, which the caller checks.
+ * without listing every paper. title_key is a title lower-cased, accents folded (titleFolds), punctuation, symbols
+ * and spaces dropped (titleDrops): the letters and digits of every script stay, as normaliseTitle keeps them (schema
+ * v18; before, everything but [a-z0-9] was dropped and a Chinese or Russian title had an empty or partial key). A
+ * title normaliseTitle makes equal to another has the same key where both are spelt alike (normaliseTitle also
+ * decomposes Hangul and full-width forms, which the key keeps as written), so find_papers returns every paper the JS
+ * match would take (same DOI, same title, a title printed in a reference entry, a key) and a few more, which the
+ * caller checks.
+ *
+ * The length a title needs to be looked for inside an entry is the JS rule's (inner-citations.ts MIN_TITLE_CHARS,
+ * where a Han or kana character counts twice) loosened: a key character outside [a-z0-9] counts three, at least
+ * what normaliseTitle makes of it (a Hangul syllable is up to three letters), so no title the JS rule takes is missed.
  */
 function findPapersSql(): string {
-  const f = titleFolds();
-  const replaced = f.longer.reduce((e, [a, b]) => `replace(${e}, '${a}', '${b}')`, 'lower(t)');
-  return `-- A title's match key (see title_key in store/sql/lookup.ts).
+  const latin = titleFolds(LATIN, (f) => /^[a-z0-9]+$/.test(f));
+  const cased = titleFolds(CASED, (f) => /^\p{L}$/u.test(f));
+  // Each fold only where the title has a letter of its ranges (lower() keeps letters in their block): translate scans
+  // its whole list for every character of the title, ~0.35 ms a title for 700 letters in PGlite.
+  const lowered = `CASE WHEN t ~ E'${bracket(LATIN)}' THEN ${folded('lower(t)', latin)} ELSE lower(t) END`;
+  const folds = `CASE WHEN t ~ E'${bracket(CASED)}' THEN ${folded(`(${lowered})`, cased)} ELSE ${lowered} END`;
+  return `-- A title's match key (see title_key in store/sql/lookup.ts). A printable ASCII title (most) takes the short way:
+-- the same key without the folds.
 CREATE OR REPLACE FUNCTION title_key(t text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
-  SELECT regexp_replace(translate(${replaced}, '${f.from}', '${f.to}'), '[^a-z0-9]+', '', 'g');
+  SELECT CASE WHEN t ~ '^[ -~]*$' THEN regexp_replace(lower(t), '[^a-z0-9]+', '', 'g')
+    ELSE regexp_replace(${folds}, E'${titleDrops()}+', '', 'g') END;
 $fn$;
 
 -- The papers that may be the given cited works: a DOI (normalised, lower case) in the paper's DOI or id, a title
--- with the same key or spelling, a title of 10+ key characters inside a reference entry's text, a citation key
--- (lower case). One scan of the papers table, in id order; the caller applies the exact rules.
+-- with the same key or spelling, a title long enough (10 key characters, one outside [a-z0-9] counting three) inside
+-- a reference entry's text, a citation key (lower case). One scan of the papers table, in id order; the caller
+-- applies the exact rules. Each key is computed once: the texts' in a materialised CTE (inlined, they were keyed
+-- again for every paper), each paper's in an OFFSET 0 subquery the planner does not pull up.
 CREATE OR REPLACE FUNCTION find_papers(dois text[], titles text[], keys text[], texts text[])
 RETURNS TABLE (id text, title text, authors text[], year int, venue text, doi text, citation_key text)
 LANGUAGE sql STABLE AS $fn$
   WITH tk AS (SELECT DISTINCT title_key(x) AS k FROM unnest(titles) x WHERE title_key(x) <> ''),
-  xk AS (SELECT title_key(x) AS k FROM unnest(texts) x)
+  xk AS MATERIALIZED (SELECT title_key(x) AS k FROM unnest(texts) x)
   SELECT p.id, p.title, p.authors, p.year, p.venue, p.doi, p.citation_key
-  FROM papers p
+  FROM papers p, LATERAL (SELECT title_key(p.title) AS k OFFSET 0) pk
   WHERE EXISTS (SELECT 1 FROM unnest(dois) d WHERE strpos(lower(p.doi), d) > 0 OR p.id = 'doi:' || d)
     OR lower(p.citation_key) = ANY (keys)
     OR p.title = ANY (titles)
-    OR title_key(p.title) IN (SELECT k FROM tk)
-    OR (length(title_key(p.title)) >= 10 AND EXISTS (SELECT 1 FROM xk WHERE strpos(xk.k, title_key(p.title)) > 0))
+    OR pk.k IN (SELECT k FROM tk)
+    OR (length(pk.k) + 2 * length(regexp_replace(pk.k, '[0-9a-z]+', '', 'g')) >= 10
+      AND EXISTS (SELECT 1 FROM xk WHERE strpos(xk.k, pk.k) > 0))
   ORDER BY p.id;
 $fn$;
 

@@ -20,7 +20,7 @@ import { vectorIndex } from './vector.js';
 
 export type { IndexPrecision };
 
-export const SCHEMA_VERSION = '17';
+export const SCHEMA_VERSION = '18';
 export const DEFAULT_DIMENSIONS = 384;
 
 /**

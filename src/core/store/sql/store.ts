@@ -260,7 +260,8 @@ export class SqlCorpusStore implements CorpusStore {
    * ef_search at least 200 above 100k sentences, lookup_ef_search replaced; v13 the venue and section filters, the
    * lookup functions replaced with two more parameters, their old signatures dropped; v14 the papers' cited works; v15 the diagram element type, the
    * elements' type check replaced, existing figures left as they are until re-read; v16 find_papers and list_venues, Ask's
-   * lookups of cited works and venues, created; v17 source_copies, created empty). A
+   * lookups of cited works and venues, created; v17 source_copies, created empty; v18 title_key keeps the letters of every
+   * script, the function replaced, nothing rewritten). A
    * database the user may not alter gets a clear error.
    */
   private async upgrade(dimensions: number, precision: IndexPrecision, from: number): Promise<void> {
