@@ -12,38 +12,11 @@ import { toHit } from '../../src/core/store/rows.js';
 import { hybridStatement, QUERY_LEXEMES_SQL } from '../../src/core/store/sql/ranking.js';
 import { vectorIndex } from '../../src/core/store/sql/vector.js';
 import type { SqlCorpusStore } from '../../src/core/store/sql/store.js';
-import { hybridTuning, type Hit, type PaperInput } from '../../src/core/store/types.js';
+import { hybridTuning, type Hit } from '../../src/core/store/types.js';
 import { DIM, MODEL } from '../support/db-contract.js';
 import { hashEmbed } from '../support/db-embedder.js';
 import { freshPGlite } from '../support/db-pglite.js';
-
-/** 600 words, drawn with Zipf's law: the first few are in over 2 % of the sentences (common), most are rare. */
-const WORDS = Array.from({ length: 600 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}x`);
-function zipfWord(u: () => number): string {
-  return WORDS[Math.min(WORDS.length - 1, Math.floor(Math.exp(u() * Math.log(WORDS.length + 1)) - 1))];
-}
-const sentence = (u: () => number) => Array.from({ length: 6 + Math.floor(u() * 10) }, () => zipfWord(u)).join(' ') + '.';
-
-/** 120 papers × 5 sections × 6 sentences (3,600), section titles from the same words. */
-function papers(u: () => number, prefix = 'p', count = 120): PaperInput[] {
-  return Array.from({ length: count }, (_, i) => ({
-    id: `${prefix}${i}`,
-    title: `Paper ${i}`,
-    year: 2020,
-    sentences: Array.from({ length: 30 }, (_, g) => {
-      const text = sentence(u);
-      const section = Math.floor(g / 6);
-      return {
-        sectionTitle: `${zipfWord(u)} ${zipfWord(u)}`,
-        sectionIndex: section,
-        sentenceIndex: g % 6,
-        globalIndex: g,
-        text,
-        embedding: hashEmbed(text, DIM),
-      };
-    }),
-  }));
-}
+import { papers, sentence, WORDS } from '../support/zipf-corpus.js';
 
 describe('the in-memory keyword index of an embedded corpus', () => {
   let store: SqlCorpusStore;

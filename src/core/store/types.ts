@@ -366,8 +366,9 @@ export interface CorpusStore {
   createSearchIndexes?(options?: { m?: number; efConstruction?: number }): Promise<void>;
   /**
    * The embedded corpus's in-memory keyword index (sql/keyword-index.ts): loads it if it is not (waits for a load
-   * under way) and says how many sentences it holds, 0 where there is none. Hybrid lookups rank keywords in memory
-   * only once it is loaded; benches wait for it so as to time what a long-lived corpus process serves.
+   * under way) and says how many sentences it holds, 0 where there is none; with it, where the native vector index
+   * serves, the hybrid ranking's vectors (sql/hybrid-fusion.ts). Hybrid lookups rank in memory only once they are
+   * loaded; benches wait for them so as to time what a long-lived corpus process serves.
    */
   loadKeywordIndex?(): Promise<number>;
   /**

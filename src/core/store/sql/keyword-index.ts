@@ -367,14 +367,36 @@ export class KeywordIndex {
    * without reading the row (ranking.ts hybridQuery's keywordPlaces); undefined for an id the index does not hold.
    */
   placeOf(id: number): { paperId: string; sectionIndex: number } | undefined {
+    const row = this.rowOf(id);
+    return row < 0 ? undefined : { paperId: this.paperIds[this.paperOf[row]], sectionIndex: this.sectionIndexOf[row] };
+  }
+
+  /** Sentence `id`'s row (rows are in id order), or -1 for an id the index does not hold. */
+  rowOf(id: number): number {
     let [lo, hi] = [0, this.ids.length - 1];
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       if (this.ids[mid] < id) lo = mid + 1;
       else if (this.ids[mid] > id) hi = mid - 1;
-      else return { paperId: this.paperIds[this.paperOf[mid]], sectionIndex: this.sectionIndexOf[mid] };
+      else return mid;
     }
-    return undefined;
+    return -1;
+  }
+
+  /**
+   * Its rows, read only: each sentence row's id, section row (-1: none), paper (an index) and section_index, and how
+   * many section rows there are (numbered in paper_id, section_index order). The in-memory hybrid ranking
+   * (hybrid-fusion.ts) keeps its vectors by these rows.
+   */
+  get layout(): {
+    ids: Float64Array;
+    sectionOf: Int32Array;
+    paperOf: Int32Array;
+    sectionIndexOf: Int32Array;
+    sections: number;
+  } {
+    const { ids, sectionOf, paperOf, sectionIndexOf } = this;
+    return { ids, sectionOf, paperOf, sectionIndexOf, sections: this.sectionLen.length };
   }
 
   /** A row's section for the first stage (a row without a section row is its own group, as SQL's NULL-free keys). */

@@ -653,15 +653,20 @@ function inWorker(job: {
   });
 }
 
-/** READ_CHUNK sentences after id `after` (id order), by binary COPY: ids and their vectors, row-major. */
+/**
+ * READ_CHUNK rows after key `after` (key order), by binary COPY: their keys and vectors, row-major. `rows`: a query of
+ * (key bigint, vector) rows, the sentences by id unless given (hybrid-fusion.ts reads the sections' by it too); none
+ * may be NULL. `chunk`: READ_CHUNK, so that a caller knows a shorter page is the last.
+ */
 export async function readVectors(
   driver: SqlDriver,
   after: number,
   dimensions: number,
-): Promise<{ keys: BigUint64Array; vectors: Float32Array }> {
+  rows = 'SELECT id, embedding FROM sentences',
+): Promise<{ keys: BigUint64Array; vectors: Float32Array; chunk: number }> {
   if (!driver.copyOut) throw new Error('this driver cannot copy rows out');
   const blob = await driver.copyOut(
-    `COPY (SELECT id, embedding FROM sentences WHERE id > ${Math.floor(after)} ORDER BY id LIMIT ${READ_CHUNK}) TO '/dev/blob' WITH (FORMAT binary)`,
+    `COPY (SELECT * FROM (${rows}) r(id, embedding) WHERE id > ${Math.floor(after)} ORDER BY id LIMIT ${READ_CHUNK}) TO '/dev/blob' WITH (FORMAT binary)`,
   );
   const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
   // PostgreSQL's binary COPY: 11-byte signature, flags, extension length; each row: int16 fields, then per field
@@ -678,5 +683,5 @@ export async function readVectors(
   at.forEach((start, i) => {
     for (let j = 0; j < dimensions; j++) vectors[i * dimensions + j] = dv.getFloat32(start + 4 * j);
   });
-  return { keys: BigUint64Array.from(keys), vectors };
+  return { keys: BigUint64Array.from(keys), vectors, chunk: READ_CHUNK };
 }

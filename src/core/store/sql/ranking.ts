@@ -55,7 +55,7 @@ export const BM25_SECTION_WEIGHT = 2;
 export const RERANK_MIN = 400;
 export const RERANK_FACTOR = 4;
 /** Nearest sections whose sentences join the hybrid's vector candidates (tuned on claims_train: 20 → 40 +0.006). */
-const SECTION_CANDIDATES = 40;
+export const SECTION_CANDIDATES = 40;
 
 /** Σ over query terms of BM25's term weight, for rows of `alias` with `len` and tf/idf from termFrequencies. */
 function bm25Sum(alias: string, avgLen = 'avg_len'): string {
@@ -292,6 +292,19 @@ export const NATIVE_MATCH_SQL = `WITH hits AS MATERIALIZED (
     ORDER BY similarity DESC, id LIMIT $4::int
   )
   ${compactTail('$3::int')}`;
+
+/**
+ * The hybrid's hits as the in-memory ranking chose them (hybrid-fusion.ts), as one statement: $1 the query vector, $2
+ * their sentence ids, $3 and $4 their ranks in the vector and keyword rankings (NULL: not in it), $5 rrf_k, $6 the
+ * offset. Each hit's fused score is hybridQuery's own expression over the same ranks (numeric, summed, then float8),
+ * and its similarity is computed from the stored vector, so both are the doubles the full statement gives.
+ */
+export const FUSED_HITS_SQL = `WITH hits AS MATERIALIZED (
+    SELECT s.id, (coalesce(1.0 / ($5::int + u.vr), 0) + coalesce(1.0 / ($5::int + u.kr), 0))::float8 AS score,
+           (1 - (s.embedding <=> $1::vector))::float8 AS similarity
+    FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) u(id, vr, kr) JOIN sentences s ON s.id = u.id
+  )
+  ${compactTail('$6::int')}`;
 
 /**
  * A query text's distinct lexemes as bm25_sentences reads them, and whether it uses web-search syntax (which only

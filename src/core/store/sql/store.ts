@@ -2,11 +2,12 @@
 // only in the driver (how a statement is sent, how sentences are bulk-loaded).
 import { PGLITE_BUILD_MEMORY_MB } from '../ops/capacity.js';
 import { SESSION_EF_SEARCH } from './lookup.js';
-import { hybridStatement, matchStatement, NATIVE_MATCH_SQL, QUERY_LEXEMES_SQL } from './ranking.js';
+import { FUSED_HITS_SQL, hybridStatement, matchStatement, NATIVE_MATCH_SQL, QUERY_LEXEMES_SQL } from './ranking.js';
 import { SCHEMA_VERSION, schemaSql } from './schema.js';
 import { hnswIndexSql, MAX_INDEX_DIMENSIONS, vectorIndex, type VectorIndex } from './vector.js';
 import type { SqlDriver, SqlTx } from '../driver.js';
 import { KeywordIndex } from './keyword-index.js';
+import { HybridFusion } from './hybrid-fusion.js';
 import { HeldRead, markProposed, type Proposals } from '../held-read.js';
 import {
   corpusState,
@@ -175,8 +176,12 @@ export class SqlCorpusStore implements CorpusStore {
   /** Bumped by every write that retires the native index's files (any but an append): a save begun before it is void. */
   private fileGeneration = 0;
   private closed = false;
-  /** The embedded corpus's in-memory keyword ranking (keyword-index.ts), or its load under way. */
-  private keywords: { generation: number; index?: KeywordIndex; loading?: Promise<KeywordIndex | undefined> } | undefined;
+  /**
+   * The embedded corpus's in-memory keyword ranking (keyword-index.ts), or its load under way; with the native index,
+   * the hybrid ranking's vectors (hybrid-fusion.ts), loaded after it and retired with it.
+   */
+  private keywords:
+    { generation: number; index?: KeywordIndex; fusion?: HybridFusion; loading?: Promise<KeywordIndex | undefined> } | undefined;
   /** The native vector index (native-index.ts) of one generation of the corpus, or its build under way. */
   private vectors: { generation: number; index?: NativeVectorIndex; loading?: Promise<NativeVectorIndex | undefined> } | undefined;
   /** Whether this store serves vectors natively: options.nativeIndex and the module loads (decided once). */
@@ -817,7 +822,19 @@ export class SqlCorpusStore implements CorpusStore {
     // the embedded corpus's keyword ranking from memory where it is ready, and its vector candidates from the native
     // index where it serves (re-scored exactly in the statement).
     if (native) {
-      const ids = native.search(embedding, t.candidates).ids.map(String);
+      const found = native.search(embedding, t.candidates).ids;
+      // Both rankings in memory: the statement only reads the hits (hybrid-fusion.ts).
+      const fused = ranking?.fusion?.rank(embedding, found, ranking.numeric, t, count);
+      if (fused) {
+        const rows = await this.driver.lookup(
+          FUSED_HITS_SQL,
+          embedding,
+          [fused.map((h) => String(h.id)), fused.map((h) => h.vectorRank), fused.map((h) => h.keywordRank), t.rrfK, offset],
+          'corpus_lens_hybrid_fused',
+        );
+        return this.hits(rows);
+      }
+      const ids = found.map(String);
       const keywords = ranking ? 'given' : 'sql';
       const rows = await this.driver.lookup(
         hybridStatement(count, t.candidates, vectorsOf(meta), keywords, 'given'),
@@ -866,7 +883,10 @@ export class SqlCorpusStore implements CorpusStore {
    * the corpus as it is now; undefined otherwise (and for web-search syntax), and the caller ranks in SQL. With options.keywordIndex the first call starts the load (a few seconds at 100k
    * sentences, in short statements that lookups interleave with) and does not wait for it.
    */
-  private async keywordRanking(text: string, count: number): Promise<{ ids: string[]; papers: string[]; sections: number[] } | undefined> {
+  private async keywordRanking(
+    text: string,
+    count: number,
+  ): Promise<{ ids: string[]; numeric: number[]; papers: string[]; sections: number[]; fusion?: HybridFusion } | undefined> {
     if (this.kind !== 'pglite') return undefined;
     if (this.keywords?.generation !== this.generation || !this.keywords.index) {
       if (this.options.keywordIndex) void this.keywordIndex().catch(() => undefined); // a failed load: SQL ranks
@@ -877,10 +897,16 @@ export class SqlCorpusStore implements CorpusStore {
     const [row] = await this.driver.lookup(QUERY_LEXEMES_JSON, null, [text], 'corpus_lens_query_lexemes');
     const [web, lexemes] = JSON.parse(String(row?.q ?? '[false, []]')) as [boolean, string[] | null];
     if (web) return undefined;
-    const index = this.keywords.index;
+    const { index, fusion } = this.keywords;
     const ids = index.rank(lexemes ?? [], count);
     const places = ids.map((id) => index.placeOf(id)!); // its own ids: always found
-    return { ids: ids.map(String), papers: places.map((p) => p.paperId), sections: places.map((p) => p.sectionIndex) };
+    return {
+      ids: ids.map(String),
+      numeric: ids,
+      papers: places.map((p) => p.paperId),
+      sections: places.map((p) => p.sectionIndex),
+      fusion,
+    };
   }
 
   /**
@@ -894,17 +920,28 @@ export class SqlCorpusStore implements CorpusStore {
     if (this.keywords?.generation === generation) return this.keywords.index ?? this.keywords.loading;
     const current = () => !this.closed && this.generation === generation;
     const entry: NonNullable<typeof this.keywords> = { generation };
-    entry.loading = KeywordIndex.load(this.driver, current).then((index) => {
+    entry.loading = (async () => {
+      const index = await KeywordIndex.load(this.driver, current);
       if (this.keywords === entry && index && current()) entry.index = index;
+      // Lookups rank keywords in memory from here on; the hybrid ranking's vectors follow, where the native index
+      // gives the vector candidates (a corpus it serves, on a platform it loads on) and they fit (HybridFusion.fits).
+      if (entry.index && this.nativeVectors() && entry.index.size >= EXACT_BELOW) {
+        const meta = await requireMeta(this);
+        const fusion = await HybridFusion.load(this.driver, entry.index, meta.dimensions, current).catch(() => undefined);
+        if (this.keywords === entry && fusion && current()) entry.fusion = fusion;
+      }
       entry.loading = undefined;
       return entry.index;
-    });
+    })();
     this.keywords = entry;
-    return entry.loading;
+    return entry.index ?? entry.loading;
   }
 
+  /** Loads the keyword index and the hybrid ranking's vectors (see keywordIndex) and waits for both: its size. */
   async loadKeywordIndex(): Promise<number> {
-    return (await this.keywordIndex())?.size ?? 0;
+    const index = await this.keywordIndex();
+    await this.keywords?.loading;
+    return index?.size ?? 0;
   }
 
   async matchPapers(embedding: Float32Array, text: string, o: PaperOptions): Promise<Hit[]> {
