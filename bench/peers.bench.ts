@@ -87,6 +87,12 @@ function procStat(pid: number | 'self'): string[] | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8').split(') ')[1].split(' ') : undefined;
 }
 
+/** The resident memory of `pid` in MB (Linux /proc: rss, field 24, in 4 kB pages), or undefined. */
+function residentMb(pid?: number): number | undefined {
+  const f = pid ? procStat(pid) : undefined;
+  return f ? (Number(f[21]) * 4096) / 2 ** 20 : undefined;
+}
+
 /** CPU milliseconds used so far by this process and by `pid` (Linux /proc; others: this process only). */
 function cpuMs(pid?: number): number {
   const own = process.cpuUsage();
@@ -233,8 +239,18 @@ async function corpusLens(native: boolean, data: ReturnType<typeof corpus>, want
       );
       // The keyword index a long-lived corpus process holds (loaded on the first hybrid lookup, a few seconds at 100k):
       // timed once loaded, not while its load shares the process.
+      const rssBefore = residentMb(store.pid);
+      const loadStart = performance.now();
       const keywordIndexed = (await store.loadKeywordIndex?.()) ?? 0;
       if (!keywordIndexed) console.log('Corpus Lens: no keyword index; hybrid keywords ranked in SQL');
+      // What the in-memory rankings cost the corpus process (the keyword index, and the hybrid's 16-bit vectors).
+      else {
+        const rss = (mb: number | undefined) => (mb === undefined ? '?' : mb.toFixed(0));
+        console.log(
+          `Corpus Lens: keyword index and hybrid vectors loaded in ${((performance.now() - loadStart) / 1000).toFixed(1)} s; ` +
+            `the corpus process's resident memory ${rss(rssBefore)} → ${rss(residentMb(store.pid))} MB`,
+        );
+      }
       const firstHybrid = await timed(data.firstQueries, (q, i) => store.matchHybrid(q, data.firstTexts[i], { count: K }));
       const hybrid = await timedCpu(data.queries, (q, i) => store.matchHybrid(q, data.queryTexts[i], { count: K }), store.pid);
       return {
