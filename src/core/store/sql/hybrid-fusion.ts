@@ -26,21 +26,14 @@ import type { SqlDriver } from '../driver.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { readVectors } from './native-index.js';
 import { SECTION_CANDIDATES } from './ranking.js';
+import type { hybridTuning } from '../types.js';
 
 /** The most sentence vectors held, in bytes (16 bits a dimension): 384-d up to ~350k sentences, 1,536-d up to ~87k. */
-export const MAX_BYTES = 256 * 1024 * 1024;
+const MAX_BYTES = 256 * 1024 * 1024;
 /** Rows quantised between two yields: a lookup waits for at most one slice (a few ms at 384-d). */
 const CONVERT_SLICE = 500;
 /** The 16-bit range a vector's largest component is scaled to. */
 const FIXED_MAX = 32767;
-
-/** A hybrid lookup's tuning (types.ts hybridTuning). */
-export interface FusionTuning {
-  rrfK: number;
-  candidates: number;
-  sectionWeight: number;
-  perSection: number;
-}
 
 /** A fused hit: its sentence id and its ranks in the vector and keyword rankings (1-based; null: not in it). */
 export interface FusedHit {
@@ -201,7 +194,7 @@ export class HybridFusion {
     query: Float32Array,
     vectorIds: readonly number[],
     keywordIds: readonly number[],
-    t: FusionTuning,
+    t: ReturnType<typeof hybridTuning>,
     count: number,
   ): FusedHit[] | undefined {
     const D = this.dimensions;
