@@ -21,10 +21,9 @@
  * sections are found by an exact scan (usearch's, native) where the statement used pgvector's HNSW index: it can only
  * find nearer ones.
  */
-import { createRequire } from 'node:module';
 import type { SqlDriver } from '../driver.js';
 import type { KeywordIndex } from './keyword-index.js';
-import { readVectors } from './native-index.js';
+import { nativeModule, readVectors } from './native-index.js';
 import { SECTION_CANDIDATES } from './ranking.js';
 import type { hybridTuning } from '../types.js';
 
@@ -42,20 +41,6 @@ export interface FusedHit {
   keywordRank: number | null;
 }
 
-type ExactSearch = (
-  dataset: Float32Array,
-  query: Float32Array,
-  dimensions: number,
-  count: number,
-  metric: string,
-  threads: number,
-) => { keys: BigUint64Array; distances: Float32Array };
-
-/** usearch's exact scan (the native module the vector index loads: fusion is used only where that one serves). */
-function exactSearch(): ExactSearch {
-  return (createRequire(__filename)('usearch') as { exactSearch: ExactSearch }).exactSearch;
-}
-
 const sleep = () => new Promise((resolve) => setImmediate(resolve));
 
 export class HybridFusion {
@@ -67,6 +52,8 @@ export class HybridFusion {
   private readonly sectionStamp: Int32Array;
 
   private constructor(
+    /** The native module (its exact scan finds the nearest sections). */
+    private readonly usearch: Exclude<ReturnType<typeof nativeModule>, Error>,
     private readonly keywords: KeywordIndex,
     private readonly dimensions: number,
     /** Sentence row (the keyword index's) → its vector in 16-bit fixed point, row-major, and its scale. */
@@ -94,17 +81,11 @@ export class HybridFusion {
     return sentences * dimensions * 2 <= MAX_BYTES;
   }
 
-  /** What it holds, in bytes. */
-  get bytes(): number {
-    return [this.fixed, this.scales, this.norms, this.sectionVectors, this.sectionNorms, this.memberStart, this.members, this.groupOf]
-      .concat([this.stamp, this.sectionSimilarity, this.sectionStamp])
-      .reduce((a, x) => a + x.byteLength, 0);
-  }
-
   /**
    * Reads the stored vectors of the keyword index's sentences and sections (binary COPY, in chunks that lookups
    * interleave with). undefined where `current` turns false in between (a write or close), or where the rows read are
-   * not the keyword index's (a sentence or section without a vector: the statement ranks those corpora).
+   * not the keyword index's (a sentence or section without a vector: the statement ranks those corpora); undefined
+   * at once where the native module does not load or the vectors do not fit (fits).
    */
   static async load(
     driver: SqlDriver,
@@ -114,7 +95,8 @@ export class HybridFusion {
   ): Promise<HybridFusion | undefined> {
     const layout = keywords.layout;
     const size = layout.ids.length;
-    if (!HybridFusion.fits(size, dimensions)) return undefined;
+    const usearch = nativeModule();
+    if (usearch instanceof Error || !HybridFusion.fits(size, dimensions)) return undefined;
     const D = dimensions;
 
     // Sections, numbered as the keyword index numbers them (paper_id, section_index order).
@@ -182,7 +164,20 @@ export class HybridFusion {
       if (g === undefined) group.set(key, (g = group.size));
       groupOf[r] = g;
     }
-    return new HybridFusion(keywords, D, fixed, scales, norms, sectionVectors, sectionNorms, memberStart, members, groupOf, group.size);
+    return new HybridFusion(
+      usearch,
+      keywords,
+      D,
+      fixed,
+      scales,
+      norms,
+      sectionVectors,
+      sectionNorms,
+      memberStart,
+      members,
+      groupOf,
+      group.size,
+    );
   }
 
   /**
@@ -213,7 +208,7 @@ export class HybridFusion {
     }
     const sections = this.sectionNorms.length;
     if (t.sectionWeight > 0 && sections > 0) {
-      const near = exactSearch()(this.sectionVectors, query, D, Math.min(SECTION_CANDIDATES, sections), 'cos', 1);
+      const near = this.usearch.exactSearch(this.sectionVectors, query, D, Math.min(SECTION_CANDIDATES, sections), 'cos', 1);
       for (const key of near.keys) {
         const s = Number(key);
         for (let m = this.memberStart[s]; m < this.memberStart[s + 1]; m++) add(this.members[m]);

@@ -41,7 +41,18 @@ interface UsearchIndex {
   load(path: string): void;
   view(path: string): void;
 }
-type UsearchModule = { Index: new (config: Record<string, unknown>) => UsearchIndex };
+type UsearchModule = {
+  Index: new (config: Record<string, unknown>) => UsearchIndex;
+  /** A brute-force scan of `dataset` (row-major) for the `count` nearest of `query` (hybrid-fusion.ts: the sections). */
+  exactSearch(
+    dataset: Float32Array,
+    query: Float32Array,
+    dimensions: number,
+    count: number,
+    metric: string,
+    threads: number,
+  ): { keys: BigUint64Array; distances: Float32Array };
+};
 
 /**
  * Files of the index in a corpus folder: `corpus-lens-vectors.COUNT.MAXID.f16.usearch` (and `….tmp-PID` while

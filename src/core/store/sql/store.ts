@@ -824,7 +824,7 @@ export class SqlCorpusStore implements CorpusStore {
     if (native) {
       const found = native.search(embedding, t.candidates).ids;
       // Both rankings in memory: the statement only reads the hits (hybrid-fusion.ts).
-      const fused = ranking?.fusion?.rank(embedding, found, ranking.numeric, t, count);
+      const fused = ranking?.fusion?.rank(embedding, found, ranking.ids, t, count);
       if (fused) {
         const rows = await this.driver.lookup(
           FUSED_HITS_SQL,
@@ -840,7 +840,7 @@ export class SqlCorpusStore implements CorpusStore {
         hybridStatement(count, t.candidates, vectorsOf(meta), keywords, 'given'),
         embedding,
         [
-          ranking ? ranking.ids : text,
+          ranking ? ranking.ids.map(String) : text,
           offset,
           t.rrfK,
           t.sectionWeight,
@@ -856,7 +856,7 @@ export class SqlCorpusStore implements CorpusStore {
       ? await this.driver.lookup(
           hybridStatement(count, t.candidates, vectorsOf(meta), 'given'),
           embedding,
-          [ranking.ids, offset, t.rrfK, t.sectionWeight, t.perSection, ranking.papers, ranking.sections],
+          [ranking.ids.map(String), offset, t.rrfK, t.sectionWeight, t.perSection, ranking.papers, ranking.sections],
           `corpus_lens_hybrid_given_${count}_${t.candidates}`,
         )
       : unfiltered
@@ -886,7 +886,7 @@ export class SqlCorpusStore implements CorpusStore {
   private async keywordRanking(
     text: string,
     count: number,
-  ): Promise<{ ids: string[]; numeric: number[]; papers: string[]; sections: number[]; fusion?: HybridFusion } | undefined> {
+  ): Promise<{ ids: number[]; papers: string[]; sections: number[]; fusion?: HybridFusion } | undefined> {
     if (this.kind !== 'pglite') return undefined;
     if (this.keywords?.generation !== this.generation || !this.keywords.index) {
       if (this.options.keywordIndex) void this.keywordIndex().catch(() => undefined); // a failed load: SQL ranks
@@ -901,8 +901,7 @@ export class SqlCorpusStore implements CorpusStore {
     const ids = index.rank(lexemes ?? [], count);
     const places = ids.map((id) => index.placeOf(id)!); // its own ids: always found
     return {
-      ids: ids.map(String),
-      numeric: ids,
+      ids,
       papers: places.map((p) => p.paperId),
       sections: places.map((p) => p.sectionIndex),
       fusion,
@@ -934,7 +933,7 @@ export class SqlCorpusStore implements CorpusStore {
       return entry.index;
     })();
     this.keywords = entry;
-    return entry.index ?? entry.loading;
+    return entry.loading;
   }
 
   /** Loads the keyword index and the hybrid ranking's vectors (see keywordIndex) and waits for both: its size. */
